@@ -1,0 +1,3 @@
+"""Rattus Net: the card game Rattus Cartus, played peer to peer in a terminal."""
+
+__version__ = "0.1.0"
