@@ -1,0 +1,115 @@
+"""The local table: knows every face, answers every table request at once.
+
+Used for offline play against bots, tests and benchmarks. Its chance comes from a seeded
+``random.Random`` (so a seed fixes a game), or from a script of known outcomes (so a record can
+fix the card order and be replayed exactly). Everything it decided is kept in ``chance`` so the
+game record can say what the card order was.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from rattus_net.engine.errors import SetupError, TableMisuse
+from rattus_net.engine.game import Game
+from rattus_net.engine.moves import Move
+from rattus_net.engine.table import PublicRandom, Reveal, Shuffle
+
+
+@dataclass
+class Chance:
+    """What the table decided: shuffled orders (faces, top first) per pile and random numbers,
+    in the order they were asked."""
+
+    shuffles: list[tuple[str, tuple[int, ...]]] = field(default_factory=list)
+    randoms: list[int] = field(default_factory=list)
+
+
+class LocalTable:
+    """Answers table requests with full knowledge of every card.
+
+    ``script_shuffles`` gives, per pile name, queued orders to use instead of shuffling;
+    ``script_randoms`` queued random numbers. Scripted values are checked: a scripted order
+    must hold exactly the pile's cards."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        script_shuffles: dict[str, list[tuple[int, ...]]] | None = None,
+        script_randoms: Iterable[int] = (),
+        strict: bool = False,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.face_of: dict[int, int] = {}
+        self.script_shuffles = {k: list(v) for k, v in (script_shuffles or {}).items()}
+        self.script_randoms = list(script_randoms)
+        self.strict = strict  # a script that runs out is an error, not a fallback to the rng
+        self.chance = Chance()
+
+    def answer(self, game: Game) -> None:
+        """Answer the game's pending table request."""
+        req = game.pending
+        if isinstance(req, Reveal):
+            fo = self.face_of
+            game.answer([fo[h] for h in req.handles])
+        elif isinstance(req, Shuffle):
+            order = self._order(req)
+            self.chance.shuffles.append((req.pile, order))
+            self.face_of.update(zip(req.handles, order, strict=True))
+            game.answer(None)
+        elif isinstance(req, PublicRandom):
+            if self.script_randoms:
+                value = self.script_randoms.pop(0)
+            elif self.strict:
+                raise SetupError(f"the record gives no random number for the {req.purpose}")
+            else:
+                value = self.rng.randrange(req.bound)
+            self.chance.randoms.append(value)
+            game.answer(value)
+        else:
+            raise TableMisuse("no table request is pending")
+
+    def _order(self, req: Shuffle) -> tuple[int, ...]:
+        queued = self.script_shuffles.get(req.pile)
+        if queued:
+            order = tuple(queued.pop(0))
+            if Counter(order) != Counter(req.faces):
+                raise SetupError(
+                    f"the given {req.pile} order does not hold exactly the cards of that pile"
+                )
+            return order
+        if self.strict and req.pile != "discard":
+            raise SetupError(f"the record gives no {req.pile} order")
+        order_list = list(req.faces)
+        self.rng.shuffle(order_list)
+        return tuple(order_list)
+
+
+Chooser = Callable[[Game, int], Move]
+
+
+def run(
+    game: Game, table: LocalTable, choose: Chooser, until: Callable[[Game], bool] | None = None
+) -> Game:
+    """Drive ``game`` to its end (or until ``until(game)`` holds): the table answers requests
+    and ``choose(game, seat)`` decides for whichever seat must act (the first one listed when
+    several may)."""
+    while not game.is_over:
+        if until is not None and until(game):
+            break
+        d = game.decision
+        if d is None:
+            table.answer(game)
+        else:
+            seat = d.players[0]
+            game.apply(seat, choose(game, seat))
+    return game
+
+
+def settle(game: Game, table: LocalTable) -> None:
+    """Answer table requests until a player must decide or the game is over."""
+    while game.pending is not None and game.decision is None:
+        table.answer(game)

@@ -1,0 +1,50 @@
+"""Requests from the engine to the table, the only way chance and hidden faces enter a game.
+
+The engine never shuffles, never draws a random number and never decides what a face-down card
+is. When the rules need one of those, the game stops with one of these requests as its
+``pending`` value, and whoever drives the game answers it with ``Game.answer``. The local table
+(``local.py``) knows every face and answers at once; the network table answers them with the
+cryptographic protocol, so that each peer learns only what it is entitled to.
+
+Every pile the game ever shuffles has publicly known faces (the fresh population deck, the 30
+chosen buildings, the face-up discard pile), so a ``Shuffle`` carries those faces and the new
+handles the engine gave the shuffled cards; after it, nobody knows which handle has which face.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    """Shuffle a pile of known ``faces`` into the face-down cards ``handles`` (top first).
+
+    ``pile`` is ``"population"``, ``"buildings"`` or ``"discard"`` (the population discard
+    pile shuffled into a new deck). Answer with ``None``."""
+
+    pile: str
+    faces: tuple[int, ...]
+    handles: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Turn up ``handles``: to everybody (``to is None``) or to player ``to`` only.
+
+    Answer with one face per handle; a table that runs for one peer answers ``None`` for each
+    face that peer may not learn."""
+
+    handles: tuple[int, ...]
+    to: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PublicRandom:
+    """A fair public random integer in ``range(bound)``; ``purpose`` says what it decides."""
+
+    bound: int
+    purpose: str
+
+
+TableRequest = Shuffle | Reveal | PublicRandom

@@ -1,0 +1,199 @@
+"""What one player may know (rules section 8), and nothing more.
+
+Bots and the TUI read a :class:`PlayerView`, never the game. A view is a thin window on the live
+game: each property computes its answer when asked, from public state plus this seat's own
+secrets (its hand, the nun-row positions it looked at, its face-down cards, the cards it gave
+away or saw taken from the supply). Nothing here exposes a card handle or a face the seat is not
+entitled to.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rattus_net.engine import data as D
+from rattus_net.engine.choices import ChoiceSpace, legal_choices
+
+if TYPE_CHECKING:
+    from rattus_net.engine.game import Decision, Event, Game, Phase
+    from rattus_net.engine.scoring import Result
+
+
+class PlayerView:
+    """The game as seen from ``seat``."""
+
+    __slots__ = ("_game", "seat")
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self._game = game
+        self.seat = seat
+
+    # --- public -------------------------------------------------------------------------------
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self._game.config.players
+
+    @property
+    def n(self) -> int:
+        return self._game.n
+
+    @property
+    def round(self) -> int:
+        return self._game.round
+
+    @property
+    def rounds(self) -> int:
+        return self._game.plan.rounds
+
+    @property
+    def phase(self) -> Phase:
+        return self._game.phase
+
+    @property
+    def last_round(self) -> bool:
+        return self._game.last_round
+
+    @property
+    def start_player(self) -> int:
+        return self._game.start_player
+
+    @property
+    def row(self) -> list[int]:
+        """Building card faces of this round's row."""
+        g = self._game
+        return [g.faces[h] for h in g.row]
+
+    @property
+    def occupants(self) -> list[list[tuple[int, int]]]:
+        """Per row building, (seat, cards laid) in entry order (space 1 first)."""
+        g = self._game
+        return [[(s, len(g.laid[s])) for s in seats] for seats in g.entry_order]
+
+    @property
+    def entered(self) -> list[int]:
+        """Row index each seat entered this round, -1 if not yet."""
+        return list(self._game.entered)
+
+    @property
+    def influence(self) -> list[list[int]]:
+        return [list(r) for r in self._game.influence]
+
+    def standing(self, klass: int) -> list[int]:
+        return self._game.standing(klass)
+
+    @property
+    def rats(self) -> list[int]:
+        return list(self._game.rats)
+
+    @property
+    def vp_tokens(self) -> list[int]:
+        return list(self._game.vp)
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        return [len(h) for h in self._game.hands]
+
+    @property
+    def supply(self) -> dict[int, int]:
+        """Cards left in each supply pile."""
+        return {f: len(p) for f, p in self._game.supply.items()}
+
+    @property
+    def deck_size(self) -> int:
+        return len(self._game.deck)
+
+    @property
+    def discard_pile(self) -> list[int]:
+        """Faces of the population discard pile (face up)."""
+        g = self._game
+        return [g.faces[h] for h in g.discard]
+
+    @property
+    def building_deck_size(self) -> int:
+        return len(self._game.building_deck)
+
+    @property
+    def buildings_in_game(self) -> tuple[int, ...]:
+        return self._game.buildings_in_game
+
+    @property
+    def queue(self) -> list[int]:
+        """Phase C: seats that have not entered yet, the one to act first."""
+        return list(self._game.queue)
+
+    @property
+    def decision(self) -> Decision | None:
+        """The pending decision (whoever must take it); ``None`` while the table works."""
+        return self._game.decision
+
+    @property
+    def my_turn(self) -> bool:
+        d = self._game.decision
+        return d is not None and self.seat in d.players
+
+    @property
+    def is_over(self) -> bool:
+        return self._game.is_over
+
+    @property
+    def result(self) -> Result | None:
+        r: Result | None = self._game.result
+        return r
+
+    def events(self, start: int = 0) -> list[Event]:
+        """The log from ``start`` on, without other players' private events."""
+        seat = self.seat
+        return [e for e in self._game.log[start:] if e.private_to is None or e.private_to == seat]
+
+    @property
+    def log_size(self) -> int:
+        return len(self._game.log)
+
+    # --- private to this seat -----------------------------------------------------------------
+
+    @property
+    def hand(self) -> list[int]:
+        """This seat's hand, faces sorted."""
+        g = self._game
+        return sorted(g.faces[h] for h in g.hands[self.seat])
+
+    @property
+    def laid(self) -> list[int]:
+        """The faces this seat laid face down this round."""
+        g = self._game
+        return sorted(g.faces[h] for h in g.laid[self.seat])
+
+    @property
+    def nun_row_known(self) -> dict[int, int]:
+        """Nun-row position -> face, for the positions this seat has seen."""
+        g = self._game
+        seen = g.seen[self.seat]
+        return {
+            i: g.faces[h]
+            for i, h in enumerate(g.nun_row)
+            if (h in seen or h in g.public) and h in g.faces
+        }
+
+    @property
+    def known_in_hands(self) -> dict[int, list[int]]:
+        """Per other seat, the faces in his hand this seat knows for sure."""
+        g = self._game
+        tracked = g.tracked[self.seat]
+        out: dict[int, list[int]] = {}
+        for s in range(g.n):
+            if s != self.seat:
+                out[s] = sorted(g.faces[h] for h in g.hands[s] if h in tracked)
+        return out
+
+    @property
+    def supply_choice(self) -> object:
+        """This seat's own hidden choice while simultaneous supplies are collected."""
+        return self._game.supply_choices[self.seat]
+
+    def legal(self) -> ChoiceSpace:
+        """This seat's legal choices now (empty if it need not act)."""
+        return legal_choices(self._game, self.seat)
+
+    def nuns_seen(self) -> int:
+        return sum(D.face_nuns(f) for f in self.nun_row_known.values())
