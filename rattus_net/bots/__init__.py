@@ -1,0 +1,14 @@
+"""Bots: players that decide from a player's view only."""
+
+from __future__ import annotations
+
+from rattus_net.bots.base import Bot, RandomBot
+
+BOT_KINDS = ("random",)
+
+
+def make_bot(kind: str, seed: int | None = None) -> Bot:
+    """A bot of ``kind`` (one of ``BOT_KINDS``) with its own seeded randomness."""
+    if kind == "random":
+        return RandomBot(seed)
+    raise ValueError(f"unknown bot {kind!r}; choose one of {', '.join(BOT_KINDS)}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from rattus_net.engine import data as D
 from rattus_net.engine.moves import (
@@ -76,16 +76,15 @@ class Multisets:
         if not self.lo <= len(cards) <= self.hi:
             return False
         have = dict(zip(self.faces, self.counts, strict=True))
-        for f in set(cards):
-            if cards.count(f) > have.get(f, 0):
-                return False
-        return True
+        return all(cards.count(f) <= have.get(f, 0) for f in set(cards))
 
 
 class ChoiceSpace(Sequence[Move]):
     """All legal choices of one decision for one seat."""
 
-    def __init__(self, kind: DecisionKind, parts: list[tuple[int, object]], size: int) -> None:
+    def __init__(
+        self, kind: DecisionKind, parts: list[tuple[int, tuple[Any, ...]]], size: int
+    ) -> None:
         self.kind = kind
         self._parts = parts  # (size of part, generator data)
         self._size = size
@@ -115,13 +114,13 @@ class ChoiceSpace(Sequence[Move]):
             yield self[i]
 
 
-def _make(kind: DecisionKind, part: object, index: int) -> Move:
-    tag = part[0]  # type: ignore[index]
+def _make(kind: DecisionKind, part: tuple[Any, ...], index: int) -> Move:
+    tag = part[0]
     if tag == "supply":
-        _, card, combos = part  # type: ignore[misc]
+        _, card, combos = part
         return Supply(card, combos[index])
     if tag == "enter":
-        _, building, faces, counts = part  # type: ignore[misc]
+        _, building, faces, counts = part
         cards: list[int] = []
         for f, c in zip(faces, counts, strict=True):
             index, take = divmod(index, c + 1)
@@ -130,13 +129,13 @@ def _make(kind: DecisionKind, part: object, index: int) -> Move:
     if tag == "pass":
         return PlayPass()
     if tag == "give":
-        return Give(part[1].get(index))  # type: ignore[index]
+        return Give(part[1].get(index))
     if tag == "discard":
-        return Discard(part[1].get(index))  # type: ignore[index]
+        return Discard(part[1].get(index))
     if tag == "look":
-        return Look(part[1][index])  # type: ignore[index]
+        return Look(part[1][index])
     if tag == "choose":
-        return ChoosePlayer(part[1][index])  # type: ignore[index]
+        return ChoosePlayer(part[1][index])
     raise ValueError(tag)
 
 
@@ -159,7 +158,7 @@ def legal_choices(game: Game, seat: int) -> ChoiceSpace:
     if d is None or seat not in d.players:
         return ChoiceSpace(DecisionKind.SUPPLY, [], 0)
     kind = d.kind
-    parts: list[tuple[int, object]] = []
+    parts: list[tuple[int, tuple[Any, ...]]] = []
     if kind is DecisionKind.SUPPLY:
         for i, h in enumerate(game.row):
             combos = _COMBOS[D.face_supply(game.faces[h]).looks]

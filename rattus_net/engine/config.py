@@ -96,7 +96,7 @@ class BuildingSelection:
     def describe(self) -> str:
         if self.method is SelectionMethod.LIST:
             return ",".join(building_card_code(c) for c in self.cards)
-        return self.method.value
+        return str(self.method.value)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,6 @@ before the first mutation.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -33,7 +32,6 @@ from rattus_net.engine.errors import (
     GameOver,
     NotYourTurn,
     PassNotAllowed,
-    SetupError,
     TableMisuse,
     WrongCount,
 )
