@@ -1,0 +1,137 @@
+"""Commitments, identities and public randomness."""
+
+from __future__ import annotations
+
+import collections
+
+import pytest
+
+from protocol.crypto import commit
+from protocol.crypto.group import RandomSource
+from protocol.crypto.identity import Identity, PublicIdentity, fingerprint, seal
+from protocol.errors import CryptoError, LocalProtocolError, ProofError, RemoteProtocolError
+from protocol.randomness import CommitReveal, RandomStream, commitment
+
+
+def test_commitment_round_trip_and_tampering(rand: RandomSource) -> None:
+    salt = commit.new_salt(rand)
+    digest = commit.commit(b"cards 3,5", salt, domain=b"face-down")
+    commit.check(digest, b"cards 3,5", salt, peer="a", domain=b"face-down")
+    other_salt = commit.new_salt(rand)
+    for value, s, domain in [
+        (b"cards 3,6", salt, b"face-down"),
+        (b"cards 3,5", other_salt, b"face-down"),
+        (b"cards 3,5", salt, b"other"),
+        (b"cards 3,5", salt[:31], b"face-down"),
+    ]:
+        with pytest.raises(ProofError) as info:
+            commit.check(digest, value, s, peer="a", domain=domain)
+        assert info.value.peer == "a"
+    assert commit.commit(b"x", salt) != commit.commit(b"x", other_salt)  # hiding needs the salt
+    with pytest.raises(LocalProtocolError):
+        commit.commit(b"x", b"short")
+
+
+def test_identity_sign_verify(rand: RandomSource) -> None:
+    alice = Identity.generate(rand)
+    sig = alice.sign(b"move 1")
+    alice.public.verify(b"move 1", sig)
+    assert len(alice.fingerprint) == 16 and alice.fingerprint == fingerprint(alice.public.sign_key)
+    restored = Identity.from_secret(alice.secret_bytes())
+    assert restored.public == alice.public
+    for msg, s in [
+        (b"move 2", sig),
+        (b"move 1", sig[:-1] + bytes([sig[-1] ^ 1])),
+        (b"move 1", b""),
+    ]:
+        with pytest.raises(ProofError) as info:
+            alice.public.verify(msg, s)
+        assert info.value.peer == alice.fingerprint
+    with pytest.raises(ProofError) as info:
+        Identity.generate(rand).public.verify(b"move 1", sig, peer="seat 2")
+    assert info.value.peer == "seat 2"
+
+
+def test_public_identity_decode(rand: RandomSource) -> None:
+    pub = Identity.generate(rand).public
+    assert PublicIdentity.from_bytes(pub.sign_key, pub.box_key) == pub
+    with pytest.raises(CryptoError):
+        PublicIdentity.from_bytes(pub.sign_key[:31], pub.box_key, peer="x")
+
+
+def test_sealing(rand: RandomSource) -> None:
+    bob, eve = Identity.generate(rand), Identity.generate(rand)
+    sealed = seal(bob.public.box_key, b"secret hand", rand, b"ctx")
+    assert bob.open(sealed, b"ctx") == b"secret hand"
+    for who, box, ctx in [
+        (eve, sealed, b"ctx"),
+        (bob, sealed, b"ctx2"),
+        (bob, sealed[:-1], b"ctx"),
+        (bob, b"", b"ctx"),
+    ]:
+        with pytest.raises(CryptoError):
+            who.open(box, ctx, peer="alice")
+    # A low-order ephemeral key (all zeros) is refused, not a crash.
+    with pytest.raises(CryptoError):
+        bob.open(bytes(32) + sealed[32:], b"ctx", peer="alice")
+
+
+def test_commit_reveal_seed() -> None:
+    peers = ["a", "b", "c"]
+    secrets = {p: bytes([i]) * 32 for i, p in enumerate(peers)}
+
+    def run(order: list[str]) -> bytes:
+        cr = CommitReveal(peers, b"round 1")
+        for p in order:
+            cr.add_commitment(p, commitment(secrets[p], p, b"round 1"))
+        assert cr.all_committed
+        for p in order:
+            assert not cr.complete
+            cr.add_reveal(p, secrets[p])
+        return cr.seed()
+
+    assert run(peers) == run(["c", "a", "b"])  # arrival order does not matter, seat order does
+
+
+def test_commit_reveal_blames() -> None:
+    cr = CommitReveal(["a", "b"], b"ctx")
+    cr.add_commitment("a", commitment(b"A" * 32, "a", b"ctx"))
+    with pytest.raises(RemoteProtocolError) as info:
+        cr.add_reveal("a", b"A" * 32)  # too early
+    assert info.value.peer == "a"
+    assert cr.missing() == ["b"]
+    cr.add_commitment("b", commitment(b"B" * 32, "b", b"ctx"))
+    with pytest.raises(RemoteProtocolError):
+        cr.add_commitment("b", b"\x00" * 32)
+    with pytest.raises(ProofError) as info:
+        cr.add_reveal("b", b"C" * 32)
+    assert info.value.peer == "b"
+    with pytest.raises(RemoteProtocolError):
+        cr.add_reveal("zed", b"A" * 32)
+    with pytest.raises(LocalProtocolError):
+        cr.seed()
+
+
+def test_copied_commitment_cannot_be_opened() -> None:
+    cr = CommitReveal(["a", "b"], b"ctx")
+    digest = commitment(b"A" * 32, "a", b"ctx")
+    cr.add_commitment("a", digest)
+    cr.add_commitment("b", digest)
+    cr.add_reveal("a", b"A" * 32)
+    with pytest.raises(ProofError):
+        cr.add_reveal("b", b"A" * 32)
+
+
+def test_random_stream_determinism_and_uniformity() -> None:
+    a, b = RandomStream(b"s" * 32), RandomStream(b"s" * 32)
+    assert [a.randbelow(1000) for _ in range(50)] == [b.randbelow(1000) for _ in range(50)]
+    stream = RandomStream(b"t" * 32)
+    counts = collections.Counter(stream.randbelow(3) for _ in range(6000))
+    assert set(counts) == {0, 1, 2} and all(1800 < c < 2200 for c in counts.values())
+    assert stream.randbelow(1) == 0
+    deck = list(range(84))
+    stream.shuffle(deck)
+    assert sorted(deck) == list(range(84)) and deck != list(range(84))
+    assert stream.choice("xyz") in "xyz"
+    with pytest.raises(LocalProtocolError):
+        stream.randbelow(0)
