@@ -102,6 +102,7 @@ class Game:
         self.round = 0
         self.phase = Phase.SETUP
         self.start_player = 0
+        self.first_player = 0  # the starting player of round 1
         self.last_round = False
         # Faces this engine knows, by handle; building faces are >= 100.
         self.faces: dict[int, int] = {}
@@ -421,13 +422,13 @@ class Game:
 
     def _t_first_player(self) -> None:
         if self.config.first_player is not None:
-            self.start_player = self.config.first_player
+            self.start_player = self.first_player = self.config.first_player
         else:
             self._then((Game._t_set_first_player, ()))
             self.pending = PublicRandom(self.n, "starting player")
 
     def _t_set_first_player(self) -> None:
-        self.start_player = self._random
+        self.start_player = self.first_player = self._random
 
     # --- phase A: buildings -------------------------------------------------------------------
 

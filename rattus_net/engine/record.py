@@ -1,0 +1,427 @@
+"""The game record: setup, card order and every decision, as stable, human-readable JSON.
+
+A record is to a game what a PGN is to a chess game. It holds the players and options, the 30
+building cards, the starting player, the card order as far as it is fixed (nun row, starting
+hands, deck, replacement deck, building deck and every reshuffle of the discard pile), and each
+decision as ``"Name: move"`` text (see ``moves.py``). Replaying it reproduces the game and its
+scoring exactly. Anyone may write one by hand to set up a situation: card-order fields left out
+are filled from the remaining cards in an order fixed by ``seed``. ``docs/record-format.md``
+describes every field.
+
+This module parses and checks text; it does no file I/O (the CLI reads and writes the files).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from rattus_net.engine import data as D
+from rattus_net.engine.config import BuildingSelection, GameConfig, SelectionMethod
+from rattus_net.engine.errors import IllegalMove, RattusError, SetupError
+from rattus_net.engine.game import Game
+from rattus_net.engine.local import LocalTable, settle
+from rattus_net.engine.moves import Move, MoveSyntaxError, format_move, parse_move
+
+FORMAT = "rattus-record"
+VERSION = 1
+
+
+class RecordError(RattusError):
+    """A record that cannot be read or replayed; the message says where and why."""
+
+
+@dataclass
+class CardOrder:
+    """The card order a record fixes; ``None`` fields are not fixed (filled by ``seed``)."""
+
+    nun_row: list[int] | None = None
+    hands: list[list[int]] | None = None
+    deck: list[int] | None = None
+    replacement: list[int] | None = None
+    building_deck: list[int] | None = None
+    reshuffles: list[list[int]] = field(default_factory=list)
+
+
+@dataclass
+class GameRecord:
+    """A game's setup and decisions. ``moves`` are ``(seat, move)`` in the order made."""
+
+    players: tuple[str, ...]
+    buildings: tuple[int, ...]
+    first_player: int
+    selection: str = "list"
+    simultaneous_supply: bool = False
+    plague_survivors: bool = False
+    seed: int = 0
+    order: CardOrder = field(default_factory=CardOrder)
+    moves: list[tuple[int, Move]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+
+    # --- building from a game -----------------------------------------------------------------
+
+    @staticmethod
+    def from_game(game: Game, table: LocalTable) -> GameRecord:
+        """The record of a game played on a local table (the table knows the card order)."""
+        n = game.n
+        shuffles = table.chance.shuffles
+        population = next(o for pile, o in shuffles if pile == "population")
+        buildings = next(o for pile, o in shuffles if pile == "buildings")
+        per = D.START_HAND
+        r = game.plan.replacement
+        order = CardOrder(
+            nun_row=list(population[: D.NUN_ROW]),
+            hands=[
+                list(population[D.NUN_ROW + s * per : D.NUN_ROW + (s + 1) * per]) for s in range(n)
+            ],
+            deck=list(population[D.NUN_ROW + n * per :]),
+            replacement=list(buildings[:r]),
+            building_deck=list(buildings[r:]),
+            reshuffles=[list(o) for pile, o in shuffles if pile == "discard"],
+        )
+        rec = GameRecord(
+            players=game.config.players,
+            buildings=game.buildings_in_game,
+            first_player=game.first_player,
+            selection=game.config.buildings.method.value,
+            simultaneous_supply=game.config.simultaneous_supply,
+            plague_survivors=game.config.plague_survivors,
+            order=order,
+            moves=list(game.history),
+        )
+        if game.is_over:
+            rec.result = result_summary(game)
+        return rec
+
+    # --- replay -------------------------------------------------------------------------------
+
+    def config(self) -> GameConfig:
+        try:
+            return GameConfig(
+                players=self.players,
+                buildings=BuildingSelection.of_cards(list(self.buildings)),
+                simultaneous_supply=self.simultaneous_supply,
+                first_player=self.first_player,
+                plague_survivors=self.plague_survivors,
+            )
+        except SetupError as exc:
+            raise RecordError(f"bad setup: {exc}") from None
+
+    def table(self) -> LocalTable:
+        """A local table that deals the record's card order."""
+        n = len(self.players)
+        rng = random.Random(self.seed)
+        o = self.order
+        population = _complete_population(o, n, rng)
+        plan = D.ROUND_PLAN[n]
+        buildings = _complete_buildings(o, list(self.buildings), plan.replacement, rng)
+        return LocalTable(
+            seed=self.seed,
+            script_shuffles={
+                "population": [tuple(population)],
+                "buildings": [tuple(buildings)],
+                "discard": [tuple(x) for x in o.reshuffles],
+            },
+        )
+
+    def replay(self, upto: int | None = None) -> tuple[Game, LocalTable]:
+        """Play the record's moves (the first ``upto`` of them) and return the game where it
+        stops. Raises ``RecordError`` naming the move that does not fit."""
+        game = Game(self.config())
+        table = self.table()
+        try:
+            settle(game, table)
+        except SetupError as exc:
+            raise RecordError(str(exc)) from None
+        moves = self.moves if upto is None else self.moves[:upto]
+        for i, (seat, move) in enumerate(moves, 1):
+            if game.is_over:
+                raise RecordError(f"move {i} comes after the end of the game")
+            try:
+                game.apply(seat, move)
+                settle(game, table)
+            except IllegalMove as exc:
+                text = f"{self.players[seat]}: {format_move(move)}"
+                raise RecordError(f"move {i} ({text}) is illegal: {exc}") from None
+            except SetupError as exc:
+                raise RecordError(f"after move {i}: {exc}") from None
+        if (
+            upto is None
+            and game.is_over
+            and self.result is not None
+            and result_summary(game) != self.result
+        ):
+            raise RecordError("the record's result differs from the result of its moves")
+        return game, table
+
+    # --- text ---------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        o = self.order
+        cards: dict[str, Any] = {}
+        if o.nun_row is not None:
+            cards["nun_row"] = _codes(o.nun_row)
+        if o.hands is not None:
+            cards["hands"] = {self.players[s]: _codes(h) for s, h in enumerate(o.hands)}
+        if o.deck is not None:
+            cards["deck"] = _codes(o.deck)
+        if o.replacement is not None:
+            cards["replacement_deck"] = [D.building_card_code(c) for c in o.replacement]
+        if o.building_deck is not None:
+            cards["building_deck"] = [D.building_card_code(c) for c in o.building_deck]
+        if o.reshuffles:
+            cards["reshuffles"] = [_codes(r) for r in o.reshuffles]
+        out: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "players": list(self.players),
+            "options": {
+                "building_selection": self.selection,
+                "simultaneous_supply": self.simultaneous_supply,
+                "plague_survivors": self.plague_survivors,
+            },
+            "buildings": [D.building_card_code(c) for c in sorted(self.buildings)],
+            "first_player": self.players[self.first_player],
+            "seed": self.seed,
+            "cards": cards,
+            "moves": [f"{self.players[s]}: {format_move(m)}" for s, m in self.moves],
+        }
+        if self.result is not None:
+            out["result"] = self.result
+        return out
+
+    def dumps(self) -> str:
+        """Stable text: one key per line, short lists on one line, one move per line."""
+        return _pretty(self.to_dict(), 0) + "\n"
+
+    @staticmethod
+    def loads(text: str) -> GameRecord:
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(
+                f"not a game record: not JSON ({exc.msg} at line {exc.lineno})"
+            ) from None
+        except ValueError as exc:
+            raise RecordError(f"not a game record: {exc}") from None
+        return GameRecord.from_dict(obj)
+
+    @staticmethod
+    def from_dict(obj: Any) -> GameRecord:
+        if not isinstance(obj, dict) or obj.get("format") != FORMAT:
+            raise RecordError(f'not a game record: "format" must be "{FORMAT}"')
+        if obj.get("version") != VERSION:
+            raise RecordError(f"unsupported record version {obj.get('version')!r}")
+        players = obj.get("players")
+        if (
+            not isinstance(players, list)
+            or not all(isinstance(p, str) for p in players)
+            or not D.MIN_PLAYERS <= len(players) <= D.MAX_PLAYERS
+            or len(set(players)) != len(players)
+        ):
+            raise RecordError('"players" must list 2 to 5 different names')
+        names = {p: i for i, p in enumerate(players)}
+        opts = _field(obj, "options", dict, {})
+        selection = opts.get("building_selection", "list")
+        buildings_text = _field(obj, "buildings", list, None)
+        if buildings_text is None:
+            try:
+                sel = BuildingSelection.parse(str(selection))
+            except SetupError as exc:
+                raise RecordError(f'"buildings" missing and {exc}') from None
+            if (
+                sel.method is not SelectionMethod.LIST
+                and sel.method is not SelectionMethod.FIRST_GAME
+            ):
+                raise RecordError('"buildings" must list the 30 building cards of the game')
+            buildings = (
+                sel.cards
+                if sel.method is SelectionMethod.LIST
+                else tuple(sorted(c for b in D.FIRST_GAME for c in D.building_cards(b)))
+            )
+        else:
+            buildings = tuple(_building_cards(buildings_text, "buildings"))
+        first = obj.get("first_player", players[0])
+        if first not in names:
+            raise RecordError(f'"first_player" {first!r} is not one of the players')
+        seed = obj.get("seed", 0)
+        if not isinstance(seed, int):
+            raise RecordError('"seed" must be an integer')
+        cards = _field(obj, "cards", dict, {})
+        order = CardOrder()
+        if "nun_row" in cards:
+            order.nun_row = _faces(cards["nun_row"], "cards.nun_row")
+            if len(order.nun_row) != D.NUN_ROW:
+                raise RecordError("cards.nun_row must hold 5 cards")
+        if "hands" in cards:
+            hands = cards["hands"]
+            if not isinstance(hands, dict) or set(hands) != set(players):
+                raise RecordError("cards.hands must give a hand for every player, by name")
+            order.hands = [_faces(hands[p], f"cards.hands.{p}") for p in players]
+            if any(len(h) != D.START_HAND for h in order.hands):
+                raise RecordError("each starting hand in cards.hands must hold 5 cards")
+        if "deck" in cards:
+            order.deck = _faces(cards["deck"], "cards.deck")
+        if "replacement_deck" in cards:
+            order.replacement = _building_cards(cards["replacement_deck"], "cards.replacement_deck")
+        if "building_deck" in cards:
+            order.building_deck = _building_cards(cards["building_deck"], "cards.building_deck")
+        if "reshuffles" in cards:
+            if not isinstance(cards["reshuffles"], list):
+                raise RecordError("cards.reshuffles must be a list of card lists")
+            order.reshuffles = [
+                _faces(r, f"cards.reshuffles[{i}]") for i, r in enumerate(cards["reshuffles"])
+            ]
+        moves: list[tuple[int, Move]] = []
+        for i, line in enumerate(_field(obj, "moves", list, []), 1):
+            if not isinstance(line, str) or ": " not in line:
+                raise RecordError(f'move {i} must read "Name: move", got {line!r}')
+            who, text = line.split(": ", 1)
+            if who not in names:
+                raise RecordError(f"move {i}: {who!r} is not one of the players")
+            try:
+                moves.append((names[who], parse_move(text)))
+            except MoveSyntaxError as exc:
+                raise RecordError(f"move {i}: {exc}") from None
+        result = obj.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise RecordError('"result" must be an object')
+        return GameRecord(
+            players=tuple(players),
+            buildings=buildings,
+            first_player=names[first],
+            selection=str(selection),
+            simultaneous_supply=bool(opts.get("simultaneous_supply", False)),
+            plague_survivors=bool(opts.get("plague_survivors", False)),
+            seed=seed,
+            order=order,
+            moves=moves,
+            result=result,
+        )
+
+
+def result_summary(game: Game) -> dict[str, Any]:
+    """The result as stored in a record: VP, rats, deaths and winners by name."""
+    r = game.result
+    names = game.config.players
+    return {
+        "vp": {names[s]: r.totals[s] for s in range(game.n)},
+        "rats": {names[s]: r.rats[s] for s in range(game.n)},
+        "nuns": r.nuns,
+        "dead": [names[s] for s in range(game.n) if r.dead[s]],
+        "winners": [names[s] for s in r.winners],
+    }
+
+
+def _pretty(value: Any, depth: int, one_per_line: bool = False) -> str:
+    pad, inner = " " * depth, " " * (depth + 1)
+    if isinstance(value, dict) and value:
+        items = [
+            f"{inner}{json.dumps(k)}: {_pretty(v, depth + 1, k == 'moves')}"
+            for k, v in value.items()
+        ]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if (
+        isinstance(value, list)
+        and value
+        and (one_per_line or not all(isinstance(v, str | int | bool) for v in value))
+    ):
+        items = [inner + _pretty(v, depth + 1) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + pad + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _codes(faces: list[int]) -> list[str]:
+    return [D.face_code(f) for f in faces]
+
+
+def _field(obj: dict[str, Any], key: str, kind: type, default: Any) -> Any:
+    value = obj.get(key, default)
+    if value is not default and not isinstance(value, kind):
+        raise RecordError(f'"{key}" must be a {kind.__name__}')
+    return value
+
+
+def _faces(items: Any, where: str) -> list[int]:
+    if not isinstance(items, list):
+        raise RecordError(f"{where} must be a list of cards")
+    out = []
+    for item in items:
+        try:
+            out.append(D.parse_face(item))
+        except (KeyError, TypeError):
+            raise RecordError(f"{where}: unknown card {item!r}") from None
+        if out[-1] >= D.JOKER:
+            raise RecordError(f"{where}: {item} is not a population card")
+    return out
+
+
+def _building_cards(items: Any, where: str) -> list[int]:
+    if not isinstance(items, list):
+        raise RecordError(f"{where} must be a list of building cards")
+    out = []
+    for item in items:
+        try:
+            out.append(D.parse_building_card(item))
+        except (KeyError, TypeError):
+            raise RecordError(f"{where}: unknown building card {item!r} (e.g. Farm/A)") from None
+    return out
+
+
+def _take(pool: Counter[int], faces: list[int], where: str) -> None:
+    for f in faces:
+        if pool[f] <= 0:
+            raise RecordError(f"{where}: more {D.face_code(f)} cards than the game has")
+        pool[f] -= 1
+
+
+def _complete_population(order: CardOrder, n: int, rng: random.Random) -> list[int]:
+    """The 84-card population order (nun row, hands in seat order, deck), filling what the
+    record leaves open from the remaining cards in ``rng`` order."""
+    pool = Counter(D.population_faces())
+    fixed = [order.nun_row, *(order.hands or []), order.deck]
+    for part, where in zip(
+        fixed, ["nun row", *[f"hand {s + 1}" for s in range(n)], "deck"], strict=False
+    ):
+        if part is not None:
+            _take(pool, part, f"cards.{where}")
+    rest = sorted(pool.elements())
+    rng.shuffle(rest)
+    nun_row = order.nun_row if order.nun_row is not None else [rest.pop() for _ in range(D.NUN_ROW)]
+    hands = order.hands or [[rest.pop() for _ in range(D.START_HAND)] for _ in range(n)]
+    deck = (order.deck or []) + rest
+    return nun_row + [f for h in hands for f in h] + deck
+
+
+def _complete_buildings(
+    order: CardOrder, chosen: list[int], replacement: int, rng: random.Random
+) -> list[int]:
+    pool = Counter(chosen)
+    for part, where in (
+        (order.replacement, "replacement_deck"),
+        (order.building_deck, "building_deck"),
+    ):
+        if part is not None:
+            for c in part:
+                if pool[c] <= 0:
+                    raise RecordError(
+                        f"cards.{where}: {D.building_card_code(c)} is not among the game's "
+                        "buildings, or is listed twice"
+                    )
+                pool[c] -= 1
+    rest = sorted(pool.elements())
+    rng.shuffle(rest)
+    repl = (
+        order.replacement
+        if order.replacement is not None
+        else [rest.pop() for _ in range(min(replacement, len(rest)))]
+    )
+    if len(repl) != replacement:
+        raise RecordError(
+            f"cards.replacement_deck must hold {replacement} cards for this player count"
+        )
+    deck = (order.building_deck or []) + rest
+    return repl + deck
