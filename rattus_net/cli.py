@@ -1,8 +1,216 @@
-"""The `rattus` command."""
+"""The `rattus` command.
+
+Every user mistake (bad arguments, a missing or malformed file) ends with one clear line on
+stderr and a non-zero exit code, never a traceback.
+"""
 
 from __future__ import annotations
 
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
 
-def main(argv: list[str] | None = None) -> int:
-    print("rattus: under construction")
+from rattus_net.bots import BOT_KINDS
+from rattus_net.engine.config import BuildingSelection
+from rattus_net.engine.errors import RattusError
+from rattus_net.engine.record import GameRecord, RecordError
+
+
+class UsageError(Exception):
+    """Bad command-line arguments."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _players(text: str) -> int:
+    value = _positive(text)
+    if not 2 <= value <= 5:
+        raise argparse.ArgumentTypeError("Rattus Cartus is for 2 to 5 players")
+    return value
+
+
+def _bots(text: str) -> list[str]:
+    kinds = [k.strip() for k in text.split(",") if k.strip()]
+    for k in kinds:
+        if k not in BOT_KINDS:
+            raise argparse.ArgumentTypeError(
+                f"unknown bot {k!r}; choose from {', '.join(BOT_KINDS)}"
+            )
+    if not kinds:
+        raise argparse.ArgumentTypeError("name a bot kind")
+    return kinds
+
+
+def _selection(text: str) -> BuildingSelection:
+    try:
+        return BuildingSelection.parse(text)
+    except RattusError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="rattus", description="Rattus Cartus in the terminal, peer to peer.")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+
+    sp = sub.add_parser("selfplay", help="play whole games between bots and print the results")
+    sp.add_argument("--players", type=_players, default=4)
+    sp.add_argument("--games", type=_positive, default=10)
+    sp.add_argument("--seed", type=int, default=0)
+    sp.add_argument(
+        "--bots",
+        type=_bots,
+        default=["random"],
+        help=f"one kind for every seat, or one per seat, comma-separated ({', '.join(BOT_KINDS)})",
+    )
+    sp.add_argument(
+        "--buildings",
+        type=_selection,
+        default=BuildingSelection.random_cards(),
+        help="first-game, random-buildings, random-cards, or six buildings / 30 cards",
+    )
+    sp.add_argument("--simultaneous-supply", action="store_true")
+    sp.add_argument("--json", action="store_true", help="print JSON instead of text")
+    sp.add_argument("--record-dir", type=Path, help="write each game's record there")
+
+    rp = sub.add_parser("replay", help="replay a game record and print where it ends")
+    rp.add_argument("record", type=Path)
+    rp.add_argument("--json", action="store_true")
+    rp.add_argument("--moves", type=int, help="stop after this many moves")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command == "selfplay":
+            return cmd_selfplay(args)
+        if args.command == "replay":
+            return cmd_replay(args)
+        parser.print_help()
+        return 0
+    except UsageError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except (RattusError, OSError) as exc:
+        print(f"rattus: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("rattus: interrupted", file=sys.stderr)
+        return 130
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    from rattus_net.selfplay import play_game, seat_bots
+
+    try:
+        kinds = seat_bots(args.bots, args.players)
+    except ValueError as exc:
+        raise UsageError(f"rattus selfplay: {exc}") from None
+    if args.record_dir is not None:
+        args.record_dir.mkdir(parents=True, exist_ok=True)
+    games: list[dict[str, Any]] = []
+    wins = [0.0] * args.players
+    deaths = [0] * args.players
+    vp_total = [0] * args.players
+    elapsed = 0.0
+    for i in range(args.games):
+        seed = args.seed + i
+        start = time.perf_counter()
+        played = play_game(args.players, seed, kinds, args.buildings, args.simultaneous_supply)
+        elapsed += time.perf_counter() - start
+        game, r = played.game, played.game.result
+        names = game.config.players
+        for s in r.winners:
+            wins[s] += 1 / len(r.winners)
+        for s in range(args.players):
+            deaths[s] += r.dead[s]
+            vp_total[s] += r.totals[s]
+        entry: dict[str, Any] = {
+            "seed": seed,
+            "winners": [names[s] for s in r.winners],
+            "vp": list(r.totals),
+            "rats": list(r.rats),
+            "nuns": r.nuns,
+            "dead": [names[s] for s in range(args.players) if r.dead[s]],
+            "moves": len(game.history),
+        }
+        if args.record_dir is not None:
+            path = args.record_dir / f"game-{seed}.json"
+            path.write_text(GameRecord.from_game(game, played.table).dumps())
+            entry["record"] = str(path)
+        games.append(entry)
+        if not args.json:
+            won = " and ".join(entry["winners"]) or "nobody (the plague killed everyone)"
+            dead = ", ".join(entry["dead"]) or "none"
+            vps = " ".join(f"{v:>3}" for v in r.totals)
+            print(f"game {i + 1:>4} seed {seed:<6} VP {vps}  dead: {dead:<20} winner: {won}")
+    rate = args.games / elapsed if elapsed > 0 else float("inf")
+    summary = {
+        "players": args.players,
+        "games": args.games,
+        "bots": kinds,
+        "wins": {f"seat {s + 1} ({kinds[s]})": wins[s] for s in range(args.players)},
+        "deaths": {f"seat {s + 1} ({kinds[s]})": deaths[s] for s in range(args.players)},
+        "average_vp": {
+            f"seat {s + 1} ({kinds[s]})": vp_total[s] / args.games for s in range(args.players)
+        },
+        "seconds": round(elapsed, 4),
+        "games_per_second": round(rate, 1),
+    }
+    if args.json:
+        print(json.dumps({"games": games, "summary": summary}, indent=1))
+    else:
+        print(
+            f"{args.games} game(s) of {args.players} players in {elapsed:.2f} s: {rate:.1f} games/s"
+        )
+        for s in range(args.players):
+            label = f"seat {s + 1} ({kinds[s]})"
+            print(
+                f"  {label:<22} wins {wins[s]:>6.1f} ({100 * wins[s] / args.games:5.1f}%)  "
+                f"average VP {vp_total[s] / args.games:5.1f}  died {deaths[s]}"
+            )
     return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from rattus_net.report import state_dict, state_text
+
+    try:
+        text = args.record.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"{args.record}: no such file") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{args.record}: not a game record (not text)") from None
+    except IsADirectoryError:
+        raise RecordError(f"{args.record}: is a directory, not a game record") from None
+    record = GameRecord.loads(text)
+    if args.moves is not None and args.moves < 0:
+        raise UsageError("rattus replay: --moves must be 0 or more")
+    game, _ = record.replay(args.moves)
+    if args.json:
+        print(json.dumps(state_dict(game), indent=1))
+    else:
+        print(state_text(game))
+    return 0
+
+
+def _fail(message: str) -> NoReturn:
+    raise UsageError(message)

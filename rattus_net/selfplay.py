@@ -1,0 +1,57 @@
+"""Whole games between bots on the local table: for `rattus selfplay`, tests and benchmarks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rattus_net.bots import Bot, make_bot
+from rattus_net.engine.config import BuildingSelection, GameConfig
+from rattus_net.engine.game import Game
+from rattus_net.engine.local import LocalTable
+from rattus_net.engine.view import PlayerView
+
+
+@dataclass
+class SelfplayGame:
+    seed: int
+    game: Game
+    table: LocalTable
+    bots: list[str]
+
+
+def seat_bots(kinds: Sequence[str], players: int) -> list[str]:
+    """One bot kind per seat: a single kind fills every seat."""
+    if len(kinds) == 1:
+        return list(kinds) * players
+    if len(kinds) != players:
+        raise ValueError(f"give one bot kind, or one per seat ({players})")
+    return list(kinds)
+
+
+def play_game(
+    players: int,
+    seed: int,
+    kinds: Sequence[str],
+    selection: BuildingSelection | None = None,
+    simultaneous_supply: bool = False,
+) -> SelfplayGame:
+    """Play one seeded game between bots; the seed fixes the cards and every bot's choices."""
+    names = seat_bots(kinds, players)
+    config = GameConfig(
+        players=tuple(f"{k}-{s + 1}" for s, k in enumerate(names)),
+        buildings=selection or BuildingSelection.random_cards(),
+        simultaneous_supply=simultaneous_supply,
+    )
+    bots: list[Bot] = [make_bot(k, seed * 7919 + s) for s, k in enumerate(names)]
+    game = Game(config)
+    table = LocalTable(seed)
+    views = [PlayerView(game, s) for s in range(players)]
+    while not game.is_over:
+        d = game.decision
+        if d is None:
+            table.answer(game)
+        else:
+            seat = d.players[0]
+            game.apply(seat, bots[seat].choose(views[seat]))
+    return SelfplayGame(seed, game, table, names)
