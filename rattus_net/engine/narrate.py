@@ -1,0 +1,360 @@
+"""Engine events in plain English, for logs.
+
+:func:`describe` turns one :class:`~rattus_net.engine.game.Event` into a sentence. It reads only
+the event's own data (plus the player names and the row of buildings, which are public), so it
+never says more than the event carries: an event private to another seat should not reach it
+at all (``PlayerView.events`` filters them), and if one does it is described without details.
+
+Events that name a row building carry only its index in the row; pass ``row`` (building card
+faces, as in ``PlayerView.row`` or the last ``row`` event) to get the building's name. A
+:class:`Narrator` keeps that row for you while it reads the log in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from rattus_net.engine import data as D
+
+if TYPE_CHECKING:
+    from rattus_net.engine.game import Event
+
+_RAT_REASONS = {
+    "cards": "for cards of another class",
+    "supply": "with a supply action",
+    "monastery": "at the Monastery",
+    "hospital": "at the Hospital",
+}
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 card``, ``2 cards``, ``0 cards``."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def cards_text(faces: Sequence[int]) -> str:
+    """``Church (4 nuns), 2 x Joker, Sword``: identical cards counted, in face order."""
+    if not faces:
+        return "no cards"
+    counts: dict[int, int] = {}
+    for f in sorted(faces):
+        counts[f] = counts.get(f, 0) + 1
+    return ", ".join(
+        D.face_name(f) if c == 1 else f"{c} x {D.face_name(f)}" for f, c in counts.items()
+    )
+
+
+def building_card_text(face: int) -> str:
+    """``Farm (draw 2, look at 1)``: a building card with its printed supply action."""
+    return f"{D.face_building(face).label} ({D.face_supply(face).describe()})"
+
+
+class _Words:
+    """Names of players seen from ``viewer``: the viewer is "you"."""
+
+    def __init__(self, names: Sequence[str], viewer: int | None) -> None:
+        self.names = names
+        self.viewer = viewer
+
+    def who(self, seat: int | None) -> str:
+        if seat is None:
+            return "someone"
+        if seat == self.viewer:
+            return "You"
+        if 0 <= seat < len(self.names):
+            return self.names[seat]
+        return f"Player {seat + 1}"
+
+    def whom(self, seat: int | None) -> str:
+        """Object form: "you" in lower case."""
+        w = self.who(seat)
+        return "you" if w == "You" else w
+
+    def verb(self, seat: int | None, you: str, other: str) -> str:
+        return you if seat == self.viewer else other
+
+
+def _building(data: dict[str, Any], row: Sequence[int] | None) -> str:
+    i = data.get("building")
+    if i is None:
+        return "a building"
+    if row is not None and 0 <= i < len(row):
+        return f"the {D.face_building(row[i]).label}"
+    return f"building {i + 1}"
+
+
+def describe(
+    event: Event,
+    names: Sequence[str],
+    viewer: int | None = None,
+    row: Sequence[int] | None = None,
+) -> str | None:
+    """One event in words, from ``viewer``'s seat (``None``: a spectator), or ``None`` for an
+    event that needs no words. ``row``: the row's building card faces, to name buildings."""
+    w = _Words(names, viewer)
+    fn = _DESCRIBERS.get(event.kind)
+    if fn is None:
+        return f"{event.kind}: {w.who(event.player)}" if event.player is not None else event.kind
+    if event.private_to is not None and viewer is not None and event.private_to != viewer:
+        return None  # not for this seat's eyes
+    return fn(event, w, row)
+
+
+def _round(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    d = e.data
+    text = (
+        f"Round {d['round']} begins; {w.who(d['start'])} {w.verb(d['start'], 'start', 'starts')}."
+    )
+    if d.get("last"):
+        text += " This is the last round: no building actions, the premium gives 1 influence."
+    return text
+
+
+def _row(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    cards = e.data["cards"]
+    return (
+        "Buildings turned up: "
+        + "; ".join(f"{i + 1}. {building_card_text(f)}" for i, f in enumerate(cards))
+        + "."
+    )
+
+
+def _replace(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    d = e.data
+    return (
+        f"All buildings were the same: {D.face_building(d['old']).label} is replaced by "
+        f"{building_card_text(d['new'])}."
+    )
+
+
+def _deal(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    p = e.player
+    return f"{w.who(p)} {w.verb(p, 'are', 'is')} dealt {plural(e.data['count'], 'card')}."
+
+
+def _draw(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    p, d = e.player, e.data
+    if d["count"] == 0 and d.get("wanted"):
+        return f"{w.who(p)} cannot draw: the deck and its discard pile are empty."
+    return f"{w.who(p)} {w.verb(p, 'draw', 'draws')} {plural(d['count'], 'card')}."
+
+
+def _supply(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    p, d = e.player, e.data
+    action = D.SUPPLY_ACTIONS[d["action"]].describe()
+    card = d["card"]
+    where = f" ({D.face_building(row[card]).label})" if row and card < len(row) else ""
+    take = w.verb(p, "take", "takes")
+    return f"{w.who(p)} {take} the supply action of card {card + 1}{where}: {action}."
+
+
+def _supply_chosen(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    p = e.player
+    return f"{w.who(p)} {w.verb(p, 'have', 'has')} chosen a supply action."
+
+
+def _rats(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    p, d = e.player, e.data
+    delta = d["delta"]
+    why = _RAT_REASONS.get(d.get("why", ""), "")
+    why = f" {why}" if why else ""
+    if delta > 0:
+        return f"{w.who(p)} {w.verb(p, 'gain', 'gains')} {plural(delta, 'rat')}{why}."
+    if delta == 0:
+        return f"{w.who(p)} {w.verb(p, 'have', 'has')} no rat left to discard{why}."
+    return f"{w.who(p)} {w.verb(p, 'discard', 'discards')} {plural(-delta, 'rat')}{why}."
+
+
+def _look(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    p = e.player
+    return f"{w.who(p)} {w.verb(p, 'look', 'looks')} at nun-row card {e.data['position'] + 1}."
+
+
+def _enter(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    p, d = e.player, e.data
+    return (
+        f"{w.who(p)} {w.verb(p, 'enter', 'enters')} {_building(d, row)} on space {d['space']} "
+        f"with {plural(d['count'], 'card')} face down."
+    )
+
+
+def _pass(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    p = e.player
+    return f"{w.who(p)} {w.verb(p, 'play', 'plays')} a Pass."
+
+
+def _resolve(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    return f"Resolving {_building(e.data, row)}."
+
+
+def _reveal(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    p, d = e.player, e.data
+    return (
+        f"{w.who(p)} {w.verb(p, 'turn', 'turns')} up {cards_text(d['cards'])} "
+        f"in {_building(d, row)}."
+    )
+
+
+def _influence(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    p, d = e.player, e.data
+    return (
+        f"{w.who(p)} {w.verb(p, 'gain', 'gains')} {d['delta']} influence in "
+        f"{D.Klass(d['klass']).label} (now {d['total']})."
+    )
+
+
+def _sword(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    p, d = e.player, e.data
+    g = d["giver"]
+    text = f"Sword in {_building(d, row)}: {w.who(p)} {w.verb(p, 'win', 'wins')}"
+    if d["count"]:
+        return f"{text}; {w.whom(g)} must give {plural(d['count'], 'card')}."
+    return f"{text}, but {w.whom(g)} {w.verb(g, 'have', 'has')} no card to give."
+
+
+def _give(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    p, d = e.player, e.data
+    why = f" ({d['reason']})" if d.get("reason") else ""
+    return (
+        f"{w.who(p)} {w.verb(p, 'give', 'gives')} {w.whom(d['to'])} "
+        f"{plural(d['count'], 'card')}{why}."
+    )
+
+
+def _gift(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    p, d = e.player, e.data
+    if e.private_to is None or w.viewer is None or e.private_to != w.viewer:
+        return f"{w.who(p)} {w.verb(p, 'give', 'gives')} {w.whom(d['to'])} some cards."
+    if p == w.viewer:
+        return f"You gave {w.whom(d['to'])}: {cards_text(d['cards'])}."
+    return f"{w.who(p)} gave you: {cards_text(d['cards'])}."
+
+
+def _flute(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    p, d = e.player, e.data
+    r = d["receiver"]
+    if d["moved"]:
+        return f"Flute: {w.who(p)} {w.verb(p, 'pass', 'passes')} a rat to {w.whom(r)}."
+    return f"Flute: {w.who(p)} {w.verb(p, 'have', 'has')} no rat to pass to {w.whom(r)}."
+
+
+def _take(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    p, d = e.player, e.data
+    name = D.face_name(d["face"])
+    count, wanted = d["count"], d.get("wanted", d["count"])
+    if name == "Gold":
+        what = f"{count} Gold"
+    else:
+        what = plural(count, name, name + "es" if name.endswith("s") else None)
+    text = f"{w.who(p)} {w.verb(p, 'take', 'takes')} {what}"
+    if count < wanted:
+        text += f" (the supply had only {count} of {wanted})"
+    return text + "."
+
+
+def _vp(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    p = e.player
+    return f"{w.who(p)} {w.verb(p, 'take', 'takes')} {plural(e.data['delta'], 'VP token')}."
+
+
+def _action(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    p, d = e.player, e.data
+    kind = "premium" if d["premium"] else "standard"
+    text = f"{w.who(p)} {w.verb(p, 'take', 'takes')} the {kind} action of {_building(d, row)}"
+    if row is not None and 0 <= d["building"] < len(row):
+        b = D.face_building(row[d["building"]])
+        text += f": {D.BUILDING_ACTIONS[b][0 if d['premium'] else 1]}"
+    return text + "."
+
+
+def _guard_tower(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    p, d = e.player, e.data
+    givers = d["givers"]
+    if not givers:
+        return f"Guard Tower: nobody has to give {w.whom(p)} cards."
+    who = ", ".join(w.whom(g) for g in givers)
+    return f"Guard Tower: {who} must give {w.whom(p)} up to 3 cards."
+
+
+def _hospital(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    p, d = e.player, e.data
+    if not d["cards"]:
+        return f"{w.who(p)} {w.verb(p, 'discard', 'discards')} no cards at the Hospital."
+    return (
+        f"{w.who(p)} {w.verb(p, 'discard', 'discards')} {cards_text(d['cards'])} at the Hospital."
+    )
+
+
+def _last_round_premium(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    p = e.player
+    return (
+        f"Last round: {w.who(p)} would have taken the premium of {_building(e.data, row)} "
+        "and gains 1 influence instead."
+    )
+
+
+def _reshuffle(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    return f"The discard pile ({plural(e.data['count'], 'card')}) is shuffled into a new deck."
+
+
+def _end_round(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    return f"Round {e.data['round']} ends; the starting-player card passes to the left."
+
+
+def _game_over(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    winners = e.data["winners"]
+    if not winners:
+        return "Game over: the plague killed everyone. Nobody wins."
+    if len(winners) == 1:
+        return f"Game over: {w.who(winners[0])} {w.verb(winners[0], 'win', 'wins')}!"
+    return "Game over: shared win for " + ", ".join(w.whom(s) for s in winners) + "."
+
+
+_DESCRIBERS: dict[str, Callable[[Event, _Words, Sequence[int] | None], str]] = {
+    "round": _round,
+    "row": _row,
+    "replace": _replace,
+    "deal": _deal,
+    "draw": _draw,
+    "supply": _supply,
+    "supply-chosen": _supply_chosen,
+    "rats": _rats,
+    "look": _look,
+    "enter": _enter,
+    "pass": _pass,
+    "resolve": _resolve,
+    "reveal": _reveal,
+    "influence": _influence,
+    "sword": _sword,
+    "give": _give,
+    "gift": _gift,
+    "flute": _flute,
+    "take": _take,
+    "vp": _vp,
+    "action": _action,
+    "guard-tower": _guard_tower,
+    "hospital": _hospital,
+    "last-round-premium": _last_round_premium,
+    "reshuffle": _reshuffle,
+    "end-round": _end_round,
+    "game-over": _game_over,
+}
+
+EVENT_KINDS = frozenset(_DESCRIBERS)
+
+
+class Narrator:
+    """Reads a log in order, keeping the row of buildings so that buildings have names."""
+
+    def __init__(self, names: Sequence[str], viewer: int | None = None) -> None:
+        self.names = tuple(names)
+        self.viewer = viewer
+        self.row: list[int] = []
+
+    def __call__(self, event: Event) -> str | None:
+        if event.kind == "row":
+            self.row = list(event.data["cards"])
+        elif event.kind == "replace" and self.row:
+            self.row[-1] = event.data["new"]
+        return describe(event, self.names, self.viewer, self.row or None)

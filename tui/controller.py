@@ -1,0 +1,155 @@
+"""The offline game behind the TUI: a Game, a local table and bots, with one human seat.
+
+No Textual here, so it can be tested on its own. The TUI reads ``controller.view`` (the human's
+:class:`~rattus_net.engine.view.PlayerView`) and nothing else of the game, and sends the human's
+moves with :meth:`OfflineGame.apply`, which lets the bots and the table act until the human
+must decide again or the game is over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rattus_net.bots import BOT_KINDS, Bot, make_bot
+from rattus_net.engine import data as D
+from rattus_net.engine.config import BuildingSelection, GameConfig
+from rattus_net.engine.game import Game
+from rattus_net.engine.local import LocalTable
+from rattus_net.engine.moves import Move
+from rattus_net.engine.narrate import Narrator
+from rattus_net.engine.view import PlayerView
+
+BOT_NAMES = ("Agnes", "Bertram", "Cecily", "Dietrich", "Elsbeth")
+HUMAN_NAME = "You"
+
+
+@dataclass(frozen=True, slots=True)
+class OfflineOptions:
+    """What the menu (or ``rattus play``) chose for an offline game."""
+
+    players: int = 3
+    bots: str = "random"
+    seed: int | None = None
+    buildings: BuildingSelection = field(default_factory=BuildingSelection.first_game)
+    human_name: str = HUMAN_NAME
+    human_seat: int = 0
+
+
+def default_bot_kind() -> str:
+    """The strongest bot known, else the first: a heuristic bot if one is installed."""
+    return "heuristic" if "heuristic" in BOT_KINDS else BOT_KINDS[0]
+
+
+class OfflineGame:
+    """One offline game: the human at ``options.human_seat``, bots elsewhere."""
+
+    def __init__(self, options: OfflineOptions) -> None:
+        n = options.players
+        if not D.MIN_PLAYERS <= n <= D.MAX_PLAYERS:
+            raise ValueError(f"Rattus Cartus is for {D.MIN_PLAYERS} to {D.MAX_PLAYERS} players")
+        if options.bots not in BOT_KINDS:
+            raise ValueError(f"unknown bot {options.bots!r}; choose one of {', '.join(BOT_KINDS)}")
+        self.options = options
+        self.seat = options.human_seat
+        bot_names = iter(BOT_NAMES)
+        names = tuple(options.human_name if s == self.seat else next(bot_names) for s in range(n))
+        self.config = GameConfig(names, buildings=options.buildings)
+        self.table = LocalTable(options.seed)
+        self.bots: dict[int, Bot] = {}
+        for s in range(n):
+            if s != self.seat:
+                bot_seed = None if options.seed is None else options.seed * 101 + s
+                self.bots[s] = make_bot(options.bots, bot_seed)
+        self.game = Game(self.config)
+        self.view = PlayerView(self.game, self.seat)
+        self._narrator = Narrator(names, self.seat)
+        self._read = 0  # log events already narrated
+        self.advance()
+
+    # --- driving ------------------------------------------------------------------------------
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.config.players
+
+    @property
+    def my_turn(self) -> bool:
+        return self.view.my_turn
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.is_over
+
+    def advance(self) -> None:
+        """Let the table and the bots act until the human must decide or the game ends."""
+        game = self.game
+        while not game.is_over:
+            d = game.decision
+            if d is None:
+                self.table.answer(game)
+                continue
+            bots = [s for s in d.players if s != self.seat]
+            if not bots:
+                return  # only the human is awaited
+            seat = bots[0]
+            game.apply(seat, self.bots[seat].choose(PlayerView(game, seat)))
+
+    def apply(self, move: Move) -> None:
+        """The human's move; raises the engine's ``IllegalMove`` (nothing changes) if the
+        rules forbid it. Then the others play until the human is awaited again."""
+        self.game.apply(self.seat, move)
+        self.advance()
+
+    # --- words --------------------------------------------------------------------------------
+
+    def new_log_lines(self) -> list[str]:
+        """What happened since the last call, in words, as the human may know it."""
+        view = self.view
+        start = self._read
+        self._read = view.log_size
+        lines: list[str] = []
+        for event in view.events(start):
+            text = self._narrator(event)
+            if text is None:
+                continue
+            if event.kind == "look" and event.player == self.seat:
+                face = view.nun_row_known.get(event.data["position"])
+                if face is not None:
+                    text = text[:-1] + f": {D.face_name(face)}."
+            lines.append(text)
+        return lines
+
+    def awaited(self) -> str:
+        """Who must do what now, in words."""
+        view = self.view
+        if view.is_over:
+            return "The game is over."
+        d = view.decision
+        if d is None:
+            return "The table is working."
+        if view.my_turn:
+            return "Your turn: " + decision_text(d, self.names, self.seat)
+        who = ", ".join(self.names[s] for s in d.players)
+        return f"Waiting for {who}."
+
+
+def decision_text(d: object, names: tuple[str, ...], seat: int) -> str:
+    """What a decision asks of ``seat``, in words."""
+    from rattus_net.engine.game import Decision
+    from rattus_net.engine.moves import DecisionKind as K
+
+    assert isinstance(d, Decision)
+    if d.kind is K.SUPPLY:
+        return "choose a building card and carry out its supply action."
+    if d.kind is K.ENTER:
+        return "enter a building and lay cards face down (or play a Pass)."
+    if d.kind is K.GIVE:
+        to = names[d.to] if d.to is not None else "someone"
+        return f"give {d.count} card{'s' if d.count != 1 else ''} to {to} ({d.reason})."
+    if d.kind is K.DISCARD:
+        return f"discard up to {d.count} card{'s' if d.count != 1 else ''} at the Hospital."
+    if d.kind is K.LOOK:
+        return f"look at {d.count} nun-row card{'s' if d.count != 1 else ''}."
+    if d.kind is K.CHOOSE_PLAYER:
+        return f"choose which tied player the {d.reason.capitalize()} affects."
+    return d.kind.value
