@@ -269,13 +269,24 @@ def building_face(building: int, copy: int) -> int:
     return BUILDING_FACE_BASE + building * 6 + copy
 
 
+_FACE_BUILDING: Final = {
+    building_face(b, c): Building(b) for b in range(12) for c in range(COPIES_PER_BUILDING)
+}
+_FACE_SUPPLY: Final = {
+    building_face(b, c): SUPPLY_ACTIONS[BUILDING_COPIES[Building(b)][c]]
+    for b in range(12)
+    for c in range(COPIES_PER_BUILDING)
+}
+
+
 def face_building(face: int) -> Building:
-    return Building((face - BUILDING_FACE_BASE) // 6)
+    """The building of a building card face (a table look-up: this is on the hot path)."""
+    return _FACE_BUILDING[face]
 
 
 def face_supply(face: int) -> SupplyAction:
-    b = (face - BUILDING_FACE_BASE) // 6
-    return SUPPLY_ACTIONS[BUILDING_COPIES[Building(b)][(face - BUILDING_FACE_BASE) % 6]]
+    """The supply action printed on a building card face."""
+    return _FACE_SUPPLY[face]
 
 
 def building_card_code(face: int) -> str:

@@ -91,6 +91,11 @@ class Event(NamedTuple):
 Task = tuple[Callable[..., None], tuple[Any, ...]]
 
 
+def _new_event(fields: tuple[str, int | None, dict[str, Any], int | None]) -> Event:
+    # tuple.__new__ skips the NamedTuple constructor's keyword handling: events are many.
+    return tuple.__new__(Event, fields)
+
+
 class Game:
     """One game of Rattus Cartus. See the module docstring for how it is driven."""
 
@@ -253,7 +258,7 @@ class Game:
     def _emit(
         self, kind: str, player: int | None, private_to: int | None = None, **data: Any
     ) -> None:
-        self.log.append(Event(kind, player, data, private_to))
+        self.log.append(_new_event((kind, player, data, private_to)))
 
     def _reveal(self, handles: list[int] | tuple[int, ...], to: int | None) -> None:
         """Ask the table to turn up handles; the continuation must already be scheduled.
@@ -671,7 +676,7 @@ class Game:
             self._reveal(handles, None)
 
     def _t_apply_cards(self, i: int) -> None:
-        klass = self.building_at(i).klass
+        klass = self.building_at(i) // 2  # the class of a building
         faces = self.faces
         for s in self.entry_order[i]:
             laid = [faces[h] for h in self.laid[s]]
@@ -761,7 +766,7 @@ class Game:
 
     def _t_actions(self, i: int) -> None:
         prem = self.premium_seat(i)
-        klass = self.building_at(i).klass
+        klass = self.building_at(i) // 2  # the class of a building
         if self.last_round:
             if prem is not None:
                 self._emit("last-round-premium", prem, building=i)

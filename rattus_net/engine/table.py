@@ -13,11 +13,10 @@ handles the engine gave the shuffled cards; after it, nobody knows which handle 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Shuffle:
+class Shuffle(NamedTuple):
     """Shuffle a pile of known ``faces`` into the face-down cards ``handles`` (top first).
 
     ``pile`` is ``"population"``, ``"buildings"`` or ``"discard"`` (the population discard
@@ -28,8 +27,7 @@ class Shuffle:
     handles: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Reveal:
+class Reveal(NamedTuple):
     """Turn up ``handles``: to everybody (``to is None``) or to player ``to`` only.
 
     Answer with one face per handle; a table that runs for one peer answers ``None`` for each
@@ -39,8 +37,7 @@ class Reveal:
     to: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class PublicRandom:
+class PublicRandom(NamedTuple):
     """A fair public random integer in ``range(bound)``; ``purpose`` says what it decides."""
 
     bound: int
