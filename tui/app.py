@@ -1,0 +1,94 @@
+"""The Textual app of Rattus Net, and the functions that start it.
+
+``run_menu()`` opens the main menu; ``run_offline(players, bots, seed, buildings)`` goes straight
+into a game against bots (what ``rattus play`` does). ``python -m tui.app [--players N]
+[--bots KIND] [--seed S] [--buildings SEL]`` runs either (the menu without ``--players``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from rattus_net.bots import BOT_KINDS
+from rattus_net.engine.config import BuildingSelection
+from rattus_net.engine.errors import SetupError
+from tui.controller import OfflineGame, OfflineOptions, default_bot_kind
+from tui.screens import MenuScreen, TableScreen
+
+
+class RattusApp(App[None]):
+    """Main menu first; with ``options``, a game against bots on top of it."""
+
+    TITLE = "Rattus Net"
+    CSS_PATH = "rattus.tcss"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+    ]
+
+    def __init__(self, options: OfflineOptions | None = None, seed: int | None = None) -> None:
+        super().__init__()
+        self.options = options
+        self.seed = seed if seed is not None else (options.seed if options else None)
+
+    def on_mount(self) -> None:
+        self.push_screen(MenuScreen(self.seed))
+        if self.options is not None:
+            self.push_screen(TableScreen(OfflineGame(self.options)))
+
+
+def run_menu(seed: int | None = None) -> int:
+    """Open the main menu; returns an exit status."""
+    RattusApp(seed=seed).run()
+    return 0
+
+
+def run_offline(
+    players: int = 3,
+    bots: str | None = None,
+    seed: int | None = None,
+    buildings: str | BuildingSelection = "first-game",
+) -> int:
+    """Start an offline game against bots straight away (``rattus play``); returns an exit
+    status. Raises ``ValueError`` (a ``SetupError`` for bad buildings) for bad options,
+    before the screen is taken over."""
+    selection = BuildingSelection.parse(buildings) if isinstance(buildings, str) else buildings
+    options = OfflineOptions(
+        players=players, bots=bots or default_bot_kind(), seed=seed, buildings=selection
+    )
+    OfflineGame(options)  # validate before taking over the terminal
+    RattusApp(options).run()
+    return 0
+
+
+def add_play_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``rattus play``, for the CLI to reuse."""
+    parser.add_argument("--players", type=int, default=None, help="2 to 5, you included")
+    parser.add_argument("--bots", choices=BOT_KINDS, default=None, help="the bots' kind")
+    parser.add_argument("--seed", type=int, default=None, help="fix the cards and the bots")
+    parser.add_argument(
+        "--buildings",
+        default="first-game",
+        help="first-game, random-buildings, random-cards, or six buildings",
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="rattus-tui", description="Rattus Net in a terminal")
+    add_play_arguments(parser)
+    args = parser.parse_args(argv)
+    if args.players is None and args.bots is None:
+        return run_menu(args.seed)
+    try:
+        return run_offline(args.players or 3, args.bots, args.seed, args.buildings)
+    except (SetupError, ValueError) as exc:
+        parser.error(str(exc))
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,597 @@
+"""One dialog per decision kind, keyboard only.
+
+Each dialog offers only legal choices (from the pending Decision and ``PlayerView.legal()``),
+builds a move and hands it to the controller. If the engine still rejects it, the engine's
+message is shown in the dialog, which stays open. Escape steps back, and from the first step
+closes the dialog to look at the table (Enter on the table opens it again).
+
+Dialogs are docked at the bottom so that the status and the building row stay visible.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from rattus_net.engine import data as D
+from rattus_net.engine.errors import RattusError
+from rattus_net.engine.game import Decision
+from rattus_net.engine.moves import (
+    ChoosePlayer,
+    DecisionKind,
+    Discard,
+    Enter,
+    Give,
+    Look,
+    Move,
+    PlayPass,
+    Supply,
+)
+from rattus_net.engine.view import PlayerView
+from tui import render as R
+from tui.controller import OfflineGame
+
+LIST_HEIGHT = 6  # rows of a list shown at once (the rest scrolls with the cursor)
+
+
+def can_pass(view: PlayerView) -> bool:
+    space = view.legal()
+    return len(space) > 0 and isinstance(space[len(space) - 1], PlayPass)
+
+
+def window(count: int, cursor: int, height: int = LIST_HEIGHT) -> range:
+    """The rows of a list of ``count`` to show so that ``cursor`` is visible."""
+    if count <= height:
+        return range(count)
+    start = min(max(0, cursor - height // 2), count - height)
+    return range(start, start + height)
+
+
+class CountPicker:
+    """How many cards of each kind: rows of faces with the number held, capped by the hand
+    and by ``limit`` in total."""
+
+    def __init__(self, held: Counter[int], limit: int | None = None) -> None:
+        self.faces = sorted(held)
+        self.held = dict(held)
+        self.counts = dict.fromkeys(self.faces, 0)
+        self.limit = limit
+        self.cursor = 0
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def cards(self) -> tuple[int, ...]:
+        return tuple(f for f in self.faces for _ in range(self.counts[f]))
+
+    def move(self, delta: int) -> None:
+        if self.faces:
+            self.cursor = (self.cursor + delta) % len(self.faces)
+
+    def set(self, value: int) -> None:
+        if not self.faces:
+            return
+        f = self.faces[self.cursor]
+        value = max(0, min(value, self.held[f]))
+        if self.limit is not None:
+            value = min(value, self.limit - (self.total - self.counts[f]))
+        self.counts[f] = value
+
+    def change(self, delta: int) -> None:
+        if self.faces:
+            self.set(self.counts[self.faces[self.cursor]] + delta)
+
+    def lines(self) -> Text:
+        t = Text()
+        if not self.faces:
+            t.append("(no cards to choose)\n", style="italic")
+            return t
+        rows = window(len(self.faces), self.cursor)
+        if rows.start > 0:
+            t.append("   ... more above\n", style="italic")
+        for i in rows:
+            f = self.faces[i]
+            sel = i == self.cursor
+            t.append(">" if sel else " ", style="bold")
+            t.append(
+                f" {D.face_name(f):<22} held {self.held[f]}  ",
+                style="reverse" if sel else "",
+            )
+            t.append(f"< {self.counts[f]} >", style="bold")
+            t.append("\n")
+        if rows.stop < len(self.faces):
+            t.append("   ... more below\n", style="italic")
+        return t
+
+
+class NunPicker:
+    """Choose ``count`` nun-row positions; positions seen before are marked (ruling 9.10)."""
+
+    def __init__(self, known: dict[int, int], count: int) -> None:
+        self.known = known
+        self.count = count
+        self.cursor = 0
+        unseen = [p for p in range(D.NUN_ROW) if p not in known]
+        pre = (unseen + [p for p in range(D.NUN_ROW) if p in known])[:count]
+        self.chosen: set[int] = set(pre)
+
+    def toggle(self, pos: int | None = None) -> None:
+        p = self.cursor if pos is None else pos
+        self.cursor = p
+        if p in self.chosen:
+            self.chosen.discard(p)
+        elif len(self.chosen) < self.count:
+            self.chosen.add(p)
+        elif self.count == 1:
+            self.chosen = {p}
+
+    def lines(self) -> Text:
+        t = Text()
+        for p in range(D.NUN_ROW):
+            sel = p == self.cursor
+            mark = "[x]" if p in self.chosen else "[ ]"
+            f = self.known.get(p)
+            seen = "not seen" if f is None else f"seen: {D.face_name(f)}"
+            t.append(">" if sel else " ", style="bold")
+            t.append(f" {mark} {p + 1}  {seen}", style="reverse" if sel else "")
+            t.append("\n")
+        t.append(f"Chosen {len(self.chosen)} of {self.count}.")
+        return t
+
+
+class DecisionDialog(ModalScreen[bool]):
+    """Base: title, body, error line, help line, footer. Dismisses with True once the move
+    was accepted, False when closed to look at the table."""
+
+    DEFAULT_CSS = """
+    DecisionDialog {
+        align: center bottom;
+        background: $background 0%;
+    }
+    DecisionDialog > #dialog {
+        width: 100%;
+        max-width: 100;
+        height: auto;
+        max-height: 15;
+        border: round $accent;
+        background: $panel;
+        padding: 0 1;
+    }
+    DecisionDialog #dlg-title { text-style: bold; }
+    DecisionDialog #dlg-error { color: $error; text-style: bold; }
+    DecisionDialog #dlg-help { color: $text-muted; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "confirm", "Confirm"),
+        Binding("escape", "back", "Back"),
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("left,minus", "change(-1)", "Less", show=False),
+        Binding("right,plus,equals_sign", "change(1)", "More", show=False),
+        Binding("space", "toggle", "Toggle", show=False),
+        *[Binding(str(k), f"digit({k})", str(k), show=False) for k in range(10)],
+    ]
+
+    title_text = "Decide"
+    help_text = "Enter confirm  Esc back"
+
+    def __init__(self, controller: OfflineGame) -> None:
+        super().__init__()
+        self.controller = controller
+        self.view = controller.view
+        d = self.view.decision
+        assert d is not None
+        self.decision: Decision = d
+        self.error = ""
+        self.stage = 0
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(id="dlg-title")
+            yield Static(id="dlg-body")
+            yield Static(id="dlg-error")
+            yield Static(id="dlg-help")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.redraw()
+
+    def redraw(self) -> None:
+        self.query_one("#dlg-title", Static).update(Text(self.heading()))
+        self.query_one("#dlg-body", Static).update(self.body())
+        err = self.query_one("#dlg-error", Static)
+        err.update(Text(f"Not allowed: {self.error}" if self.error else ""))
+        err.display = bool(self.error)
+        self.query_one("#dlg-help", Static).update(Text(self.help_line()))
+
+    # --- to override ---------------------------------------------------------------------------
+
+    def heading(self) -> str:
+        return self.title_text
+
+    def help_line(self) -> str:
+        return self.help_text
+
+    def body(self) -> Text:
+        return Text()
+
+    def confirm(self) -> None:
+        """Build the move (or go to the next step)."""
+
+    def cursor(self, delta: int) -> None:
+        pass
+
+    def change(self, delta: int) -> None:
+        pass
+
+    def toggle(self) -> None:
+        pass
+
+    def digit(self, value: int) -> None:
+        pass
+
+    # --- actions -------------------------------------------------------------------------------
+
+    def submit(self, move: Move) -> None:
+        try:
+            self.controller.apply(move)
+        except RattusError as exc:  # IllegalMove and friends: say why, stay open
+            self.error = str(exc) or exc.__class__.__name__
+            self.redraw()
+            return
+        self.dismiss(True)
+
+    def _act(self, fn: object, *args: int) -> None:
+        self.error = ""
+        fn(*args)  # type: ignore[operator]
+        if self.is_attached and self.is_current:
+            self.redraw()
+
+    def action_confirm(self) -> None:
+        self._act(self.confirm)
+
+    def action_back(self) -> None:
+        if self.stage > 0:
+            self.stage -= 1
+            self.error = ""
+            self.redraw()
+        else:
+            self.dismiss(False)
+
+    def action_cursor(self, delta: int) -> None:
+        self._act(self.cursor, delta)
+
+    def action_change(self, delta: int) -> None:
+        self._act(self.change, delta)
+
+    def action_toggle(self) -> None:
+        self._act(self.toggle)
+
+    def action_digit(self, value: int) -> None:
+        self._act(self.digit, value)
+
+    # --- helpers -------------------------------------------------------------------------------
+
+    def building_label(self, i: int) -> str:
+        face = self.view.row[i]
+        b = D.face_building(face)
+        return f"{b.label} ({b.klass.label})"
+
+    @staticmethod
+    def option_lines(options: list[str], cursor: int) -> Text:
+        t = Text()
+        rows = window(len(options), cursor)
+        for i in rows:
+            sel = i == cursor
+            t.append(">" if sel else " ", style="bold")
+            t.append(f" {options[i]}", style="reverse" if sel else "")
+            t.append("\n")
+        return t
+
+
+class SupplyDialog(DecisionDialog):
+    """Phase B: a row card, then the nun-row positions its supply action looks at."""
+
+    def __init__(self, controller: OfflineGame) -> None:
+        super().__init__(controller)
+        self.card = 0
+        self.nuns: NunPicker | None = None
+
+    def looks(self, card: int) -> int:
+        return D.face_supply(self.view.row[card]).looks
+
+    def heading(self) -> str:
+        if self.stage == 0:
+            return "Phase B: choose a building card for its supply action"
+        return f"Supply: choose {R.plural(self.looks(self.card), 'nun-row card')} to look at"
+
+    def help_line(self) -> str:
+        if self.stage == 0:
+            return "Up/Down or 1-9 choose, Enter confirm, Esc look at the table"
+        return "Left/Right + Space or 1-5 toggle, Enter confirm, Esc back"
+
+    def body(self) -> Text:
+        if self.stage == 1 and self.nuns is not None:
+            return self.nuns.lines()
+        options = []
+        for i, face in enumerate(self.view.row):
+            options.append(f"{i + 1} {D.face_building(face).label}: {R.supply_short(face)}")
+        return self.option_lines(options, self.card)
+
+    def cursor(self, delta: int) -> None:
+        if self.stage == 0:
+            self.card = (self.card + delta) % len(self.view.row)
+        elif self.nuns is not None:
+            self.nuns.cursor = (self.nuns.cursor + delta) % D.NUN_ROW
+
+    def change(self, delta: int) -> None:
+        self.cursor(delta)
+
+    def toggle(self) -> None:
+        if self.stage == 1 and self.nuns is not None:
+            self.nuns.toggle()
+
+    def digit(self, value: int) -> None:
+        if self.stage == 0:
+            if 1 <= value <= len(self.view.row):
+                self.card = value - 1
+                self.confirm()
+        elif self.nuns is not None and 1 <= value <= D.NUN_ROW:
+            self.nuns.toggle(value - 1)
+
+    def confirm(self) -> None:
+        looks = self.looks(self.card)
+        if self.stage == 0 and looks:
+            self.nuns = NunPicker(self.view.nun_row_known, looks)
+            self.stage = 1
+            return
+        chosen = tuple(sorted(self.nuns.chosen)) if self.stage == 1 and self.nuns else ()
+        if len(chosen) != looks:
+            self.error = f"choose exactly {R.plural(looks, 'position')}"
+            return
+        self.submit(Supply(self.card, chosen))
+
+
+class EnterDialog(DecisionDialog):
+    """Phase C: a building (or a Pass), then how many cards of each kind to lay."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("p", "play_pass", "Play a Pass")]
+
+    def __init__(self, controller: OfflineGame) -> None:
+        super().__init__(controller)
+        self.choice = 0
+        self.passable = can_pass(self.view)
+        held = Counter(f for f in self.view.hand if f not in (D.GOLD, D.PASS))
+        self.picker = CountPicker(held)
+
+    @property
+    def options(self) -> list[str]:
+        opts = []
+        for i in range(len(self.view.row)):
+            occupants = self.view.occupants[i]
+            inside = f", {len(occupants)} inside" if occupants else ""
+            opts.append(f"{i + 1} Enter the {self.building_label(i)}{inside}")
+        if self.passable:
+            opts.append("P Play a Pass (enter later)")
+        return opts
+
+    def heading(self) -> str:
+        if self.stage == 0:
+            return "Phase C: enter a building" + (" or play a Pass" if self.passable else "")
+        return f"Lay cards face down in the {self.building_label(self.choice)}"
+
+    def help_line(self) -> str:
+        if self.stage == 0:
+            keys = "1-9 choose" + (", P pass" if self.passable else "")
+            return f"Up/Down or {keys}, Enter confirm, Esc look at the table"
+        return "Up/Down card, +/- or Left/Right or 0-9 how many, Enter lay, Esc back"
+
+    def body(self) -> Text:
+        if self.stage == 0:
+            return self.option_lines(self.options, self.choice)
+        t = self.picker.lines()
+        t.append_text(self.preview())
+        return t
+
+    def preview(self) -> Text:
+        klass = D.face_building(self.view.row[self.choice]).klass
+        cards = self.picker.cards()
+        pop = sum(1 for f in cards if f <= D.JOKER)
+        rats = sum(1 for f in cards if f < D.JOKER and D.face_class(f) != klass)
+        extra = []
+        for face in (D.SWORD, D.FLUTE):
+            k = cards.count(face)
+            if k:
+                extra.append(R.plural(k, D.SPECIAL_NAMES[face]))
+        t = Text(f"Laying {R.plural(len(cards), 'card')}: ", style="bold")
+        t.append(f"+{pop} {klass.label} influence, +{R.plural(rats, 'rat')}")
+        if extra:
+            t.append(", " + ", ".join(extra))
+        return t
+
+    def cursor(self, delta: int) -> None:
+        if self.stage == 0:
+            self.choice = (self.choice + delta) % len(self.options)
+        else:
+            self.picker.move(delta)
+
+    def change(self, delta: int) -> None:
+        if self.stage == 1:
+            self.picker.change(delta)
+
+    def digit(self, value: int) -> None:
+        if self.stage == 0:
+            if 1 <= value <= len(self.view.row):
+                self.choice = value - 1
+                self.confirm()
+        else:
+            self.picker.set(value)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "play_pass":
+            return self.passable and self.stage == 0
+        return True
+
+    def action_play_pass(self) -> None:
+        self.error = ""
+        self.submit(PlayPass())
+
+    def confirm(self) -> None:
+        if self.stage == 0:
+            if self.passable and self.choice == len(self.view.row):
+                self.submit(PlayPass())
+                return
+            self.stage = 1
+            return
+        self.submit(Enter(self.choice, tuple(sorted(self.picker.cards()))))
+
+
+class CardsDialog(DecisionDialog):
+    """GIVE (exactly ``count`` cards) and DISCARD (up to ``count`` cards)."""
+
+    def __init__(self, controller: OfflineGame) -> None:
+        super().__init__(controller)
+        self.picker = CountPicker(Counter(self.view.hand), self.decision.count)
+        self.exact = self.decision.kind is DecisionKind.GIVE
+
+    def heading(self) -> str:
+        return R.decision_words(self.view, self.controller.names).capitalize()
+
+    def help_line(self) -> str:
+        return "Up/Down card, +/- or Left/Right or 0-9 how many, Enter confirm"
+
+    def body(self) -> Text:
+        t = self.picker.lines()
+        d = self.decision
+        if self.exact:
+            t.append(f"Chosen {self.picker.total} of {d.count}.", style="bold")
+        else:
+            t.append(
+                f"Discarding {R.plural(self.picker.total, 'card')}: "
+                f"-{R.plural(self.picker.total, 'rat')} (at most {d.count}).",
+                style="bold",
+            )
+        return t
+
+    def cursor(self, delta: int) -> None:
+        self.picker.move(delta)
+
+    def change(self, delta: int) -> None:
+        self.picker.change(delta)
+
+    def digit(self, value: int) -> None:
+        self.picker.set(value)
+
+    def action_back(self) -> None:
+        self.dismiss(False)
+
+    def confirm(self) -> None:
+        cards = tuple(sorted(self.picker.cards()))
+        if self.exact:
+            if len(cards) != self.decision.count:
+                self.error = f"choose exactly {R.plural(self.decision.count, 'card')}"
+                return
+            self.submit(Give(cards))
+        else:
+            self.submit(Discard(cards))
+
+
+class LookDialog(DecisionDialog):
+    """Fortune-teller's Tent: the nun-row positions to look at."""
+
+    def __init__(self, controller: OfflineGame) -> None:
+        super().__init__(controller)
+        self.nuns = NunPicker(self.view.nun_row_known, self.decision.count)
+
+    def heading(self) -> str:
+        return "Fortune-teller's Tent: " + R.decision_words(self.view, self.controller.names)
+
+    def help_line(self) -> str:
+        return "Left/Right + Space or 1-5 toggle, Enter confirm, Esc look at the table"
+
+    def body(self) -> Text:
+        return self.nuns.lines()
+
+    def cursor(self, delta: int) -> None:
+        self.nuns.cursor = (self.nuns.cursor + delta) % D.NUN_ROW
+
+    def change(self, delta: int) -> None:
+        self.cursor(delta)
+
+    def toggle(self) -> None:
+        self.nuns.toggle()
+
+    def digit(self, value: int) -> None:
+        if 1 <= value <= D.NUN_ROW:
+            self.nuns.toggle(value - 1)
+
+    def confirm(self) -> None:
+        chosen = tuple(sorted(self.nuns.chosen))
+        if len(chosen) != self.decision.count:
+            self.error = f"choose exactly {R.plural(self.decision.count, 'position')}"
+            return
+        self.submit(Look(chosen))
+
+
+class ChoosePlayerDialog(DecisionDialog):
+    """Sword or Flute tie: which tied player is affected."""
+
+    def __init__(self, controller: OfflineGame) -> None:
+        super().__init__(controller)
+        self.choice = 0
+
+    def heading(self) -> str:
+        what = (
+            "gives you half of his hand"
+            if self.decision.reason == "sword"
+            else "receives one of your rats"
+        )
+        return f"{self.decision.reason.capitalize()} tie: choose who {what}"
+
+    def help_line(self) -> str:
+        return "Up/Down or 1-9 choose, Enter confirm, Esc look at the table"
+
+    def body(self) -> Text:
+        view = self.view
+        options = []
+        for i, s in enumerate(self.decision.candidates):
+            options.append(
+                f"{i + 1} {R.letter(s)} {view.names[s]}: hand {view.hand_sizes[s]}, "
+                f"rats {view.rats[s]}"
+            )
+        return self.option_lines(options, self.choice)
+
+    def cursor(self, delta: int) -> None:
+        self.choice = (self.choice + delta) % len(self.decision.candidates)
+
+    def digit(self, value: int) -> None:
+        if 1 <= value <= len(self.decision.candidates):
+            self.choice = value - 1
+
+    def confirm(self) -> None:
+        self.submit(ChoosePlayer(self.decision.candidates[self.choice]))
+
+
+DIALOGS: dict[DecisionKind, type[DecisionDialog]] = {
+    DecisionKind.SUPPLY: SupplyDialog,
+    DecisionKind.ENTER: EnterDialog,
+    DecisionKind.GIVE: CardsDialog,
+    DecisionKind.DISCARD: CardsDialog,
+    DecisionKind.LOOK: LookDialog,
+    DecisionKind.CHOOSE_PLAYER: ChoosePlayerDialog,
+}
+
+
+def dialog_for(controller: OfflineGame) -> DecisionDialog:
+    d = controller.view.decision
+    assert d is not None
+    return DIALOGS[d.kind](controller)

@@ -1,0 +1,308 @@
+"""The table as text: pure functions from a PlayerView to Rich ``Text``.
+
+Every player is shown with the first letter of his disc colour and his name ("R You"), so the
+table reads the same without colour (NO_COLOR) as with it. Nothing here needs Textual.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from rattus_net.engine import data as D
+from rattus_net.engine.moves import DecisionKind
+from rattus_net.engine.view import PlayerView
+
+# Short words for the building actions (rules section 4), so that three cards fit in 80 columns.
+SHORT_ACTIONS: dict[D.Building, tuple[str, str]] = {
+    D.Building.FARM: ("draw 4 cards", "draw 2 cards"),
+    D.Building.BREWERY: ("draw 1 per card played", "draw 1 per 2 cards played"),
+    D.Building.MARKETPLACE: ("take 2 Jokers", "take 1 Joker"),
+    D.Building.OFFICE: ("take 2 Pass cards", "take 1 Pass card"),
+    D.Building.MONASTERY: ("discard 2 rats", "discard 1 rat"),
+    D.Building.HOSPITAL: ("1 rat, then 3 cards for rats", "up to 2 cards for rats"),
+    D.Building.CASTLE: ("take 2 Swords", "take 1 Sword"),
+    D.Building.GUARD_TOWER: ("3 cards from big hands", "safe from Guard Tower"),
+    D.Building.FORTUNE_TELLER: ("look at 2 nun cards", "look at 1 nun card"),
+    D.Building.PIED_PIPER: ("take 2 Flutes", "take 1 Flute"),
+    D.Building.PALACE: ("take 2 VP tokens", "take 1 VP token"),
+    D.Building.TREASURY: ("take 2 Gold", "take 1 Gold"),
+}
+
+CARD_KIND_ORDER = (D.JOKER, D.SWORD, D.FLUTE, D.PASS, D.GOLD)
+
+
+def colour(seat: int) -> str:
+    return D.COLOURS[seat % len(D.COLOURS)]
+
+
+def letter(seat: int) -> str:
+    return colour(seat)[0].upper()
+
+
+def tag(names: Sequence[str], seat: int) -> Text:
+    """``R You`` in the seat's colour: the letter keeps players apart without colour."""
+    return Text(f"{letter(seat)} {names[seat]}", style=f"bold {colour(seat)}")
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def supply_short(face: int) -> str:
+    a = D.face_supply(face)
+    parts = []
+    if a.draw:
+        parts.append(f"draw {a.draw}")
+    if a.rats:
+        parts.append(f"-{a.rats} rat{'s' if a.rats > 1 else ''}")
+    if a.looks:
+        parts.append(f"look {a.looks}")
+    return ", ".join(parts)
+
+
+def status(view: PlayerView) -> Text:
+    """Round, phase, deck sizes."""
+    t = Text()
+    t.append(f"Round {max(view.round, 1)}/{view.rounds}", style="bold")
+    if view.last_round:
+        t.append(" (last)", style="bold")
+    t.append(f"  Phase {view.phase.value}")
+    t.append(f"  Deck {view.deck_size}  Discard {len(view.discard_pile)}")
+    t.append(f"  Buildings left {view.building_deck_size}")
+    return t
+
+
+def building_card(view: PlayerView, i: int) -> Text:
+    """One card of the row: name and class, supply action, actions, who is in it."""
+    face = view.row[i]
+    b = D.face_building(face)
+    t = Text()
+    t.append(f"{i + 1} {b.label}", style="bold underline")
+    t.append(f" ({b.klass.label})\n")
+    t.append(f"Supply: {supply_short(face)}\n")
+    if view.last_round:
+        t.append("Last round: most cards\n +1 influence, no actions\n")
+    else:
+        premium, standard = SHORT_ACTIONS[b]
+        t.append("P: ", style="bold")
+        t.append(premium + "\n")
+        t.append("S: ", style="bold")
+        t.append(standard + "\n")
+    occupants = view.occupants[i] if i < len(view.occupants) else []
+    if not occupants:
+        t.append("(nobody inside)", style="italic")
+    for space, (seat, cards) in enumerate(occupants, 1):
+        if space > 1:
+            t.append("  ")
+        t.append(f"{space}:")
+        t.append_text(tag(view.names, seat))
+        t.append(f" {cards}c")
+    return t
+
+
+def players(view: PlayerView) -> Text:
+    """Everyone's rats, VP tokens and hand size; * the starting player, > whose turn."""
+    d = view.decision
+    acting = set(d.players) if d is not None else set()
+    t = Text()
+    t.append(f"{'Players':<14}{'rats':>5}{'VP':>4}{'hand':>5}  in\n", style="bold")
+    for s, name in enumerate(view.names):
+        mark = ">" if s in acting else " "
+        t.append(mark, style="bold")
+        label = f"{letter(s)} {name[:9]}"
+        star = "*" if s == view.start_player else ""
+        t.append(f"{label + star:<13}", style=f"bold {colour(s)}")
+        t.append(f"{view.rats[s]:>5}{view.vp_tokens[s]:>4}{view.hand_sizes[s]:>5}")
+        e = view.entered[s] if s < len(view.entered) else -1
+        t.append(f"  {e + 1 if e >= 0 else '-'}")
+        if s < len(view.names) - 1:
+            t.append("\n")
+    return t
+
+
+def influence(view: PlayerView) -> Text:
+    """The six tracks: spaces best first; on one space, the lower disc (first there) first."""
+    t = Text()
+    t.append("Influence (same space: lower disc first)\n", style="bold")
+    for k in D.CLASSES:
+        t.append(f"{k.label:<12}")
+        inf = view.influence[k]
+        order = view.standing(k)
+        groups: list[tuple[int, list[int]]] = []
+        for s in order:
+            if groups and groups[-1][0] == inf[s]:
+                groups[-1][1].append(s)
+            else:
+                groups.append((inf[s], [s]))
+        for gi, (value, seats) in enumerate(groups):
+            if gi:
+                t.append("  ")
+            t.append(f"{value}:")
+            for s in seats:
+                t.append(letter(s), style=f"bold {colour(s)}")
+        if k != D.CLASSES[-1]:
+            t.append("\n")
+    return t
+
+
+def hand_groups(faces: Sequence[int]) -> list[str]:
+    """A hand grouped by kind: ``Church 3,4,4 nuns``, ``2 Jokers``, ``Sword``."""
+    by_class: dict[int, list[int]] = {}
+    specials: Counter[int] = Counter()
+    for f in sorted(faces):
+        if D.is_population(f):
+            by_class.setdefault(D.face_class(f), []).append(D.face_nuns(f))
+        else:
+            specials[f] += 1
+    out = []
+    for k in sorted(by_class):
+        nuns = by_class[k]
+        out.append(f"{D.Klass(k).label} {','.join(map(str, nuns))}")
+    for f in CARD_KIND_ORDER:
+        if specials[f]:
+            name = D.SPECIAL_NAMES[f]
+            out.append(name if specials[f] == 1 else f"{specials[f]}x {name}")
+    return out
+
+
+def hand(view: PlayerView) -> Text:
+    t = Text()
+    cards = view.hand
+    t.append(f"Your hand ({len(cards)}; numbers are nuns): ", style="bold")
+    groups = hand_groups(cards)
+    t.append(" | ".join(groups) if groups else "empty")
+    laid = view.laid
+    if laid:
+        t.append("\nLaid face down: ", style="bold")
+        t.append(" | ".join(hand_groups(laid)))
+    return t
+
+
+def nun_row(view: PlayerView) -> Text:
+    known = view.nun_row_known
+    t = Text()
+    t.append("Nun row: ", style="bold")
+    for p in range(D.NUN_ROW):
+        if p:
+            t.append("  ")
+        f = known.get(p)
+        t.append(f"{p + 1}:")
+        t.append("?" if f is None else f"{D.face_nuns(f)} ({D.Klass(D.face_class(f)).code})")
+    nuns = view.nuns_seen()
+    t.append(f"   seen {plural(nuns, 'nun')}, you have {plural(view.rats[view.seat], 'rat')}")
+    return t
+
+
+def awaited(view: PlayerView, names: Sequence[str]) -> Text:
+    """Whose turn it is and what is awaited."""
+    if view.is_over:
+        return Text("The game is over.", style="bold")
+    d = view.decision
+    if d is None:
+        return Text("The table is working.")
+    if view.my_turn:
+        t = Text("YOUR TURN: ", style="bold reverse")
+        t.append(" " + decision_words(view, names) + "  (Enter: decide)", style="bold")
+        return t
+    return Text("Waiting for " + ", ".join(names[s] for s in d.players) + ".")
+
+
+def decision_words(view: PlayerView, names: Sequence[str]) -> str:
+    d = view.decision
+    if d is None:
+        return ""
+    K = DecisionKind
+    where = ""
+    if d.building is not None and d.building < len(view.row):
+        where = f" at the {D.face_building(view.row[d.building]).label}"
+    if d.kind is K.SUPPLY:
+        return "choose a supply action."
+    if d.kind is K.ENTER:
+        return "enter a building (or play a Pass)."
+    if d.kind is K.GIVE:
+        to = names[d.to] if d.to is not None else "?"
+        why = "Guard Tower" if d.reason == "guard tower" else "Sword"
+        return f"give {plural(d.count, 'card')} to {to} ({why}{where})."
+    if d.kind is K.DISCARD:
+        return f"discard up to {plural(d.count, 'card')} for rats (Hospital)."
+    if d.kind is K.LOOK:
+        return f"look at {plural(d.count, 'nun-row card')}{where}."
+    if d.kind is K.CHOOSE_PLAYER:
+        return f"choose who loses the {d.reason.capitalize()} tie{where}."
+    return d.kind.value
+
+
+# --- the end -----------------------------------------------------------------------------------
+
+_PLACES = ("1st", "2nd", "3rd", "4th", "5th")
+
+
+def scoring(view: PlayerView) -> Text:
+    """The full scoring breakdown of a finished game."""
+    r = view.result
+    if r is None:
+        return Text("The game is not over.")
+    names = view.names
+    n = len(names)
+    w = 12 if n <= 4 else 11
+    label_w = 80 - 2 - w * n if 80 - 2 - w * n >= 14 else 14
+    label_w = min(label_w, 18)
+    t = Text()
+
+    def row(label: str, cells: Sequence[str], style: str = "") -> None:
+        t.append(f"{label:<{label_w}}", style=style or "bold")
+        for c in cells:
+            t.append(f"{c:>{w}}", style=style)
+        t.append("\n")
+
+    t.append(f"{'':<{label_w}}")
+    for s in range(n):
+        t.append(f"{(letter(s) + ' ' + names[s])[: w - 1]:>{w}}", style=f"bold {colour(s)}")
+    t.append("\n")
+    t.append("Influence: VP (influence, place)\n", style="italic")
+    for cs in r.classes:
+        cells = []
+        for s in range(n):
+            place = cs.ranking.index(s) if s in cs.ranking else None
+            where = _PLACES[place] if place is not None else "-"
+            cells.append(f"{cs.vp[s]} ({cs.influence[s]},{where})")
+        row(D.Klass(cs.klass).label, cells)
+    t.append("Cards in hand: VP (cards held)\n", style="italic")
+    labels = {
+        "population": "Pop.+Jokers",
+        "Sword": "Swords",
+        "Flute": "Flutes",
+        "Pass": "Passes",
+        "Gold": "Gold",
+    }
+    for key, label in labels.items():
+        vp = r.categories.get(key, (0,) * n)
+        held = r.hand_counts.get(key, (0,) * n)
+        row(label, [f"{vp[s]} ({held[s]})" for s in range(n)])
+    tokens = r.categories.get("tokens", (0,) * n)
+    row("VP tokens", [str(tokens[s]) for s in range(n)])
+    row("Total VP", [str(r.totals[s]) for s in range(n)], style="bold")
+    row(f"Rats (nuns {r.nuns})", [str(r.rats[s]) for s in range(n)])
+    row("Plague", ["DEAD" if r.dead[s] else "survives" for s in range(n)], style="bold")
+    t.append("Nun row: ", style="bold")
+    t.append(", ".join(f"{D.face_name(f)}" for f in r.nun_row) + f" = {plural(r.nuns, 'nun')}\n")
+    t.append_text(verdict(view))
+    return t
+
+
+def verdict(view: PlayerView) -> Text:
+    r = view.result
+    if r is None:
+        return Text("")
+    names = view.names
+    if not r.winners:
+        return Text("The plague killed everyone: nobody wins.", style="bold reverse")
+    who = " and ".join(names[s] for s in r.winners)
+    if r.variant_survivors:
+        who += " (the plague killed everyone; the fewest rats survived)"
+    if len(r.winners) == 1:
+        return Text(f"Winner: {who}, with {r.totals[r.winners[0]]} VP.", style="bold reverse")
+    return Text(f"Shared win: {who}.", style="bold reverse")

@@ -1,0 +1,321 @@
+"""The screens: main menu, rules, the table, the full log, the end of the game."""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Markdown, RichLog, Static
+
+from rattus_net.bots import BOT_KINDS
+from rattus_net.engine import data as D
+from rattus_net.engine.config import BuildingSelection
+from tui import render as R
+from tui.controller import OfflineGame, OfflineOptions, default_bot_kind
+from tui.dialogs import dialog_for
+
+SELECTIONS: tuple[tuple[str, BuildingSelection], ...] = (
+    ("first game", BuildingSelection.first_game()),
+    ("random buildings", BuildingSelection.random_buildings()),
+    ("random cards", BuildingSelection.random_cards()),
+)
+
+
+def rules_text() -> str:
+    """The in-app rules summary (``tui/rules.md``, packaged with the TUI)."""
+    return resources.files("tui").joinpath("rules.md").read_text(encoding="utf-8")
+
+
+# --- main menu ----------------------------------------------------------------------------------
+
+
+class MenuScreen(Screen[None]):
+    """Play against bots (players, bot kind, buildings), read the rules, quit."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select", "Select"),
+        Binding("p", "play", "Play"),
+        Binding("r", "rules", "Rules"),
+        Binding("q", "quit_app", "Quit"),
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("left,minus", "change(-1)", "Less", show=False),
+        Binding("right,plus,equals_sign", "change(1)", "More", show=False),
+    ]
+
+    ITEMS = ("play", "players", "bots", "buildings", "rules", "quit")
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__()
+        self.seed = seed
+        self.cursor = 0
+        self.players = 3
+        kinds = list(BOT_KINDS)
+        self.bot_index = kinds.index(default_bot_kind())
+        self.selection = 0
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="menu"):
+            yield Static(id="menu-title")
+            yield Static(id="menu-body")
+            yield Static(id="menu-help")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        title = Text("RATTUS NET\n", style="bold")
+        title.append("Rattus Cartus in a terminal: the plague, the princes and the rats.\n")
+        self.query_one("#menu-title", Static).update(title)
+        self.query_one("#menu-help", Static).update(
+            Text(
+                "Up/Down choose, Left/Right or +/- change a setting, Enter select.\n"
+                "A game against bots is offline; network play comes later.",
+                style="italic",
+            )
+        )
+        self.redraw()
+
+    @property
+    def bot_kind(self) -> str:
+        return BOT_KINDS[self.bot_index % len(BOT_KINDS)]
+
+    def options(self) -> OfflineOptions:
+        return OfflineOptions(
+            players=self.players,
+            bots=self.bot_kind,
+            seed=self.seed,
+            buildings=SELECTIONS[self.selection][1],
+        )
+
+    def redraw(self) -> None:
+        labels = {
+            "play": "Play against bots",
+            "players": f"  Players      < {self.players} >  (you and {self.players - 1} bots)",
+            "bots": f"  Bots         < {self.bot_kind} >",
+            "buildings": f"  Buildings    < {SELECTIONS[self.selection][0]} >",
+            "rules": "Rules of Rattus Cartus",
+            "quit": "Quit",
+        }
+        t = Text()
+        for i, item in enumerate(self.ITEMS):
+            sel = i == self.cursor
+            t.append("> " if sel else "  ", style="bold")
+            t.append(labels[item], style="reverse bold" if sel else "")
+            t.append("\n")
+        self.query_one("#menu-body", Static).update(t)
+
+    def action_cursor(self, delta: int) -> None:
+        self.cursor = (self.cursor + delta) % len(self.ITEMS)
+        self.redraw()
+
+    def action_change(self, delta: int) -> None:
+        item = self.ITEMS[self.cursor]
+        if item == "players":
+            self.players = min(D.MAX_PLAYERS, max(D.MIN_PLAYERS, self.players + delta))
+        elif item == "bots":
+            self.bot_index = (self.bot_index + delta) % len(BOT_KINDS)
+        elif item == "buildings":
+            self.selection = (self.selection + delta) % len(SELECTIONS)
+        self.redraw()
+
+    def action_select(self) -> None:
+        item = self.ITEMS[self.cursor]
+        if item in ("play", "players", "bots", "buildings"):
+            self.action_play()
+        elif item == "rules":
+            self.action_rules()
+        else:
+            self.action_quit_app()
+
+    def action_play(self) -> None:
+        self.app.push_screen(TableScreen(OfflineGame(self.options())))
+
+    def action_rules(self) -> None:
+        self.app.push_screen(RulesScreen())
+
+    def action_quit_app(self) -> None:
+        self.app.exit()
+
+
+# --- rules --------------------------------------------------------------------------------------
+
+
+class RulesScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "close", "Back"),
+        Binding("pageup", "page(-1)", "Page up"),
+        Binding("pagedown,space", "page(1)", "Page down"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="rules"):
+            yield Markdown(rules_text())
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#rules", VerticalScroll).focus()
+
+    def action_page(self, direction: int) -> None:
+        scroll = self.query_one("#rules", VerticalScroll)
+        if direction < 0:
+            scroll.scroll_page_up(animate=False)
+        else:
+            scroll.scroll_page_down(animate=False)
+
+    def action_close(self) -> None:
+        self.app.pop_screen()
+
+
+# --- the table ----------------------------------------------------------------------------------
+
+
+class TableScreen(Screen[None]):
+    """The table of an offline game. Dialogs open by themselves when you must decide."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "decide", "Decide"),
+        Binding("l", "full_log", "Log"),
+        Binding("r", "rules", "Rules"),
+        Binding("q", "leave", "Leave game"),
+    ]
+
+    def __init__(self, controller: OfflineGame) -> None:
+        super().__init__()
+        self.controller = controller
+        self.log_lines: list[str] = []
+        self._leave_armed = False
+        self._dialog_open = False
+
+    def compose(self) -> ComposeResult:
+        view = self.controller.view
+        k = D.ROUND_PLAN[view.n].buildings_per_round
+        yield Static(id="status")
+        yield Static(id="awaited")
+        with Horizontal(id="row"):
+            for i in range(k):
+                yield Static(id=f"building-{i}", classes="building")
+        with Horizontal(id="middle"):
+            yield Static(id="players")
+            yield Static(id="influence")
+        yield Static(id="hand")
+        yield Static(id="nuns")
+        yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.update_table()
+        self.call_after_refresh(self.next_step)
+
+    def update_table(self) -> None:
+        c = self.controller
+        view = c.view
+        self.query_one("#status", Static).update(R.status(view))
+        self.query_one("#awaited", Static).update(R.awaited(view, c.names))
+        for i, widget in enumerate(self.query(".building").results(Static)):
+            widget.update(R.building_card(view, i) if i < len(view.row) else Text(""))
+        self.query_one("#players", Static).update(R.players(view))
+        self.query_one("#influence", Static).update(R.influence(view))
+        self.query_one("#hand", Static).update(R.hand(view))
+        self.query_one("#nuns", Static).update(R.nun_row(view))
+        log = self.query_one("#log", RichLog)
+        for line in c.new_log_lines():
+            self.log_lines.append(line)
+            style = "bold" if line.startswith(("Round ", "Game over")) else ""
+            log.write(Text(line, style=style))
+
+    def next_step(self) -> None:
+        """Open the dialog if the human must decide, or the end screen once it is over."""
+        if self._dialog_open or not self.is_current:
+            return
+        if self.controller.is_over:
+            self.app.switch_screen(EndScreen(self.controller, self.log_lines))
+        elif self.controller.my_turn:
+            self._dialog_open = True
+            self.app.push_screen(dialog_for(self.controller), self._dialog_closed)
+
+    def _dialog_closed(self, accepted: bool | None) -> None:
+        self._dialog_open = False
+        self.update_table()
+        if accepted:
+            self.call_after_refresh(self.next_step)
+
+    def action_decide(self) -> None:
+        self._leave_armed = False
+        self.next_step()
+
+    def action_full_log(self) -> None:
+        self.app.push_screen(LogScreen(self.log_lines))
+
+    def action_rules(self) -> None:
+        self.app.push_screen(RulesScreen())
+
+    def action_leave(self) -> None:
+        if not self._leave_armed:
+            self._leave_armed = True
+            self.notify("Press q again to leave this game (it is not saved).")
+            return
+        self.app.pop_screen()
+
+
+class LogScreen(Screen[None]):
+    """Everything that happened, in words, scrollable."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,l", "close", "Back")]
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__()
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("The game so far (Up/Down, PageUp/PageDown scroll)", style="bold"))
+        yield RichLog(id="full-log", wrap=True, markup=False, auto_scroll=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        log = self.query_one("#full-log", RichLog)
+        for line in self.lines:
+            log.write(Text(line, style="bold" if line.startswith("Round ") else ""))
+        log.focus()
+
+    def action_close(self) -> None:
+        self.app.pop_screen()
+
+
+# --- the end ------------------------------------------------------------------------------------
+
+
+class EndScreen(Screen[None]):
+    """The full scoring breakdown and the winner."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,escape", "menu", "Main menu"),
+        Binding("l", "full_log", "Log"),
+        Binding("q", "quit_app", "Quit"),
+    ]
+
+    def __init__(self, controller: OfflineGame, log_lines: list[str]) -> None:
+        super().__init__()
+        self.controller = controller
+        self.log_lines = log_lines
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("GAME OVER: the plague reveals the rats", style="bold"), id="end-title")
+        with VerticalScroll(id="end-scroll"):
+            yield Static(R.scoring(self.controller.view), id="scoring")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#end-scroll", VerticalScroll).focus()
+
+    def action_menu(self) -> None:
+        self.app.pop_screen()
+
+    def action_full_log(self) -> None:
+        self.app.push_screen(LogScreen(self.log_lines))
+
+    def action_quit_app(self) -> None:
+        self.app.exit()
