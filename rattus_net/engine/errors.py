@@ -43,6 +43,16 @@ class BadChoice(IllegalMove):
     range, a player who is not one of the candidates."""
 
 
+class CheatDetected(IllegalMove):
+    """A player whose secrets this peer does not know broke a rule that only shows later: an
+    opened face-down play that is not in his hand or holds Gold or a Pass, a Pass card that is
+    not a Pass. ``seat`` names him."""
+
+    def __init__(self, seat: int, message: str) -> None:
+        super().__init__(message)
+        self.seat = seat
+
+
 class SetupError(RattusError, ValueError):
     """A game configuration the rules cannot start: wrong player count, unknown building,
     a building list that is not 5 cards per class, an inconsistent card order."""

@@ -29,6 +29,7 @@ from rattus_net.engine.errors import (
     BadChoice,
     CardNotHeld,
     CardNotPlayable,
+    CheatDetected,
     GameOver,
     NotYourTurn,
     PassNotAllowed,
@@ -39,14 +40,19 @@ from rattus_net.engine.moves import (
     ChoosePlayer,
     DecisionKind,
     Discard,
+    DiscardHandles,
     Enter,
+    EnterHidden,
     Give,
+    GiveHandles,
+    HandleMove,
     Look,
     Move,
+    PassHandle,
     PlayPass,
     Supply,
 )
-from rattus_net.engine.table import PublicRandom, Reveal, Shuffle, TableRequest
+from rattus_net.engine.table import Open, PublicRandom, Reveal, Shuffle, TableRequest
 
 
 class Phase(Enum):
@@ -137,6 +143,10 @@ class Game:
         self.entry_order: list[list[int]] = []  # per row index, seats in entry order
         self.entry_seq: list[int] = [-1] * n  # global order of entering this round
         self.laid: list[list[int]] = [[] for _ in range(n)]
+        # Cards laid face down that this peer has not seen: only their number is known until
+        # the building resolves and the table answers an ``Open`` request.
+        self.hidden = [0] * n
+        self._opened: set[int] = set()  # seats whose hidden cards were opened this round
         self.queue: list[int] = []  # phase C: seats that have not entered, next first
         self.supply_choices: list[Supply | None] = [None] * n
         self.premium_2p: int | None = None
@@ -145,7 +155,7 @@ class Game:
         self._chosen: list[int] = []
         self._random: int = 0
         self.log: list[Event] = []
-        self.history: list[tuple[int, Move]] = []
+        self.history: list[tuple[int, Move | HandleMove]] = []
         self.result: Any = None  # scoring.Result once the game is over
         self._stack: list[Task] = []
         self.pending: Decision | TableRequest | None = None
@@ -210,14 +220,19 @@ class Game:
         elif isinstance(req, Shuffle):
             if value is not None:
                 raise TableMisuse("a shuffle is answered with None")
+        elif isinstance(req, Open):
+            self._open_hidden(req, value)
         else:
             raise TableMisuse("no table request is pending")
         self.pending = None
         self._advance()
 
-    def apply(self, player: int, move: Move) -> None:
+    def apply(self, player: int, move: Move | HandleMove) -> None:
         """Apply a player's decision; raises an ``IllegalMove`` and changes nothing if the
-        rules forbid it."""
+        rules forbid it.
+
+        ``move`` names cards by face (a peer that knows the player's hand) or, for a player
+        whose hand this peer cannot see, by handle (``moves.HandleMove``)."""
         d = self.pending
         if not isinstance(d, Decision):
             if self.is_over:
@@ -240,6 +255,14 @@ class Game:
             self._apply_look(d, player, move)
         elif kind is DecisionKind.CHOOSE_PLAYER and isinstance(move, ChoosePlayer):
             self._apply_choose(d, player, move)
+        elif kind is DecisionKind.ENTER and isinstance(move, EnterHidden):
+            self._apply_enter_hidden(player, move)
+        elif kind is DecisionKind.ENTER and isinstance(move, PassHandle):
+            self._apply_pass_handle(player, move.handle)
+        elif kind is DecisionKind.GIVE and isinstance(move, GiveHandles):
+            self._give_handles(d, player, list(move.handles))
+        elif kind is DecisionKind.DISCARD and isinstance(move, DiscardHandles):
+            self._discard_handles(d, player, list(move.handles))
         else:
             raise NotYourTurn(f"the game waits for a {kind.value} decision, not {move!r}")
         self.history.append((player, move))
@@ -268,6 +291,29 @@ class Game:
         hidden = tuple(h for h in handles if h not in public)
         if hidden:
             self.pending = Reveal(hidden, to)
+
+    def hand_size(self, seat: int) -> int:
+        """Cards in ``seat``'s hand, not counting cards laid face down (which a peer that has
+        not seen them still holds as handles until they are opened)."""
+        return len(self.hands[seat]) - self.hidden[seat]
+
+    def to_handles(self, seat: int, move: Move) -> tuple[Move | HandleMove, tuple[int, ...]]:
+        """For a peer that knows ``seat``'s hand: the handle-level move other peers receive,
+        and the handles behind it (for ``Enter``: the secret cards to commit to and open
+        later). Raises ``IllegalMove`` as ``apply`` would; changes nothing."""
+        if isinstance(move, Enter):
+            handles = tuple(self.check_enter(seat, move))
+            return EnterHidden(move.building, len(handles)), handles
+        if isinstance(move, PlayPass):
+            h = self.check_pass(seat)
+            return PassHandle(h), (h,)
+        if isinstance(move, Give):
+            handles = tuple(self._take_faces(seat, move.cards))
+            return GiveHandles(handles), handles
+        if isinstance(move, Discard):
+            handles = tuple(self._take_faces(seat, move.cards))
+            return DiscardHandles(handles), handles
+        return move, ()
 
     def turn_order(self, first: int | None = None) -> list[int]:
         """Seats clockwise from ``first`` (default: the starting player)."""
@@ -444,6 +490,8 @@ class Game:
         self.entered = [-1] * n
         self.entry_seq = [-1] * n
         self.laid = [[] for _ in range(n)]
+        self.hidden = [0] * n
+        self._opened = set()
         self.supply_choices = [None] * n
         self.premium_2p = None
         self._replace_tries = 0
@@ -602,17 +650,25 @@ class Game:
         self._forget_hand(seat)
         self._remove_from_hand(seat, handles)
         self.laid[seat] = handles
-        self.entered[seat] = move.building
+        self._entered(seat, move.building, len(handles))
+
+    def _apply_enter_hidden(self, seat: int, move: EnterHidden) -> None:
+        if not 0 <= move.building < len(self.row):
+            raise BadChoice(f"there is no building {move.building + 1} in the row")
+        if not 0 <= move.count <= self.hand_size(seat):
+            raise WrongCount(f"{self._name(seat)} cannot lay {move.count} card(s)")
+        self.pending = None
+        self._forget_hand(seat)
+        self.hidden[seat] = move.count
+        self._entered(seat, move.building, move.count)
+
+    def _entered(self, seat: int, building: int, count: int) -> None:
+        self.entered[seat] = building
         self.entry_seq[seat] = self.n - len(self.queue)
-        self.entry_order[move.building].append(seat)
+        self.entry_order[building].append(seat)
         self.queue.pop(0)
-        self._emit(
-            "enter",
-            seat,
-            building=move.building,
-            count=len(handles),
-            space=len(self.entry_order[move.building]),
-        )
+        space = len(self.entry_order[building])
+        self._emit("enter", seat, building=building, count=count, space=space)
         self._then((Game._t_ask_enter, ()))
 
     def check_pass(self, seat: int) -> int:
@@ -625,14 +681,29 @@ class Game:
         raise PassNotAllowed(f"{self._name(seat)} holds no Pass card")
 
     def _apply_pass(self, seat: int) -> None:
-        h = self.check_pass(seat)
+        self._pass_card(seat, self.check_pass(seat))
+
+    def _apply_pass_handle(self, seat: int, h: int) -> None:
+        if len(self.queue) < 2:
+            raise PassNotAllowed("no other player is left to enter: you must enter")
+        if h not in self.hands[seat]:
+            raise CardNotHeld(f"{self._name(seat)} does not hold that card")
+        if self.faces.get(h, D.PASS) != D.PASS:
+            raise PassNotAllowed("that card is not a Pass")
+        self._pass_card(seat, h)
+
+    def _pass_card(self, seat: int, h: int) -> None:
         self.pending = None
         self.hands[seat].remove(h)
-        self.supply[D.PASS].append(h)
-        self.public.add(h)
         self.queue.append(self.queue.pop(0))
         self._emit("pass", seat)
-        self._then((Game._t_ask_enter, ()))
+        self._then((Game._t_pass_played, (seat, h)), (Game._t_ask_enter, ()))
+        self._reveal((h,), None)  # a Pass is played openly
+
+    def _t_pass_played(self, seat: int, h: int) -> None:
+        if self.faces[h] != D.PASS:
+            raise CheatDetected(seat, f"{self._name(seat)} played a card that is not a Pass")
+        self.supply[D.PASS].append(h)
 
     # --- phase D: resolve buildings -----------------------------------------------------------
 
@@ -643,14 +714,44 @@ class Game:
         if self.n == 2:
             # Two players: the single premium depends on both players' cards, so all cards
             # are turned up before the first building resolves (project ruling, see docs).
-            handles = [
-                h for i in range(len(self.row)) for s in self.entry_order[i] for h in self.laid[s]
-            ]
-            self._then((Game._t_two_player_premium, ()), *tasks)
-            if handles:
-                self._reveal(handles, None)
+            seats = tuple(s for i in range(len(self.row)) for s in self.entry_order[i])
+            self._then(
+                *self._open_tasks(seats),
+                (Game._t_reveal_laid, (seats,)),
+                (Game._t_two_player_premium, ()),
+                *tasks,
+            )
         else:
             self._then(*tasks)
+
+    def _open_tasks(self, seats: tuple[int, ...]) -> list[Task]:
+        """Ask the table for the handles of face-down cards this peer has not seen."""
+        return [(Game._t_open, (s,)) for s in seats if self.hidden[s]]
+
+    def _t_open(self, seat: int) -> None:
+        if self.hidden[seat]:
+            self.pending = Open(seat, self.hidden[seat])
+
+    def _open_hidden(self, req: Open, value: object) -> None:
+        """The table opened a hidden play: the cards must be distinct and in the hand."""
+        seat = req.seat
+        if not isinstance(value, list | tuple) or not all(isinstance(h, int) for h in value):
+            raise TableMisuse("an opening is answered with the laid handles")
+        handles = list(value)
+        hand = self.hands[seat]
+        if len(handles) != req.number or len(set(handles)) != len(handles):
+            raise CheatDetected(
+                seat, f"{self._name(seat)} opened {len(handles)} card(s), not {req.number}"
+            )
+        if any(h not in hand for h in handles):
+            raise CheatDetected(seat, f"{self._name(seat)} opened cards he does not hold")
+        self._remove_from_hand(seat, handles)
+        self.laid[seat] = handles
+        self.hidden[seat] = 0
+        self._opened.add(seat)
+
+    def _t_reveal_laid(self, seats: tuple[int, ...]) -> None:
+        self._reveal([h for s in seats for h in self.laid[s]], None)
 
     def _t_two_player_premium(self) -> None:
         counts = [self.pop_jokers(self.laid[s]) for s in range(2)]
@@ -660,24 +761,26 @@ class Game:
             self.premium_2p = 0 if self.entry_seq[0] < self.entry_seq[1] else 1
 
     def _t_resolve_building(self, i: int) -> None:
-        seats = self.entry_order[i]
+        seats = tuple(self.entry_order[i])
         self._emit("resolve", None, building=i)
         if not seats:
             return
         self._then(
+            *self._open_tasks(seats),
+            (Game._t_reveal_laid, (seats,)),
             (Game._t_apply_cards, (i,)),
             (Game._t_sword, (i,)),
             (Game._t_flute, (i,)),
             (Game._t_actions, (i,)),
             (Game._t_discard_played, (i,)),
         )
-        handles = [h for s in seats for h in self.laid[s] if h not in self.public]
-        if handles:
-            self._reveal(handles, None)
 
     def _t_apply_cards(self, i: int) -> None:
         klass = self.building_at(i) // 2  # the class of a building
         faces = self.faces
+        for s in self.entry_order[i]:
+            if s in self._opened and any(faces[h] in (D.GOLD, D.PASS) for h in self.laid[s]):
+                raise CheatDetected(s, f"{self._name(s)} laid Gold or a Pass face down")
         for s in self.entry_order[i]:
             laid = [faces[h] for h in self.laid[s]]
             self._emit("reveal", s, building=i, cards=sorted(laid))
@@ -827,25 +930,27 @@ class Game:
             for s in range(self.n)
             if self.entered[s] >= 0 and self.building_at(self.entered[s]) is D.Building.GUARD_TOWER
         }
-        size = len(self.hands[seat])
+        size = self.hand_size(seat)
         givers = [
-            s
-            for s in self.turn_order(seat)[1:]
-            if s not in protected and len(self.hands[s]) >= size
+            s for s in self.turn_order(seat)[1:] if s not in protected and self.hand_size(s) >= size
         ]
         self._emit("guard-tower", seat, givers=givers, building=i)
         self._then(*[(Game._t_guard_give, (i, s, seat)) for s in givers])
 
     def _t_guard_give(self, i: int, giver: int, to: int) -> None:
-        hand = self.hands[giver]
-        if len(hand) <= D.GUARD_TOWER_GIFT:
-            if hand:
-                self._transfer(giver, to, list(hand), "guard tower")
+        size = self.hand_size(giver)
+        if size == 0:
+            return
+        if size <= D.GUARD_TOWER_GIFT and self.entered[giver] <= i:
+            # He gives all he holds: nothing to choose. (A giver whose face-down cards wait
+            # in a later building still chooses, because a peer that cannot see them cannot
+            # tell which cards "all the rest" are.)
+            self._transfer(giver, to, list(self.hands[giver]), "guard tower")
             return
         self.pending = Decision(
             DecisionKind.GIVE,
             (giver,),
-            count=D.GUARD_TOWER_GIFT,
+            count=min(size, D.GUARD_TOWER_GIFT),
             to=to,
             reason="guard tower",
             building=i,
@@ -854,7 +959,17 @@ class Game:
     def _apply_give(self, d: Decision, seat: int, move: Give) -> None:
         if len(move.cards) != d.count:
             raise WrongCount(f"give exactly {d.count} card(s)")
-        handles = self._take_faces(seat, move.cards)
+        self._give_handles(d, seat, self._take_faces(seat, move.cards))
+
+    def _check_handles(self, seat: int, handles: list[int]) -> None:
+        hand = self.hands[seat]
+        if len(set(handles)) != len(handles) or any(h not in hand for h in handles):
+            raise CardNotHeld(f"{self._name(seat)} does not hold those cards")
+
+    def _give_handles(self, d: Decision, seat: int, handles: list[int]) -> None:
+        if len(handles) != d.count:
+            raise WrongCount(f"give exactly {d.count} card(s)")
+        self._check_handles(seat, handles)
         assert d.to is not None
         self.pending = None
         self._transfer(seat, d.to, handles, d.reason)
@@ -865,16 +980,27 @@ class Game:
         self.hands[to].extend(handles)
         self.tracked[giver].update(handles)
         self.tracked[to].difference_update(handles)
-        faces = sorted(self.faces[h] for h in handles if h in self.faces)
         self._emit("give", giver, to=to, count=len(handles), reason=reason)
-        self._emit("gift", giver, private_to=giver, to=to, cards=faces)
-        self._emit("gift", giver, private_to=to, to=to, cards=faces)
+        if all(h in self.faces for h in handles):
+            faces = sorted(self.faces[h] for h in handles)
+            self._emit("gift", giver, private_to=giver, to=to, cards=faces)
+        self._then((Game._t_gift_received, (giver, to, tuple(handles))))
         self._reveal(handles, to)
+
+    def _t_gift_received(self, giver: int, to: int, handles: tuple[int, ...]) -> None:
+        if all(h in self.faces for h in handles):
+            faces = sorted(self.faces[h] for h in handles)
+            self._emit("gift", giver, private_to=to, to=to, cards=faces)
 
     def _apply_discard(self, d: Decision, seat: int, move: Discard) -> None:
         if len(move.cards) > d.count:
             raise WrongCount(f"discard at most {d.count} card(s)")
-        handles = self._take_faces(seat, move.cards)
+        self._discard_handles(d, seat, self._take_faces(seat, move.cards))
+
+    def _discard_handles(self, d: Decision, seat: int, handles: list[int]) -> None:
+        if len(handles) > d.count:
+            raise WrongCount(f"discard at most {d.count} card(s)")
+        self._check_handles(seat, handles)
         self.pending = None
         if not handles:
             self._emit("hospital", seat, cards=[])

@@ -70,7 +70,8 @@ class LocalTable:
             self.chance.randoms.append(value)
             game.answer(value)
         else:
-            raise TableMisuse("no table request is pending")
+            # An Open request never reaches a table that sees every card.
+            raise TableMisuse(f"the local table cannot answer {req!r}")
 
     def _order(self, req: Shuffle) -> tuple[int, ...]:
         queued = self.script_shuffles.get(req.pile)

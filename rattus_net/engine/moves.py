@@ -78,6 +78,45 @@ class ChoosePlayer:
 Move = Supply | Enter | PlayPass | Give | Discard | Look | ChoosePlayer
 
 
+# --- Handle-level moves ----------------------------------------------------------------------
+# A peer that does not know another player's cards receives that player's decisions as card
+# handles, not faces: which cards moved is public, what they are is not. ``EnterHidden`` is the
+# public half of entering a building: the cards stay secret (committed) until the building
+# resolves, when the table answers an ``Open`` request with their handles.
+
+
+@dataclass(frozen=True, slots=True)
+class EnterHidden:
+    """Enter row building ``building`` and lay ``count`` cards that stay secret until opened."""
+
+    building: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class PassHandle:
+    """Play the Pass card ``handle`` (its face is turned up and checked)."""
+
+    handle: int
+
+
+@dataclass(frozen=True, slots=True)
+class GiveHandles:
+    """Give the cards ``handles`` (Sword, Guard Tower)."""
+
+    handles: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardHandles:
+    """Hospital: discard the cards ``handles`` (they are turned up)."""
+
+    handles: tuple[int, ...]
+
+
+HandleMove = EnterHidden | PassHandle | GiveHandles | DiscardHandles
+
+
 class MoveSyntaxError(ValueError):
     """Text that is not a move."""
 

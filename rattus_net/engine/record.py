@@ -90,7 +90,7 @@ class GameRecord:
             simultaneous_supply=game.config.simultaneous_supply,
             plague_survivors=game.config.plague_survivors,
             order=order,
-            moves=list(game.history),
+            moves=_face_moves(game),
         )
         if game.is_over:
             rec.result = result_summary(game)
@@ -332,6 +332,17 @@ def _pretty(value: Any, depth: int, one_per_line: bool = False) -> str:
         items = [inner + _pretty(v, depth + 1) for v in value]
         return "[\n" + ",\n".join(items) + "\n" + pad + "]"
     return json.dumps(value, ensure_ascii=False)
+
+
+def _face_moves(game: Game) -> list[tuple[int, Move]]:
+    """The game's moves by face. A peer that received other players' moves as handles must
+    first learn those faces (see the protocol's transcript) before it can write a record."""
+    out: list[tuple[int, Move]] = []
+    for seat, move in game.history:
+        if not isinstance(move, Move):
+            raise RecordError("this game's history has moves whose cards this peer never saw")
+        out.append((seat, move))
+    return out
 
 
 def _codes(faces: list[int]) -> list[str]:

@@ -44,4 +44,13 @@ class PublicRandom(NamedTuple):
     purpose: str
 
 
-TableRequest = Shuffle | Reveal | PublicRandom
+class Open(NamedTuple):
+    """Player ``seat`` laid ``number`` cards face down that this peer could not see (it only
+    learnt the count). Answer with the handles of those cards, as committed; the engine checks
+    that they are still in his hand and, once turned up, that they may be laid."""
+
+    seat: int
+    number: int
+
+
+TableRequest = Shuffle | Reveal | PublicRandom | Open

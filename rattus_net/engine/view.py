@@ -92,7 +92,8 @@ class PlayerView:
 
     @property
     def hand_sizes(self) -> list[int]:
-        return [len(h) for h in self._game.hands]
+        g = self._game
+        return [g.hand_size(s) for s in range(g.n)]
 
     @property
     def supply(self) -> dict[int, int]:

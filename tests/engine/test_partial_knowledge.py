@@ -1,0 +1,165 @@
+"""The engine runs on cards it may not see (architecture note, section 2).
+
+One omniscient game on the local table is the reference. Beside it, every seat runs its own
+engine that learns only what that seat is entitled to: its own draws, its nun-row looks, cards
+given to it, and what is turned up for everybody. The other players' decisions reach it as
+handle-level moves (``EnterHidden``, ``GiveHandles``...), and face-down plays are opened when
+their building resolves. All engines must stay in lockstep and end with the same scoring.
+This is exactly what the network table does, minus the cryptography.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rattus_net.engine.choices import legal_choices
+from rattus_net.engine.config import BuildingSelection, GameConfig
+from rattus_net.engine.errors import CheatDetected
+from rattus_net.engine.game import Game
+from rattus_net.engine.local import LocalTable
+from rattus_net.engine.moves import Enter, EnterHidden, PassHandle
+from rattus_net.engine.table import Open, PublicRandom, Reveal, Shuffle
+
+
+class PeerTable:
+    """Answers one peer's table requests from the omniscient table, revealing to that peer
+    only what it may see."""
+
+    def __init__(self, seat: int, master: LocalTable, openings: dict[int, tuple[int, ...]]):
+        self.seat = seat
+        self.master = master
+        self.openings = openings  # seat -> committed handles of its face-down play
+        self.randoms: list[int] = []
+
+    def answer(self, game: Game) -> None:
+        req = game.pending
+        if isinstance(req, Reveal):
+            visible = req.to is None or req.to == self.seat
+            game.answer([self.master.face_of[h] if visible else None for h in req.handles])
+        elif isinstance(req, Shuffle):
+            game.answer(None)
+        elif isinstance(req, PublicRandom):
+            game.answer(self.randoms.pop(0))
+        elif isinstance(req, Open):
+            game.answer(list(self.openings[req.seat]))
+        else:  # pragma: no cover - the game would be over
+            raise AssertionError(req)
+
+
+def public_state(g: Game) -> tuple[object, ...]:
+    return (
+        g.round,
+        g.phase,
+        g.start_player,
+        tuple(g.rats),
+        tuple(g.vp),
+        tuple(tuple(r) for r in g.influence),
+        tuple(tuple(r) for r in g.arrival),
+        tuple(g.hand_size(s) for s in range(g.n)),
+        tuple(g.row),
+        tuple(g.deck),
+        tuple(g.discard),
+        g.pending if g.decision is not None else None,
+    )
+
+
+def settle_all(master: Game, mtable: LocalTable, peers: list[Game], ptables: list[PeerTable]):
+    while master.pending is not None and master.decision is None:
+        if isinstance(master.pending, PublicRandom):
+            before = len(mtable.chance.randoms)
+            mtable.answer(master)
+            for t in ptables:
+                t.randoms.extend(mtable.chance.randoms[before:])
+        else:
+            mtable.answer(master)
+    for g, t in zip(peers, ptables, strict=True):
+        while g.pending is not None and g.decision is None:
+            t.answer(g)
+
+
+def play_lockstep(n: int, seed: int, simultaneous: bool = False) -> tuple[Game, list[Game]]:
+    rng = random.Random(seed)
+    config = GameConfig(
+        GameConfig.default_names(n),
+        BuildingSelection.random_cards(),
+        simultaneous_supply=simultaneous,
+    )
+    master, mtable = Game(config), LocalTable(seed)
+    openings: dict[int, tuple[int, ...]] = {}
+    peers = [Game(config) for _ in range(n)]
+    ptables = [PeerTable(s, mtable, openings) for s in range(n)]
+    settle_all(master, mtable, peers, ptables)
+    while not master.is_over:
+        seat = master.decision.players[0]
+        own = peers[seat]
+        space = legal_choices(own, seat)  # the acting seat's own engine knows its hand
+        move = space[rng.randrange(len(space))]
+        wire, handles = own.to_handles(seat, move)
+        if isinstance(move, Enter):
+            openings[seat] = handles
+        master.apply(seat, move)
+        for s, g in enumerate(peers):
+            g.apply(seat, move if s == seat else wire)
+        settle_all(master, mtable, peers, ptables)
+        for g in peers:
+            assert public_state(g) == public_state(master)
+    return master, peers
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_peers_with_partial_knowledge_stay_in_lockstep(n: int, seed: int) -> None:
+    master, peers = play_lockstep(n, seed, simultaneous=seed == 2)
+    for g in peers:
+        assert g.is_over
+        assert g.result == master.result
+
+
+def test_a_peer_never_learns_a_face_it_may_not_know() -> None:
+    master, peers = play_lockstep(4, 7)
+    # At the end everything in hands and the nun row is public; the deck never is.
+    for g in peers:
+        assert not any(h in g.faces for h in master.deck)
+
+
+def _to_first_enter(seed: int) -> tuple[Game, LocalTable, Game, PeerTable, int]:
+    config = GameConfig(GameConfig.default_names(3), first_player=0)
+    master, mtable = Game(config), LocalTable(seed)
+    peer = Game(config)
+    ptable = PeerTable(1, mtable, {})
+    settle_all(master, mtable, [peer], [ptable])
+    rng = random.Random(seed)
+    while master.decision.kind.value != "enter":
+        seat = master.decision.players[0]
+        space = legal_choices(master, seat)
+        move = space[rng.randrange(len(space))]
+        master.apply(seat, move)
+        peer.apply(seat, move)
+        settle_all(master, mtable, [peer], [ptable])
+    return master, mtable, peer, ptable, master.decision.players[0]
+
+
+def test_opening_cards_not_held_names_the_cheater() -> None:
+    master, _mtable, peer, ptable, seat = _to_first_enter(3)
+    assert seat == 0
+    peer.apply(0, EnterHidden(0, 2))
+    # Seat 0 "opens" two cards of seat 2's hand: not his.
+    ptable.openings[0] = tuple(master.hands[2][:2])
+    for s in (1, 2):
+        peer.apply(s, EnterHidden(1, 0))
+    with pytest.raises(CheatDetected) as info:
+        while peer.pending is not None and peer.decision is None:
+            ptable.answer(peer)
+    assert info.value.seat == 0
+
+
+def test_a_pass_that_is_not_a_pass_names_the_cheater() -> None:
+    master, _mtable, peer, ptable, _seat = _to_first_enter(4)
+    not_a_pass = next(h for h in master.hands[0] if master.faces[h] != 33)
+    peer.apply(0, PassHandle(not_a_pass))
+    with pytest.raises(CheatDetected) as info:
+        while peer.pending is not None and peer.decision is None:
+            ptable.answer(peer)
+    assert info.value.seat == 0
