@@ -1,0 +1,100 @@
+"""Inner layers never import outer ones (architecture note, section 1).
+
+Checked on the source, so it holds whether or not a module happens to be imported: every
+``import`` statement of a layer may only name the standard library, third-party packages the
+layer is allowed, and the layers inside it.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# layer -> the project packages it may import (itself included)
+ALLOWED = {
+    "rattus_net/engine": {"rattus_net.engine"},
+    "protocol": {"protocol", "rattus_net.engine"},
+    "rattus_net/bots": {"rattus_net.bots", "rattus_net.engine"},
+    "rattus_net/net": {"rattus_net.net", "rattus_net.engine", "rattus_net.bots", "protocol"},
+    "tui": {"tui", "rattus_net", "protocol"},
+}
+PROJECT = ("rattus_net", "tui", "protocol")
+# The pure engine has no I/O, no clock and no hidden randomness: where chance is needed (the
+# local table, filling a record's unfixed card order, sampling hidden cards for a search bot)
+# it comes from a ``random.Random`` seeded by the caller, never from the global generator.
+ENGINE_FORBIDDEN = {"time", "os", "socket", "asyncio", "io", "pathlib", "secrets", "datetime"}
+
+
+def imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(), str(path))
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append(node.module)
+    return names
+
+
+def layer_files(layer: str) -> list[Path]:
+    return sorted((ROOT / layer).rglob("*.py"))
+
+
+@pytest.mark.parametrize("layer", sorted(ALLOWED))
+def test_layer_imports_only_inner_layers(layer: str) -> None:
+    bad = []
+    for path in layer_files(layer):
+        for name in imports(path):
+            if not name.startswith(PROJECT):
+                continue
+            if not any(name == a or name.startswith(a + ".") for a in ALLOWED[layer]):
+                bad.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert not bad, "\n".join(bad)
+
+
+def global_random_uses(path: Path) -> list[str]:
+    """Uses of the module-level generator: ``random.shuffle(...)``, ``from random import
+    choice``... Only the seeded class ``random.Random`` is allowed."""
+    tree = ast.parse(path.read_text(), str(path))
+    bad = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "random"
+            and node.attr != "Random"
+        ):
+            bad.append(f"random.{node.attr}")
+        if isinstance(node, ast.ImportFrom) and node.module == "random":
+            bad += [f"from random import {a.name}" for a in node.names if a.name != "Random"]
+    return bad
+
+
+def test_engine_is_pure() -> None:
+    bad = []
+    for path in layer_files("rattus_net/engine"):
+        bad += [
+            f"{path.relative_to(ROOT)} imports {name}"
+            for name in imports(path)
+            if name.split(".")[0] in ENGINE_FORBIDDEN
+        ]
+        bad += [f"{path.relative_to(ROOT)} uses {u}" for u in global_random_uses(path)]
+    assert not bad, "\n".join(bad)
+
+
+def test_engine_imports_no_third_party_package() -> None:
+    stdlib = sys.stdlib_module_names
+    bad = [
+        f"{p.relative_to(ROOT)} imports {n}"
+        for p in layer_files("rattus_net/engine")
+        for n in imports(p)
+        if n.split(".")[0] not in stdlib
+        and not n.startswith("rattus_net.engine")
+        and n.split(".")[0] != "__future__"
+    ]
+    assert not bad, "\n".join(bad)
