@@ -225,25 +225,14 @@ class GameRecord:
             raise RecordError('"players" must list 2 to 5 different names')
         names = {p: i for i, p in enumerate(players)}
         opts = _field(obj, "options", dict, {})
-        selection = opts.get("building_selection", "list")
+        selection = opts.get("building_selection", "first-game")
         buildings_text = _field(obj, "buildings", list, None)
-        if buildings_text is None:
-            try:
-                sel = BuildingSelection.parse(str(selection))
-            except SetupError as exc:
-                raise RecordError(f'"buildings" missing and {exc}') from None
-            if (
-                sel.method is not SelectionMethod.LIST
-                and sel.method is not SelectionMethod.FIRST_GAME
-            ):
-                raise RecordError('"buildings" must list the 30 building cards of the game')
-            buildings = (
-                sel.cards
-                if sel.method is SelectionMethod.LIST
-                else tuple(sorted(c for b in D.FIRST_GAME for c in D.building_cards(b)))
-            )
-        else:
+        if buildings_text is not None:
             buildings = tuple(_building_cards(buildings_text, "buildings"))
+        elif selection == SelectionMethod.FIRST_GAME.value:
+            buildings = tuple(sorted(c for b in D.FIRST_GAME for c in D.building_cards(b)))
+        else:
+            raise RecordError('"buildings" must list the 30 building cards of the game')
         first = obj.get("first_player", players[0])
         if first not in names:
             raise RecordError(f'"first_player" {first!r} is not one of the players')
