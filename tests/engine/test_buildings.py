@@ -202,12 +202,24 @@ def test_guard_tower_takes_3_cards_from_unprotected_players_with_as_many_cards()
     assert g.decision is not None and g.decision.kind is DecisionKind.SUPPLY
 
 
+def give_all_when_asked(sc: Scenario) -> None:
+    """A giver with fewer than 3 cards gives them all. The engine may still ask him to confirm
+    (it does when his own building has not resolved yet, for peers that cannot see his cards),
+    but then the count is all of his cards."""
+    g = sc.game
+    while g.decision is not None and g.decision.kind is DecisionKind.GIVE:
+        seat = g.decision.players[0]
+        assert g.decision.count == len(g.hands[seat]) < 3
+        sc.play(seat, Give(tuple(sc.hand(seat))))
+
+
 def test_guard_tower_giver_with_fewer_than_3_cards_gives_all_of_them() -> None:
     sc = Scenario(4, rows=[GT_ROW])
     g = sc.game
     hand0, hand1, hand3 = sc.hand(0), sc.hand(1), sc.hand(3)
     # Ann lays all 5: hand 0. Bob keeps 2, Dee keeps 0: both hold at least as many as Ann.
     sc.round([(0, 0, hand0), (1, 1, hand1[:3]), (2, 0, []), (3, 2, hand3)])
+    give_all_when_asked(sc)
     assert sorted(g.faces[h] for h in g.hands[0]) == hand1[3:]
     assert g.hands[1] == [] and g.hands[3] == []
     assert g.decision is not None and g.decision.kind is DecisionKind.SUPPLY
@@ -238,6 +250,7 @@ def test_guard_tower_compares_hand_sizes_before_anyone_gives_ruling_9_7() -> Non
     d = g.decision
     assert d is not None and d.players == (1,) and d.count == 3
     sc.play(1, Give(tuple(sc.hand(1)[:3])))
+    give_all_when_asked(sc)
     assert len(g.hands[2]) == 0
     assert len(g.hands[0]) == 2 + 3 + 2
     assert len(g.hands[3]) == 5
@@ -256,6 +269,7 @@ def test_guard_tower_protection_comes_from_any_guard_tower() -> None:
         d = g.decision
         assert d is not None and d.players == (giver,) and d.to == 0
         sc.play(giver, Give(tuple(sc.hand(giver)[:3])))
+    give_all_when_asked(sc)
     # Guard Tower 2 (Bob, 0 cards): Cid and Dee give their last 2 each; Ann, holding 10 cards
     # but standing in a Guard Tower, gives nothing.
     assert len(g.hands[0]) == 4 + 6
