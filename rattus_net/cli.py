@@ -69,6 +69,17 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="rattus", description="Rattus Cartus in the terminal, peer to peer.")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
 
+    pp = sub.add_parser("play", help="play against bots straight away (offline)")
+    pp.add_argument("--players", type=_players, default=None, help="2 to 5, you included")
+    pp.add_argument("--bots", choices=BOT_KINDS, default=None, help="the bots' kind")
+    pp.add_argument("--seed", type=int, default=None, help="fix the cards and the bots")
+    pp.add_argument(
+        "--buildings",
+        type=_selection,
+        default=BuildingSelection.first_game(),
+        help="first-game, random-buildings, random-cards, or six buildings / 30 cards",
+    )
+
     sp = sub.add_parser("selfplay", help="play whole games between bots and print the results")
     sp.add_argument("--players", type=_players, default=4)
     sp.add_argument("--games", type=_positive, default=10)
@@ -104,8 +115,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_selfplay(args)
         if args.command == "replay":
             return cmd_replay(args)
-        parser.print_help()
-        return 0
+        if args.command == "play":
+            return cmd_play(args)
+        from tui.app import run_menu
+
+        return run_menu()
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -115,6 +129,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("rattus: interrupted", file=sys.stderr)
         return 130
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from tui.app import run_offline
+
+    try:
+        return run_offline(args.players or 3, args.bots, args.seed, args.buildings)
+    except ValueError as exc:  # SetupError included: bad buildings
+        raise UsageError(f"rattus play: {exc}") from None
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
