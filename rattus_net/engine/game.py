@@ -694,7 +694,6 @@ class Game:
 
     def _pass_card(self, seat: int, h: int) -> None:
         self.pending = None
-        self.hands[seat].remove(h)
         self.queue.append(self.queue.pop(0))
         self._emit("pass", seat)
         self._then((Game._t_pass_played, (seat, h)), (Game._t_ask_enter, ()))
@@ -703,6 +702,7 @@ class Game:
     def _t_pass_played(self, seat: int, h: int) -> None:
         if self.faces[h] != D.PASS:
             raise CheatDetected(seat, f"{self._name(seat)} played a card that is not a Pass")
+        self.hands[seat].remove(h)  # only now: no card is in no place while the table works
         self.supply[D.PASS].append(h)
 
     # --- phase D: resolve buildings -----------------------------------------------------------
@@ -1006,11 +1006,13 @@ class Game:
             self._emit("hospital", seat, cards=[])
             return
         self._forget_hand(seat)
-        self._remove_from_hand(seat, handles)
         self._then((Game._t_hospital_discarded, (seat, tuple(handles))))
         self._reveal(handles, None)  # ruling 9.8: they are turned up
 
     def _t_hospital_discarded(self, seat: int, handles: tuple[int, ...]) -> None:
+        # The cards leave the hand only now, so that while the table turns them up every
+        # card is still in exactly one place.
+        self._remove_from_hand(seat, list(handles))
         for h in handles:
             self._return_card(h)
         self._emit("hospital", seat, cards=sorted(self.faces[h] for h in handles))
