@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 from rattus_net.engine import data as D
 from rattus_net.engine.game import Decision, Game, Phase
@@ -60,6 +61,13 @@ def determinize(view: PlayerView, rng: random.Random) -> Game:
     :func:`answer_table`. The result depends only on the view's information and ``rng``."""
     real = view._game
     g = real.clone()
+    # Guard against containers a newer engine field might add without ``clone`` copying it:
+    # a sample must never share mutable state with the real game.
+    for key, value in g.__dict__.items():
+        shared = value is real.__dict__.get(key)
+        if shared and isinstance(value, list | set | dict):
+            fresh: list[Any] | set[Any] | dict[Any, Any] = value.copy()
+            g.__dict__[key] = fresh
     me = view.seat
     n = g.n
     faces = real.faces
