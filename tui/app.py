@@ -30,15 +30,23 @@ class RattusApp(App[None]):
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
     ]
 
-    def __init__(self, options: OfflineOptions | None = None, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        options: OfflineOptions | None = None,
+        seed: int | None = None,
+        controller: OfflineGame | None = None,
+    ) -> None:
         super().__init__()
         self.options = options
         self.seed = seed if seed is not None else (options.seed if options else None)
+        self.controller = controller  # a game already under way (tests, benchmarks)
 
     def on_mount(self) -> None:
         self.push_screen(MenuScreen(self.seed))
-        if self.options is not None:
-            self.push_screen(TableScreen(OfflineGame(self.options)))
+        if self.controller is None and self.options is not None:
+            self.controller = OfflineGame(self.options)
+        if self.controller is not None:
+            self.push_screen(TableScreen(self.controller))
 
 
 def run_menu(seed: int | None = None) -> int:

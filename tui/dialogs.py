@@ -317,7 +317,7 @@ class SupplyDialog(DecisionDialog):
     def help_line(self) -> str:
         if self.stage == 0:
             return "Up/Down or 1-9 choose, Enter confirm, Esc look at the table"
-        return "Left/Right + Space or 1-5 toggle, Enter confirm, Esc back"
+        return "Arrows + Space or 1-5 toggle, Enter confirm, Esc back"
 
     def body(self) -> Text:
         if self.stage == 1 and self.nuns is not None:
@@ -464,7 +464,8 @@ class CardsDialog(DecisionDialog):
         self.exact = self.decision.kind is DecisionKind.GIVE
 
     def heading(self) -> str:
-        return R.decision_words(self.view, self.controller.names).capitalize()
+        words = R.decision_words(self.view, self.controller.names)
+        return words[:1].upper() + words[1:]
 
     def help_line(self) -> str:
         return "Up/Down card, +/- or Left/Right or 0-9 how many, Enter confirm"
@@ -516,7 +517,7 @@ class LookDialog(DecisionDialog):
         return "Fortune-teller's Tent: " + R.decision_words(self.view, self.controller.names)
 
     def help_line(self) -> str:
-        return "Left/Right + Space or 1-5 toggle, Enter confirm, Esc look at the table"
+        return "Arrows + Space or 1-5 toggle, Enter confirm, Esc look at the table"
 
     def body(self) -> Text:
         return self.nuns.lines()

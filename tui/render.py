@@ -94,12 +94,12 @@ def building_card(view: PlayerView, i: int) -> Text:
     occupants = view.occupants[i] if i < len(view.occupants) else []
     if not occupants:
         t.append("(nobody inside)", style="italic")
-    for space, (seat, cards) in enumerate(occupants, 1):
-        if space > 1:
-            t.append("  ")
-        t.append(f"{space}:")
-        t.append_text(tag(view.names, seat))
-        t.append(f" {cards}c")
+    else:
+        t.append("In:")
+    for seat, cards in occupants:  # entry order: space 1 first
+        t.append(" ")
+        t.append(letter(seat), style=f"bold {colour(seat)}")
+        t.append(f"({cards})")
     return t
 
 
@@ -171,7 +171,7 @@ def hand_groups(faces: Sequence[int]) -> list[str]:
 def hand(view: PlayerView) -> Text:
     t = Text()
     cards = view.hand
-    t.append(f"Your hand ({len(cards)}; numbers are nuns): ", style="bold")
+    t.append(f"Hand ({len(cards)}; digits=nuns): ", style="bold")
     groups = hand_groups(cards)
     t.append(" | ".join(groups) if groups else "empty")
     laid = view.laid
@@ -190,9 +190,9 @@ def nun_row(view: PlayerView) -> Text:
             t.append("  ")
         f = known.get(p)
         t.append(f"{p + 1}:")
-        t.append("?" if f is None else f"{D.face_nuns(f)} ({D.Klass(D.face_class(f)).code})")
+        t.append("?" if f is None else D.face_code(f))
     nuns = view.nuns_seen()
-    t.append(f"   seen {plural(nuns, 'nun')}, you have {plural(view.rats[view.seat], 'rat')}")
+    t.append(f"   seen {plural(nuns, 'nun')}, your rats {view.rats[view.seat]}")
     return t
 
 
@@ -255,12 +255,12 @@ def scoring(view: PlayerView) -> Text:
     def row(label: str, cells: Sequence[str], style: str = "") -> None:
         t.append(f"{label:<{label_w}}", style=style or "bold")
         for c in cells:
-            t.append(f"{c:>{w}}", style=style)
+            t.append(f"{c:<{w}}", style=style)
         t.append("\n")
 
     t.append(f"{'':<{label_w}}")
     for s in range(n):
-        t.append(f"{(letter(s) + ' ' + names[s])[: w - 1]:>{w}}", style=f"bold {colour(s)}")
+        t.append(f"{(letter(s) + ' ' + names[s])[: w - 1]:<{w}}", style=f"bold {colour(s)}")
     t.append("\n")
     t.append("Influence: VP (influence, place)\n", style="italic")
     for cs in r.classes:

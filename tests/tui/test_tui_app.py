@@ -1,0 +1,149 @@
+"""Pilot tests: whole games through the UI, the menu, dialogs, layout at 80x24."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Static
+from tui_helpers import controller_at, play_to_end, sync
+
+from rattus_net.engine.config import BuildingSelection
+from rattus_net.engine.moves import DecisionKind, Enter
+from tui.app import RattusApp
+from tui.controller import OfflineOptions
+from tui.dialogs import CardsDialog, EnterDialog, SupplyDialog
+from tui.screens import EndScreen, MenuScreen, RulesScreen, TableScreen
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "buildings"),
+    [
+        (2, 11, BuildingSelection.first_game()),
+        (5, 12, BuildingSelection.random_cards()),
+    ],
+)
+@sync
+async def test_whole_game_through_the_ui(
+    players: int, seed: int, buildings: BuildingSelection
+) -> None:
+    app = RattusApp(OfflineOptions(players=players, seed=seed, buildings=buildings))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        seen = await play_to_end(pilot, app, seed)
+        assert {"supply", "enter"} <= seen
+        screen = app.screen
+        assert isinstance(screen, EndScreen)
+        text = str(screen.query_one("#scoring", Static).render())
+        assert "Total VP" in text and "Plague" in text
+        assert ("Winner" in text) or ("Shared win" in text) or ("nobody wins" in text)
+        await pilot.press("enter")
+        assert isinstance(app.screen, MenuScreen)
+
+
+@sync
+async def test_menu_starts_a_game_with_its_settings() -> None:
+    app = RattusApp(seed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        # players: 3 -> 5 (capped), buildings: first game -> random buildings
+        await pilot.press("down", "right", "right", "right", "down", "down", "right")
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        assert menu.players == 5
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SupplyDialog)
+        assert app.screen.controller.view.n == 5
+        await pilot.press("escape")
+        assert isinstance(app.screen, TableScreen)
+        await pilot.press("q", "q")
+        assert isinstance(app.screen, MenuScreen)
+        await pilot.press("r")
+        assert isinstance(app.screen, RulesScreen)
+        await pilot.press("pagedown", "escape")
+        assert isinstance(app.screen, MenuScreen)
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+@sync
+async def test_illegal_move_is_shown_not_raised() -> None:
+    c = controller_at(DecisionKind.ENTER, players=3, seed=2)
+    app = RattusApp(controller=c)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, EnterDialog)
+        before = c.game.log[:]
+        dialog.submit(Enter(7, ()))  # no building 8: the engine refuses
+        await pilot.pause()
+        assert app.screen is dialog
+        assert "no building 8" in dialog.error
+        assert "Not allowed" in str(dialog.query_one("#dlg-error", Static).render())
+        assert c.game.log == before
+
+
+@sync
+async def test_give_needs_the_exact_count() -> None:
+    c = controller_at(DecisionKind.GIVE, players=4, seed=1)
+    app = RattusApp(controller=c)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, CardsDialog)
+        await pilot.press("enter")
+        assert app.screen is dialog and "exactly" in dialog.error
+        # counts are capped by the hand and by the number to give
+        await pilot.press(*["plus"] * 20)
+        assert dialog.picker.total <= dialog.decision.count
+        face = dialog.picker.faces[0]
+        assert dialog.picker.counts[face] <= dialog.picker.held[face]
+
+
+@sync
+async def test_enter_dialog_offers_no_gold_or_pass() -> None:
+    from rattus_net.engine import data as D
+
+    for seed in range(1, 60):
+        c = controller_at(DecisionKind.ENTER, players=3, seed=seed, rounds=3)
+        if D.PASS in c.view.hand or D.GOLD in c.view.hand:
+            break
+    app = RattusApp(controller=c)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, EnterDialog)
+        assert D.GOLD not in dialog.picker.faces and D.PASS not in dialog.picker.faces
+        legal_pass = any(m.__class__.__name__ == "PlayPass" for m in c.view.legal())
+        assert dialog.passable == legal_pass
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@sync
+async def test_table_fits_80x24(players: int) -> None:
+    c = controller_at(DecisionKind.ENTER, players=players, seed=3, rounds=4)
+    app = RattusApp(controller=c)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("escape")  # close the dialog: the bare table
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        area = screen.region
+        assert (area.width, area.height) == (80, 24)
+        for widget in screen.query("*"):
+            if not widget.display:
+                continue
+            r = widget.region
+            assert r.x >= 0 and r.y >= 0, widget
+            assert r.right <= 80 and r.bottom <= 24, (widget, r)
+        for wid in ("status", "awaited", "players", "influence", "hand", "nuns", "log"):
+            w = screen.query_one(f"#{wid}")
+            assert w.region.height > 0, wid
+            # content is not cut off: a static shows all its lines
+            if isinstance(w, Static):
+                assert w.region.height >= w.virtual_size.height, wid
+        for w in screen.query(".building"):
+            assert w.region.height > 0 and w.region.height >= w.virtual_size.height
+        assert screen.query_one("#log").region.height >= 3
+        assert screen.scrollable_content_region.height == 24 or not screen.allow_vertical_scroll

@@ -1,0 +1,123 @@
+"""SVG snapshots of every screen and dialog (fixed seeds, fixed terminal sizes).
+
+Regenerate after a deliberate change with ``pytest tests/tui --snapshot-update`` and look at
+the SVG files in ``tests/tui/__snapshots__``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from tui_helpers import controller_at
+
+from rattus_net.engine.config import BuildingSelection
+from rattus_net.engine.moves import DecisionKind as K
+from tui.app import RattusApp
+from tui.controller import OfflineOptions
+
+SIZE = (80, 24)
+
+
+def test_menu(snap_compare: Any) -> None:
+    assert snap_compare(RattusApp(seed=1), terminal_size=SIZE)
+
+
+def test_rules(snap_compare: Any) -> None:
+    assert snap_compare(RattusApp(seed=1), press=["r"], terminal_size=SIZE)
+
+
+def test_table_supply_phase(snap_compare: Any) -> None:
+    app = RattusApp(OfflineOptions(players=4, seed=3))
+    assert snap_compare(app, press=["escape"], terminal_size=SIZE)
+
+
+def test_table_enter_phase_3p(snap_compare: Any) -> None:
+    app = RattusApp(controller=controller_at(K.ENTER, players=3, seed=4, rounds=3))
+    assert snap_compare(app, press=["escape"], terminal_size=SIZE)
+
+
+def test_table_5p_late(snap_compare: Any) -> None:
+    c = controller_at(
+        K.ENTER, players=5, seed=5, rounds=6, buildings=BuildingSelection.random_cards()
+    )
+    assert snap_compare(RattusApp(controller=c), press=["escape"], terminal_size=SIZE)
+
+
+def test_table_large_terminal(snap_compare: Any) -> None:
+    c = controller_at(K.ENTER, players=4, seed=6, rounds=5)
+    assert snap_compare(RattusApp(controller=c), press=["escape"], terminal_size=(120, 40))
+
+
+def test_table_no_color(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    c = controller_at(K.ENTER, players=4, seed=7, rounds=4)
+    assert snap_compare(RattusApp(controller=c), press=["escape"], terminal_size=SIZE)
+
+
+def test_dialog_supply(snap_compare: Any) -> None:
+    app = RattusApp(OfflineOptions(players=4, seed=3))
+    assert snap_compare(app, terminal_size=SIZE)
+
+
+def test_dialog_supply_looks(snap_compare: Any) -> None:
+    c = controller_at(K.SUPPLY, players=2, seed=8)
+    card = next(i for i, f in enumerate(c.view.row) if _looks(f))
+    assert snap_compare(RattusApp(controller=c), press=[str(card + 1)], terminal_size=SIZE)
+
+
+def test_dialog_enter_buildings(snap_compare: Any) -> None:
+    c = controller_at(K.ENTER, players=3, seed=9, rounds=2)
+    assert snap_compare(RattusApp(controller=c), terminal_size=SIZE)
+
+
+def test_dialog_enter_cards(snap_compare: Any) -> None:
+    c = controller_at(K.ENTER, players=3, seed=9, rounds=2)
+    keys = ["1", "1", "down", "plus", "plus"]
+    assert snap_compare(RattusApp(controller=c), press=keys, terminal_size=SIZE)
+
+
+def test_dialog_give(snap_compare: Any) -> None:
+    c = controller_at(K.GIVE, players=4, seed=1)
+    assert snap_compare(RattusApp(controller=c), press=["1"], terminal_size=SIZE)
+
+
+def test_dialog_discard(snap_compare: Any) -> None:
+    c = controller_at(K.DISCARD, players=4, seed=1, buildings=BuildingSelection.random_cards())
+    assert snap_compare(RattusApp(controller=c), terminal_size=SIZE)
+
+
+def test_dialog_look(snap_compare: Any) -> None:
+    c = controller_at(K.LOOK, players=3, seed=1)
+    assert snap_compare(RattusApp(controller=c), terminal_size=SIZE)
+
+
+def test_dialog_choose_player(snap_compare: Any) -> None:
+    c = controller_at(K.CHOOSE_PLAYER, players=5, seed=1)
+    assert snap_compare(RattusApp(controller=c), terminal_size=SIZE)
+
+
+def test_dialog_error_message(snap_compare: Any) -> None:
+    c = controller_at(K.GIVE, players=4, seed=1)
+    assert snap_compare(RattusApp(controller=c), press=["enter"], terminal_size=SIZE)
+
+
+def test_end_screen(snap_compare: Any) -> None:
+    c = controller_at(None, players=4, seed=1)
+    assert snap_compare(RattusApp(controller=c), terminal_size=SIZE)
+
+
+def test_end_screen_5p_large(snap_compare: Any) -> None:
+    c = controller_at(None, players=5, seed=2)
+    assert snap_compare(RattusApp(controller=c), terminal_size=(100, 32))
+
+
+def test_log_screen(snap_compare: Any) -> None:
+    c = controller_at(K.ENTER, players=3, seed=4, rounds=3)
+    assert snap_compare(RattusApp(controller=c), press=["escape", "l"], terminal_size=SIZE)
+
+
+def _looks(face: int) -> int:
+    from rattus_net.engine import data as D
+
+    return D.face_supply(face).looks

@@ -1,0 +1,123 @@
+"""Shared helpers of the TUI tests: games brought to a given decision, a pilot driver."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import random
+from collections.abc import Callable, Coroutine
+from typing import Any, ParamSpec
+
+from textual.pilot import Pilot
+
+from rattus_net.engine.config import BuildingSelection
+from rattus_net.engine.moves import DecisionKind
+from tui.app import RattusApp
+from tui.controller import OfflineGame, OfflineOptions
+from tui.dialogs import (
+    CardsDialog,
+    ChoosePlayerDialog,
+    DecisionDialog,
+    EnterDialog,
+    LookDialog,
+    SupplyDialog,
+)
+from tui.screens import EndScreen, TableScreen
+
+P = ParamSpec("P")
+
+
+def controller_at(
+    kind: DecisionKind | None,
+    players: int = 4,
+    seed: int = 1,
+    rounds: int = 0,
+    buildings: BuildingSelection | None = None,
+    reason: str | None = None,
+) -> OfflineGame:
+    """A game where the human (seat 0) must take a decision of ``kind`` (``None``: the game is
+    over), at round ``rounds`` or later; the human's earlier moves are random but seeded."""
+    for s in range(seed, seed + 400):
+        c = OfflineGame(
+            OfflineOptions(
+                players=players,
+                seed=s,
+                buildings=buildings or BuildingSelection.first_game(),
+            )
+        )
+        rng = random.Random(s)
+        while not c.is_over:
+            d = c.view.decision
+            assert d is not None
+            if (
+                kind is not None
+                and d.kind is kind
+                and c.view.round >= rounds
+                and (reason is None or d.reason == reason)
+            ):
+                return c
+            space = c.view.legal()
+            c.apply(space[rng.randrange(len(space))])
+        if kind is None:
+            return c
+    raise AssertionError(f"no game reached a {kind} decision")
+
+
+def keys_for(dialog: DecisionDialog, rng: random.Random) -> list[str]:
+    """Key presses that make a legal (simple, seeded) choice in ``dialog``."""
+    view = dialog.view
+    if isinstance(dialog, SupplyDialog):
+        card = rng.randrange(len(view.row))
+        keys = [str(card + 1)]
+        return [*keys, "enter"] if dialog.looks(card) else keys
+    if isinstance(dialog, EnterDialog):
+        if dialog.passable and rng.random() < 0.3:
+            return ["p"]
+        keys = [str(rng.randrange(len(view.row)) + 1)]
+        if dialog.picker.faces:
+            keys += ["1"]  # one card of the first kind
+            if len(dialog.picker.faces) > 1 and rng.random() < 0.5:
+                keys += ["down", "plus"]
+        return [*keys, "enter"]
+    if isinstance(dialog, CardsDialog):
+        keys = []
+        left = dialog.decision.count if dialog.exact else rng.randrange(dialog.decision.count + 1)
+        for f in dialog.picker.faces:
+            if left <= 0:
+                break
+            take = min(left, dialog.picker.held[f])
+            left -= take
+            keys += [str(take), "down"]
+        return [*keys, "enter"]
+    if isinstance(dialog, LookDialog | ChoosePlayerDialog):
+        return ["down", "enter"] if isinstance(dialog, ChoosePlayerDialog) else ["enter"]
+    raise AssertionError(dialog)
+
+
+async def play_to_end(pilot: Pilot[None], app: RattusApp, seed: int = 0) -> set[str]:
+    """Drive the open game through its dialogs until the end screen; returns the dialog kinds
+    seen."""
+    rng = random.Random(seed)
+    seen: set[str] = set()
+    for _ in range(3000):
+        screen = app.screen
+        if isinstance(screen, EndScreen):
+            return seen
+        if isinstance(screen, DecisionDialog):
+            seen.add(screen.decision.kind.value)
+            await pilot.press(*keys_for(screen, rng))
+            assert not screen.error or screen.is_current is False, screen.error
+        elif isinstance(screen, TableScreen):
+            await pilot.press("enter")
+        await pilot.pause()
+    raise AssertionError("the game did not end")
+
+
+def sync(fn: Callable[P, Coroutine[Any, Any, None]]) -> Callable[P, None]:
+    """Run an async test with asyncio.run (no async pytest plugin is needed)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
+        asyncio.run(fn(*args, **kwargs))
+
+    return wrapper
