@@ -46,12 +46,11 @@ def play_game(
     bots: list[Bot] = [make_bot(k, seed * 7919 + s) for s, k in enumerate(names)]
     game = Game(config)
     table = LocalTable(seed)
+    game.attach(table)
     views = [PlayerView(game, s) for s in range(players)]
     while not game.is_over:
         d = game.decision
-        if d is None:
-            table.answer(game)
-        else:
-            seat = d.players[0]
-            game.apply(seat, bots[seat].choose(views[seat]))
+        assert d is not None  # the attached table answers every request
+        seat = d.players[0]
+        game.apply(seat, bots[seat].choose(views[seat]))
     return SelfplayGame(seed, game, table, names)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from rattus_net.engine import data as D
 from rattus_net.engine.config import GameConfig, SelectionMethod
@@ -97,6 +97,14 @@ class Event(NamedTuple):
 Task = tuple[Callable[..., None], tuple[Any, ...]]
 
 
+class InlineTable(Protocol):
+    """A table that answers any request at once (see ``Game.attach``)."""
+
+    def value_for(self, game: Game) -> Any:
+        """The answer to ``game.pending``."""
+        ...
+
+
 def _new_event(fields: tuple[str, int | None, dict[str, Any], int | None]) -> Event:
     # tuple.__new__ skips the NamedTuple constructor's keyword handling: events are many.
     return tuple.__new__(Event, fields)
@@ -158,6 +166,7 @@ class Game:
         self.history: list[tuple[int, Move | HandleMove]] = []
         self.result: Any = None  # scoring.Result once the game is over
         self._stack: list[Task] = []
+        self._inline: InlineTable | None = None
         self.pending: Decision | TableRequest | None = None
         self._then(
             (Game._t_select_buildings, ()),
@@ -189,14 +198,31 @@ class Game:
         """Schedule tasks to run in the given order, before anything scheduled earlier."""
         self._stack.extend(reversed(tasks))
 
+    def attach(self, table: InlineTable | None) -> None:
+        """Let a table that can answer at once (the local table) answer every request inside
+        the engine's own loop, so that ``pending`` is only ever a decision or ``None``. Saves
+        a round trip per card drawn; a network table, which must wait for peers, is never
+        attached."""
+        self._inline = table
+        self._advance()
+
     def _advance(self) -> None:
         stack = self._stack
-        while self.pending is None and stack:
-            fn, args = stack.pop()
-            fn(self, *args)
+        inline = self._inline
+        while True:
+            while self.pending is None and stack:
+                fn, args = stack.pop()
+                fn(self, *args)
+            if inline is None or self.pending is None or isinstance(self.pending, Decision):
+                return
+            self._accept(inline.value_for(self))
 
     def answer(self, value: Any) -> None:
         """Answer the pending table request (see ``table.py`` for the expected values)."""
+        self._accept(value)
+        self._advance()
+
+    def _accept(self, value: Any) -> None:
         req = self.pending
         if isinstance(req, Reveal):
             if not isinstance(value, list | tuple) or len(value) != len(req.handles):
@@ -225,7 +251,6 @@ class Game:
         else:
             raise TableMisuse("no table request is pending")
         self.pending = None
-        self._advance()
 
     def apply(self, player: int, move: Move | HandleMove) -> None:
         """Apply a player's decision; raises an ``IllegalMove`` and changes nothing if the

@@ -12,6 +12,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from rattus_net.engine.errors import SetupError, TableMisuse
 from rattus_net.engine.game import Game
@@ -28,6 +29,20 @@ class Chance:
     randoms: list[int] = field(default_factory=list)
 
 
+class ChanceSource(Protocol):
+    """Where a seeded table's chance comes from, instead of ``random.Random(seed)``: for
+    example what honest peers of the network table would produce from the same seed (so a
+    local game and a secure game of one seed are the same game)."""
+
+    def shuffle(self, pile: str, faces: tuple[int, ...]) -> tuple[int, ...]:
+        """The shuffled order of ``faces`` (top first)."""
+        ...
+
+    def random(self, bound: int, purpose: str) -> int:
+        """A number in ``range(bound)``."""
+        ...
+
+
 class LocalTable:
     """Answers table requests with full knowledge of every card.
 
@@ -41,8 +56,10 @@ class LocalTable:
         script_shuffles: dict[str, list[tuple[int, ...]]] | None = None,
         script_randoms: Iterable[int] = (),
         strict: bool = False,
+        chance_source: ChanceSource | None = None,
     ) -> None:
         self.rng = random.Random(seed)
+        self.chance_source = chance_source  # replaces the rng when given
         self.face_of: dict[int, int] = {}
         self.script_shuffles = {k: list(v) for k, v in (script_shuffles or {}).items()}
         self.script_randoms = list(script_randoms)
@@ -51,16 +68,20 @@ class LocalTable:
 
     def answer(self, game: Game) -> None:
         """Answer the game's pending table request."""
+        game.answer(self.value_for(game))
+
+    def value_for(self, game: Game) -> Any:
+        """The answer to the game's pending request (``Game.attach`` calls this inline)."""
         req = game.pending
         if isinstance(req, Reveal):
             fo = self.face_of
-            game.answer([fo[h] for h in req.handles])
-        elif isinstance(req, Shuffle):
+            return [fo[h] for h in req.handles]
+        if isinstance(req, Shuffle):
             order = self._order(req)
             self.chance.shuffles.append((req.pile, order))
             self.face_of.update(zip(req.handles, order, strict=True))
-            game.answer(None)
-        elif isinstance(req, PublicRandom):
+            return None
+        if isinstance(req, PublicRandom):
             if self.script_randoms:
                 value = self.script_randoms.pop(0)
             elif self.strict:
@@ -68,10 +89,9 @@ class LocalTable:
             else:
                 value = self.rng.randrange(req.bound)
             self.chance.randoms.append(value)
-            game.answer(value)
-        else:
-            # An Open request never reaches a table that sees every card.
-            raise TableMisuse(f"the local table cannot answer {req!r}")
+            return value
+        # An Open request never reaches a table that sees every card.
+        raise TableMisuse(f"the local table cannot answer {req!r}")
 
     def _order(self, req: Shuffle) -> tuple[int, ...]:
         queued = self.script_shuffles.get(req.pile)
@@ -84,6 +104,11 @@ class LocalTable:
             return order
         if self.strict and req.pile != "discard":
             raise SetupError(f"the record gives no {req.pile} order")
+        if self.chance_source is not None:
+            order = tuple(self.chance_source.shuffle(req.pile, req.faces))
+            if Counter(order) != Counter(req.faces):
+                raise SetupError(f"the chance source's {req.pile} order is not that pile")
+            return order
         order_list = list(req.faces)
         self.rng.shuffle(order_list)
         return tuple(order_list)
