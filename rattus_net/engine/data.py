@@ -318,6 +318,9 @@ def building_cards(building: int) -> list[int]:
     return [building_face(building, c) for c in range(COPIES_PER_BUILDING)]
 
 
+TWO_PLAYER_GUARD_TOWER_WARNING: Final = (  # [C] the rulebook's advice
+    "The rulebook advises against the Guard Tower in a two-player game."
+)
 BUILDINGS_PER_CLASS_IN_GAME: Final = 5  # [C] 30 building cards in a game
 FIRST_GAME: Final = (  # [C] suggested first game
     Building.FARM,

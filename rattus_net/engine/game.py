@@ -462,6 +462,11 @@ class Game:
         self._pool = []
 
     def _t_setup_population(self) -> None:
+        if self.n == 2 and any(
+            D.face_building(c) is D.Building.GUARD_TOWER for c in self.buildings_in_game
+        ):
+            # The rulebook advises against the Guard Tower with two players: allowed, but said.
+            self._emit("warning", None, text=D.TWO_PLAYER_GUARD_TOWER_WARNING)
         faces = D.population_faces()
         handles = self._new_handles(len(faces))
         self.deck = list(reversed(handles))

@@ -38,3 +38,22 @@ def test_rats_never_go_below_zero_ruling_9_15() -> None:
     assert losses == [(0, -1), (1, 0)]
     sc.enter_all([(0, 0, [C(0)]), (1, 0, []), (2, 1, [])])  # Monastery: 2 and 1 more rats
     assert g.rats[:2] == [0, 0]
+
+
+def test_guard_tower_with_two_players_is_allowed_but_warned() -> None:
+    from rattus_net.engine import data as D
+    from rattus_net.engine.config import BuildingSelection, GameConfig
+    from rattus_net.engine.game import Game
+    from rattus_net.engine.local import LocalTable
+
+    with_tower = BuildingSelection.parse("farm,office,hospital,guardtower,tent,palace")
+    for players, selection, warned in (
+        (2, with_tower, True),
+        (3, with_tower, False),
+        (2, BuildingSelection.first_game(), False),
+    ):
+        game = Game(GameConfig(GameConfig.default_names(players), selection))
+        game.attach(LocalTable(1))
+        warnings = [e.data["text"] for e in game.log if e.kind == "warning"]
+        assert warnings == ([D.TWO_PLAYER_GUARD_TOWER_WARNING] if warned else [])
+        assert game.decision is not None  # the game goes on regardless
