@@ -44,7 +44,7 @@ class RattusApp(App[None]):
     def on_mount(self) -> None:
         self.push_screen(MenuScreen(self.seed))
         if self.controller is None and self.options is not None:
-            self.controller = OfflineGame(self.options)
+            self.controller = OfflineGame(self.options, advance=False)
         if self.controller is not None:
             self.push_screen(TableScreen(self.controller))
 
@@ -68,8 +68,8 @@ def run_offline(
     options = OfflineOptions(
         players=players, bots=bots or default_bot_kind(), seed=seed, buildings=selection
     )
-    OfflineGame(options)  # validate before taking over the terminal
-    RattusApp(options).run()
+    controller = OfflineGame(options, advance=False)  # validates before taking the terminal
+    RattusApp(controller=controller).run()
     return 0
 
 

@@ -43,7 +43,9 @@ def default_bot_kind() -> str:
 class OfflineGame:
     """One offline game: the human at ``options.human_seat``, bots elsewhere."""
 
-    def __init__(self, options: OfflineOptions) -> None:
+    def __init__(self, options: OfflineOptions, advance: bool = True) -> None:
+        """``advance=False`` leaves the first bot and table steps to a later :meth:`advance`
+        (the TUI runs it in a worker thread)."""
         n = options.players
         if not D.MIN_PLAYERS <= n <= D.MAX_PLAYERS:
             raise ValueError(f"Rattus Cartus is for {D.MIN_PLAYERS} to {D.MAX_PLAYERS} players")
@@ -64,7 +66,8 @@ class OfflineGame:
         self.view = PlayerView(self.game, self.seat)
         self._narrator = Narrator(names, self.seat)
         self._read = 0  # log events already narrated
-        self.advance()
+        if advance:
+            self.advance()
 
     # --- driving ------------------------------------------------------------------------------
 
@@ -97,8 +100,13 @@ class OfflineGame:
     def apply(self, move: Move) -> None:
         """The human's move; raises the engine's ``IllegalMove`` (nothing changes) if the
         rules forbid it. Then the others play until the human is awaited again."""
-        self.game.apply(self.seat, move)
+        self.play(move)
         self.advance()
+
+    def play(self, move: Move) -> None:
+        """Only the human's move (raises ``IllegalMove`` and changes nothing if illegal); call
+        :meth:`advance` next, for instance in a worker thread while slow bots think."""
+        self.game.apply(self.seat, move)
 
     # --- words --------------------------------------------------------------------------------
 

@@ -242,8 +242,9 @@ class DecisionDialog(ModalScreen[bool]):
     # --- actions -------------------------------------------------------------------------------
 
     def submit(self, move: Move) -> None:
+        """Play the move; the table lets the others play (in a worker) once we are closed."""
         try:
-            self.controller.apply(move)
+            self.controller.play(move)
         except RattusError as exc:  # IllegalMove and friends: say why, stay open
             self.error = str(exc) or exc.__class__.__name__
             self.redraw()

@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Markdown, RichLog, Static
+from textual.worker import Worker, WorkerState
 
 from rattus_net.bots import BOT_KINDS
 from rattus_net.engine import data as D
@@ -132,7 +133,7 @@ class MenuScreen(Screen[None]):
             self.action_quit_app()
 
     def action_play(self) -> None:
-        self.app.push_screen(TableScreen(OfflineGame(self.options())))
+        self.app.push_screen(TableScreen(OfflineGame(self.options(), advance=False)))
 
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen())
@@ -189,6 +190,7 @@ class TableScreen(Screen[None]):
         self.log_lines: list[str] = []
         self._leave_armed = False
         self._dialog_open = False
+        self.busy = False  # the bots and the table are playing (in a worker thread)
 
     def compose(self) -> ComposeResult:
         view = self.controller.view
@@ -208,7 +210,32 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.update_table()
-        self.call_after_refresh(self.next_step)
+        if self.controller.my_turn or self.controller.is_over:
+            self.call_after_refresh(self.next_step)
+        else:
+            self.let_others_play()
+
+    def let_others_play(self) -> None:
+        """Bots may think for a while: they play in a worker thread; the table shows the last
+        state and waits (its keys do nothing meanwhile but show the log or the rules)."""
+        self.busy = True
+        self.query_one("#awaited", Static).update(Text("The others are playing...", style="bold"))
+        self.run_worker(self.controller.advance, thread=True, exit_on_error=False, group="bots")
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "bots":
+            return
+        if event.state is WorkerState.SUCCESS:
+            self.busy = False
+            self.update_table()
+            self.call_after_refresh(self.next_step)
+        elif event.state is WorkerState.ERROR:
+            self.busy = False
+            self.update_table()
+            error = event.worker.error
+            self.query_one("#awaited", Static).update(
+                Text(f"A bot or the table failed: {error}", style="bold reverse")
+            )
 
     def update_table(self) -> None:
         c = self.controller
@@ -229,7 +256,7 @@ class TableScreen(Screen[None]):
 
     def next_step(self) -> None:
         """Open the dialog if the human must decide, or the end screen once it is over."""
-        if self._dialog_open or not self.is_current:
+        if self._dialog_open or self.busy or not self.is_current:
             return
         if self.controller.is_over:
             self.app.switch_screen(EndScreen(self.controller, self.log_lines))
@@ -239,9 +266,10 @@ class TableScreen(Screen[None]):
 
     def _dialog_closed(self, accepted: bool | None) -> None:
         self._dialog_open = False
-        self.update_table()
         if accepted:
-            self.call_after_refresh(self.next_step)
+            self.let_others_play()
+        else:
+            self.update_table()
 
     def action_decide(self) -> None:
         self._leave_armed = False

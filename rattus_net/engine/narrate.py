@@ -311,6 +311,12 @@ def _game_over(e: Event, w: _Words, row: Sequence[int] | None) -> str:
     return "Game over: shared win for " + ", ".join(w.whom(s) for s in winners) + "."
 
 
+def _warning(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    text = str(e.data.get("text", "")).strip() or "Warning"
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!")) else text + "."
+
+
 _DESCRIBERS: dict[str, Callable[[Event, _Words, Sequence[int] | None], str]] = {
     "round": _round,
     "row": _row,
@@ -339,6 +345,7 @@ _DESCRIBERS: dict[str, Callable[[Event, _Words, Sequence[int] | None], str]] = {
     "reshuffle": _reshuffle,
     "end-round": _end_round,
     "game-over": _game_over,
+    "warning": _warning,
 }
 
 EVENT_KINDS = frozenset(_DESCRIBERS)

@@ -144,6 +144,7 @@ def test_public_give_has_no_faces() -> None:
         (Event("game-over", None, {"winners": [1]}), "Game over: Bob wins!"),
         (Event("game-over", None, {"winners": [0, 2]}), "Game over: shared win for you, Cyd."),
         (Event("supply-chosen", 2, {}), "Cyd has chosen a supply action."),
+        (Event("warning", None, {"text": "beware the tower"}), "Beware the tower."),
         (
             Event("end-round", None, {"round": 3}),
             "Round 3 ends; the starting-player card passes to the left.",

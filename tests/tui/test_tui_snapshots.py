@@ -14,7 +14,7 @@ from tui_helpers import controller_at
 from rattus_net.engine.config import BuildingSelection
 from rattus_net.engine.moves import DecisionKind as K
 from tui.app import RattusApp
-from tui.controller import OfflineOptions
+from tui.controller import OfflineGame, OfflineOptions
 
 SIZE = (80, 24)
 
@@ -28,7 +28,7 @@ def test_rules(snap_compare: Any) -> None:
 
 
 def test_table_supply_phase(snap_compare: Any) -> None:
-    app = RattusApp(OfflineOptions(players=4, seed=3))
+    app = RattusApp(controller=OfflineGame(OfflineOptions(players=4, seed=3)))
     assert snap_compare(app, press=["escape"], terminal_size=SIZE)
 
 
@@ -56,7 +56,7 @@ def test_table_no_color(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def test_dialog_supply(snap_compare: Any) -> None:
-    app = RattusApp(OfflineOptions(players=4, seed=3))
+    app = RattusApp(controller=OfflineGame(OfflineOptions(players=4, seed=3)))
     assert snap_compare(app, terminal_size=SIZE)
 
 
