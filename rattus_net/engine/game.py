@@ -1137,6 +1137,8 @@ class Game:
         g.entry_order = [list(e) for e in self.entry_order]
         g.entry_seq = list(self.entry_seq)
         g.laid = [list(x) for x in self.laid]
+        g.hidden = list(self.hidden)
+        g._opened = set(self._opened)
         g.queue = list(self.queue)
         g.supply_choices = list(self.supply_choices)
         g._pool = list(self._pool)

@@ -86,6 +86,8 @@ class LocalTable:
                 value = self.script_randoms.pop(0)
             elif self.strict:
                 raise SetupError(f"the record gives no random number for the {req.purpose}")
+            elif self.chance_source is not None:
+                value = self.chance_source.random(req.bound, req.purpose)
             else:
                 value = self.rng.randrange(req.bound)
             self.chance.randoms.append(value)

@@ -1,0 +1,70 @@
+"""Seeded games: the peers of a seeded secure game, and the same chance for a local table.
+
+In seeded self-play every seat's master secret is derived from the game's seed
+(:meth:`PeerSecrets.from_seed`). An honest peer then shuffles with the permutation drawn from its
+``shuffle/k`` stream and commits to the secret of its ``random/j`` stream, so the card order and
+every public random number of the secure game are a function of the seed. :class:`SeededChance`
+computes exactly that function, with the same code, for ``LocalTable(chance_source=...)``: the
+shuffled order is the composition of the seats' permutations in seat order, a public random number
+is the commit-reveal result of the seats' secrets. So ``rattus selfplay --seed S`` and
+``rattus selfplay --seed S --secure`` play the same game.
+
+Only for self-play, tests and benchmarks: a real peer's master secret comes from ``os.urandom``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from protocol.crypto.shuffle import random_permutation
+from protocol.params import GameParams, PeerSecrets
+from protocol.randomness import CommitReveal, RandomStream
+from protocol.randomness import commitment as rand_commitment
+from protocol.session import game_context
+from rattus_net.engine.config import GameConfig
+
+
+def seeded_params(config: GameConfig, seed: int) -> tuple[GameParams, list[PeerSecrets]]:
+    """The table of a seeded game: every seat's secrets and the agreed parameters."""
+    secrets = [PeerSecrets.from_seed(seed, s) for s in range(len(config.players))]
+    identities = tuple(sec.identity().public for sec in secrets)
+    nonce = hashlib.sha256(f"rattus-net/v1/selfplay-nonce/{seed}".encode()).digest()
+    return GameParams(config, identities, nonce), secrets
+
+
+class SeededChance:
+    """What honest seeded peers produce, for a local table (``engine.local.ChanceSource``)."""
+
+    def __init__(self, params: GameParams, secrets: list[PeerSecrets]) -> None:
+        self.game_id = params.game_id()
+        self.names = params.config.players
+        self.secrets = secrets
+        self._shuffles = 0
+        self._randoms = 0
+
+    def shuffle(self, pile: str, faces: tuple[int, ...]) -> tuple[int, ...]:
+        k = self._shuffles
+        self._shuffles += 1
+        n = len(faces)
+        perms = [
+            random_permutation(n, sec.stream(b"shuffle/" + str(k).encode())) for sec in self.secrets
+        ]
+        order = []
+        for i in range(n):
+            j = i
+            for perm in reversed(perms):  # seat 0 shuffles first: out[i] = in[perm[i]]
+                j = perm[j]
+            order.append(faces[j])
+        return tuple(order)
+
+    def random(self, bound: int, purpose: str) -> int:
+        j = self._randoms
+        self._randoms += 1
+        ctx = game_context(self.game_id, b"random", j)
+        rounds = CommitReveal(self.names, ctx)
+        secrets = [sec.stream(b"random/" + str(j).encode())(32) for sec in self.secrets]
+        for name, secret in zip(self.names, secrets, strict=True):
+            rounds.add_commitment(name, rand_commitment(secret, name, ctx))
+        for name, secret in zip(self.names, secrets, strict=True):
+            rounds.add_reveal(name, secret)
+        return RandomStream(rounds.seed()).randbelow(bound)
