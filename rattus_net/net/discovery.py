@@ -1,0 +1,303 @@
+"""Finding tables on the LAN: DNS-SD over mDNS with python-zeroconf, on the app's event loop.
+
+A hosted table is a ``_rattus._tcp.local.`` service; its TXT record says what a joiner needs
+before connecting (is the version compatible, is a seat free, is it still in the lobby) and the
+host key fingerprint, which the joiner checks against the key the host proves it holds once
+connected, so a stray or hostile advert cannot pass for the table the user picked.
+
+Everything received over mDNS comes from anyone on the LAN, so :meth:`TableAdvert.from_txt`
+parses it with bounds and never raises anything but :class:`AdvertError`. mDNS does not cross
+routers and is blocked on many networks: a manual ``HOST:PORT`` join is always possible.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import logging
+import re
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+
+from zeroconf import IPVersion, ServiceStateChange, Zeroconf
+from zeroconf._utils.net import get_all_addresses
+from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+
+from protocol.wire import PROTOCOL_VERSION
+
+log = logging.getLogger(__name__)
+
+SERVICE_TYPE = "_rattus._tcp.local."
+STATES = ("open", "full", "playing", "over")
+MAX_TABLE_NAME = 40
+_FP = re.compile(r"^[0-9a-f]{16}$")
+_MAX_TXT_VALUE = 200
+
+
+class AdvertError(ValueError):
+    """A TXT record that is not a valid table advert (missing, malformed or oversized field)."""
+
+
+def clean_table_name(name: str) -> str:
+    """A table name fit for a DNS-SD instance label and a terminal line: printable, trimmed,
+    at most ``MAX_TABLE_NAME`` characters. Raises ValueError if nothing is left."""
+    text = "".join(ch for ch in name if ch.isprintable()).strip()
+    text = text.replace(".", " ")[:MAX_TABLE_NAME].strip()
+    if not text:
+        raise ValueError("a table needs a name of printable characters")
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class TableAdvert:
+    """What a table says about itself on the LAN."""
+
+    name: str
+    fingerprint: str
+    seats_taken: int
+    seats_free: int
+    state: str
+    version: int = PROTOCOL_VERSION
+    host: str = ""
+    port: int = 0
+    instance: str = ""
+
+    @property
+    def compatible(self) -> bool:
+        return self.version == PROTOCOL_VERSION
+
+    @property
+    def address(self) -> str:
+        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+
+    def to_txt(self) -> dict[str, str]:
+        return {
+            "v": str(self.version),
+            "name": self.name,
+            "taken": str(self.seats_taken),
+            "free": str(self.seats_free),
+            "state": self.state,
+            "fp": self.fingerprint,
+        }
+
+    @classmethod
+    def from_txt(cls, txt: Mapping[bytes, bytes | None] | Mapping[str, str | None]) -> TableAdvert:
+        """Parse a received TXT record (bounded); AdvertError if it is not a table advert."""
+        fields: dict[str, str] = {}
+        for key, value in list(txt.items())[:32]:
+            k = key.decode("ascii", "replace") if isinstance(key, bytes) else str(key)
+            if value is None:
+                continue
+            if len(value) > _MAX_TXT_VALUE:
+                raise AdvertError(f"TXT field {k!r} too long")
+            fields[k] = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+
+        def number(key: str, low: int, high: int) -> int:
+            text = fields.get(key)
+            if text is None or not text.isdigit() or len(text) > 6:
+                raise AdvertError(f"TXT field {key!r} missing or not a number")
+            value = int(text)
+            if not low <= value <= high:
+                raise AdvertError(f"TXT field {key!r} out of range: {value}")
+            return value
+
+        version = number("v", 0, 65535)
+        fp = fields.get("fp", "")
+        if not _FP.match(fp):
+            raise AdvertError("TXT field 'fp' is not a key fingerprint")
+        state = fields.get("state", "")
+        if state not in STATES:
+            raise AdvertError(f"TXT field 'state' unknown: {state[:20]!r}")
+        try:
+            name = clean_table_name(fields.get("name", ""))
+        except ValueError:
+            raise AdvertError("TXT field 'name' missing or empty") from None
+        return cls(
+            name=name,
+            fingerprint=fp,
+            seats_taken=number("taken", 0, 5),
+            seats_free=number("free", 0, 5),
+            state=state,
+            version=version,
+        )
+
+
+def local_addresses() -> list[str]:
+    """IPv4 addresses to advertise: every non-loopback one (loopback only if nothing else)."""
+    addrs = [a for a in get_all_addresses() if not ipaddress.ip_address(a).is_loopback]
+    return addrs or ["127.0.0.1"]
+
+
+def _instance_name(advert: TableAdvert) -> str:
+    return f"{advert.name} {advert.fingerprint[:8]}.{SERVICE_TYPE}"
+
+
+class Advertiser:
+    """Publishes one table and keeps its TXT record current (seats, state)."""
+
+    def __init__(self, aiozc: AsyncZeroconf, advert: TableAdvert, port: int) -> None:
+        self.aiozc = aiozc
+        self.advert = advert
+        self.port = port
+        self._info: AsyncServiceInfo | None = None
+
+    def _make_info(self) -> AsyncServiceInfo:
+        return AsyncServiceInfo(
+            SERVICE_TYPE,
+            _instance_name(self.advert),
+            port=self.port,
+            properties=self.advert.to_txt(),
+            server=f"rattus-{self.advert.fingerprint[:12]}.local.",
+            parsed_addresses=local_addresses(),
+        )
+
+    async def start(self) -> None:
+        """Register the service (returns once the announcements are sent)."""
+        self._info = self._make_info()
+        task = await self.aiozc.async_register_service(self._info, allow_name_change=True)
+        await task
+
+    async def update(self, **changes: object) -> None:
+        """Change advert fields (``seats_taken``, ``seats_free``, ``state``) and re-announce."""
+        new = replace(self.advert, **changes)  # type: ignore[arg-type]
+        if new == self.advert or self._info is None:
+            self.advert = new
+            return
+        self.advert = new
+        name = self._info.name
+        self._info = self._make_info()
+        self._info.name = name  # keep the (possibly renamed) registered instance name
+        task = await self.aiozc.async_update_service(self._info)
+        await task
+
+    async def stop(self) -> None:
+        if self._info is not None:
+            with contextlib.suppress(Exception):
+                task = await self.aiozc.async_unregister_service(self._info)
+                await asyncio.wait_for(task, 2.0)
+            self._info = None
+
+
+class TableBrowser:
+    """Keeps a live dict of the tables on the LAN (by instance name).
+
+    ``on_change`` is called on the loop after every addition, update or removal, so a lobby
+    screen can redraw; :meth:`wait_for` lets a command wait for one table.
+    """
+
+    def __init__(
+        self,
+        aiozc: AsyncZeroconf,
+        on_change: Callable[[dict[str, TableAdvert]], None] | None = None,
+    ) -> None:
+        self.aiozc = aiozc
+        self.on_change = on_change
+        self.tables: dict[str, TableAdvert] = {}
+        self.rejected: dict[str, str] = {}
+        self._browser: AsyncServiceBrowser | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._changed = asyncio.Event()
+
+    async def start(self) -> None:
+        self._browser = AsyncServiceBrowser(
+            self.aiozc.zeroconf, SERVICE_TYPE, handlers=[self._on_state_change]
+        )
+
+    def _on_state_change(
+        self,
+        zeroconf: Zeroconf,
+        service_type: str,
+        name: str,
+        state_change: ServiceStateChange,
+    ) -> None:
+        if state_change is ServiceStateChange.Removed:
+            if self.tables.pop(name, None) is not None:
+                self._notify()
+            return
+        task = asyncio.get_running_loop().create_task(self._resolve(name))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _resolve(self, name: str) -> None:
+        info = AsyncServiceInfo(SERVICE_TYPE, name)
+        try:
+            if not await info.async_request(self.aiozc.zeroconf, 3000):
+                return
+        except Exception as exc:  # a malformed answer must not stop browsing
+            log.debug("cannot resolve %s: %s", name, exc)
+            return
+        try:
+            advert = TableAdvert.from_txt(info.properties)
+        except AdvertError as exc:
+            self.rejected[name] = str(exc)
+            return
+        addrs = info.parsed_addresses(IPVersion.V4Only) or info.parsed_addresses()
+        if not addrs or info.port is None:
+            return
+        self.tables[name] = replace(advert, host=addrs[0], port=info.port, instance=name)
+        self._notify()
+
+    def _notify(self) -> None:
+        self._changed.set()
+        if self.on_change is not None:
+            self.on_change(dict(self.tables))
+
+    async def wait_for(
+        self, match: Callable[[TableAdvert], bool], timeout: float
+    ) -> TableAdvert | None:
+        """The first table ``match`` accepts, waiting up to ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for advert in self.tables.values():
+                if match(advert):
+                    return advert
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), left)
+
+    async def close(self) -> None:
+        if self._browser is not None:
+            await self._browser.async_cancel()
+            self._browser = None
+        for task in list(self._tasks):
+            task.cancel()
+
+
+def new_zeroconf() -> AsyncZeroconf:
+    """An AsyncZeroconf on the running loop, IPv4 on every interface (what LANs use)."""
+    return AsyncZeroconf(ip_version=IPVersion.V4Only)
+
+
+async def browse(seconds: float) -> list[TableAdvert]:
+    """The tables seen within ``seconds`` (for ``rattus tables``), sorted by name."""
+    aiozc = new_zeroconf()
+    browser = TableBrowser(aiozc)
+    try:
+        await browser.start()
+        await asyncio.sleep(seconds)
+        return sorted(browser.tables.values(), key=lambda a: (a.name, a.fingerprint))
+    finally:
+        await browser.close()
+        await aiozc.async_close()
+
+
+async def find_table(name: str, seconds: float) -> TableAdvert | None:
+    """The table called ``name`` (or whose fingerprint starts with ``name``), if seen in time."""
+    wanted = name.strip()
+
+    def match(a: TableAdvert) -> bool:
+        return a.name == wanted or (len(wanted) >= 4 and a.fingerprint.startswith(wanted))
+
+    aiozc = new_zeroconf()
+    browser = TableBrowser(aiozc)
+    try:
+        await browser.start()
+        return await browser.wait_for(match, seconds)
+    finally:
+        await browser.close()
+        await aiozc.async_close()

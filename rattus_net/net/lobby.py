@@ -1,0 +1,538 @@
+"""The lobby: open a table, join it, take a seat, set options, get ready, start.
+
+The core (:class:`LobbyCore`) is sans-IO: it holds the table's state and turns the guests'
+messages into state changes or refusals, so every rule (seat limits, unique colours, options
+only while nobody is ready, start only when every seat is taken and ready) is tested without a
+socket. :class:`HostedTable` and :func:`join_table` are the asyncio adapters over the
+transport; links are authenticated with :mod:`rattus_net.net.handshake`, so the table's host
+key is the one whose fingerprint the advert shows, and every seat is bound to a key.
+
+The lobby only decides *who* plays with which options; at the start it hands every seat the
+roster (keys and addresses for the full mesh) and the game id. The game itself runs on the
+mesh links that the peer node opens afterwards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from protocol.crypto.identity import Identity, PublicIdentity
+from protocol.errors import DecodeError, RemoteProtocolError
+from protocol.wire import WireValue, decode_message, encode_message
+from rattus_net.bots import BOT_KINDS
+from rattus_net.engine.config import BuildingSelection
+from rattus_net.engine.errors import RattusError
+from rattus_net.net.handshake import Handshake
+from rattus_net.net.handshake import field as body_field
+from rattus_net.net.transport import (
+    DEFAULT_TRANSPORT,
+    Connection,
+    ConnectionClosed,
+    Listener,
+    PeerFault,
+    TransportError,
+    TransportLimits,
+    connect,
+)
+
+log = logging.getLogger(__name__)
+
+COLOURS = ("red", "blue", "green", "yellow", "purple")
+LOBBY_PURPOSE = "lobby"
+MAX_NAME = 24
+
+
+class LobbyRefusal(Exception):
+    """A lobby request was refused; ``reason`` is a one-line explanation for the user."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+def clean_name(name: str) -> str:
+    text = "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME].strip()
+    if not text:
+        raise LobbyRefusal("a player needs a name of printable characters")
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """Options of a table; the host may change them until somebody is ready."""
+
+    players: int = 3
+    buildings: str = "random-cards"
+    simultaneous_supply: bool = False
+
+    def check(self) -> TableOptions:
+        if not 2 <= self.players <= 5:
+            raise LobbyRefusal("Rattus Cartus is for 2 to 5 players")
+        try:
+            BuildingSelection.parse(self.buildings)
+        except (RattusError, ValueError) as exc:
+            raise LobbyRefusal(f"bad building selection: {exc}") from None
+        return self
+
+    @property
+    def selection(self) -> BuildingSelection:
+        return BuildingSelection.parse(self.buildings)
+
+    def to_wire(self) -> dict[str, WireValue]:
+        return {
+            "players": self.players,
+            "buildings": self.buildings,
+            "simultaneous": self.simultaneous_supply,
+        }
+
+    @classmethod
+    def from_wire(cls, value: WireValue, peer: str | None = None) -> TableOptions:
+        if not isinstance(value, dict):
+            raise DecodeError(peer, "options must be a map")
+        players = body_field(value, "players", int, peer=peer)
+        buildings = body_field(value, "buildings", str, peer=peer, max_len=2000)
+        simultaneous = body_field(value, "simultaneous", bool, peer=peer)
+        assert isinstance(players, int) and isinstance(buildings, str)
+        try:
+            return cls(players, buildings, bool(simultaneous)).check()
+        except LobbyRefusal as exc:
+            raise DecodeError(peer, exc.reason) from None
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One taken seat: who sits there (key), how to reach it for the game mesh, and status."""
+
+    name: str
+    colour: str
+    sign_key: bytes
+    box_key: bytes
+    host: str
+    port: int
+    bot: str | None = None
+    ready: bool = False
+
+    @property
+    def fingerprint(self) -> str:
+        return PublicIdentity(self.sign_key, self.box_key).fingerprint
+
+    @property
+    def public(self) -> PublicIdentity:
+        return PublicIdentity(self.sign_key, self.box_key)
+
+    def to_wire(self) -> dict[str, WireValue]:
+        return {
+            "name": self.name,
+            "colour": self.colour,
+            "sign": self.sign_key,
+            "box": self.box_key,
+            "host": self.host,
+            "port": self.port,
+            "bot": self.bot,
+            "ready": self.ready,
+        }
+
+    @classmethod
+    def from_wire(cls, value: WireValue, peer: str | None = None) -> Seat:
+        if not isinstance(value, dict):
+            raise DecodeError(peer, "a seat must be a map")
+        name = body_field(value, "name", str, peer=peer, max_len=MAX_NAME * 4)
+        colour = body_field(value, "colour", str, peer=peer)
+        sign = body_field(value, "sign", bytes, peer=peer)
+        box = body_field(value, "box", bytes, peer=peer)
+        host = body_field(value, "host", str, peer=peer, max_len=64)
+        port = body_field(value, "port", int, peer=peer)
+        ready = body_field(value, "ready", bool, peer=peer)
+        bot = value.get("bot")
+        assert isinstance(name, str) and isinstance(colour, str) and isinstance(host, str)
+        assert isinstance(sign, bytes) and isinstance(box, bytes) and isinstance(port, int)
+        if bot is not None and bot not in BOT_KINDS:
+            raise DecodeError(peer, "unknown bot kind")
+        if colour not in COLOURS or not 0 < port < 65536:
+            raise DecodeError(peer, "bad colour or port")
+        PublicIdentity.from_bytes(sign, box, peer=peer)
+        return cls(name, colour, sign, box, host, port, bot, bool(ready))
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyState:
+    """Everything a guest sees of the lobby; at the start it is the game's roster."""
+
+    table: str
+    host_fingerprint: str
+    options: TableOptions
+    seats: tuple[Seat, ...] = ()
+    phase: str = "open"  # open, full, playing
+    nonce: bytes = b""
+    """Fresh 32 bytes drawn by the host at the start; with the roster it fixes the game id."""
+
+    @property
+    def free(self) -> int:
+        return self.options.players - len(self.seats)
+
+    def seat_of(self, fingerprint: str) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.fingerprint == fingerprint:
+                return i
+        return None
+
+    def to_wire(self) -> dict[str, WireValue]:
+        return {
+            "table": self.table,
+            "host": self.host_fingerprint,
+            "options": self.options.to_wire(),
+            "seats": [s.to_wire() for s in self.seats],
+            "phase": self.phase,
+            "nonce": self.nonce,
+        }
+
+    @classmethod
+    def from_wire(cls, value: WireValue, peer: str | None = None) -> LobbyState:
+        if not isinstance(value, dict):
+            raise DecodeError(peer, "lobby state must be a map")
+        table = body_field(value, "table", str, peer=peer)
+        host = body_field(value, "host", str, peer=peer)
+        seats = body_field(value, "seats", list, peer=peer, max_len=5)
+        phase = body_field(value, "phase", str, peer=peer)
+        nonce = body_field(value, "nonce", bytes, peer=peer, max_len=32)
+        assert isinstance(table, str) and isinstance(host, str) and isinstance(seats, list)
+        assert isinstance(phase, str) and isinstance(nonce, bytes)
+        if phase not in ("open", "full", "playing"):
+            raise DecodeError(peer, "unknown lobby phase")
+        return cls(
+            table,
+            host,
+            TableOptions.from_wire(value.get("options"), peer),
+            tuple(Seat.from_wire(s, peer) for s in seats),
+            phase,
+            nonce,
+        )
+
+
+def _phase(state: LobbyState) -> str:
+    if state.phase == "playing":
+        return "playing"
+    return "full" if state.free <= 0 else "open"
+
+
+@dataclass
+class LobbyCore:
+    """Sans-IO lobby of one table, run by its host. Methods raise LobbyRefusal."""
+
+    state: LobbyState
+    changes: int = 0
+    on_change: list[Callable[[LobbyState], None]] = field(default_factory=list)
+
+    @classmethod
+    def open(cls, table: str, host: PublicIdentity, options: TableOptions) -> LobbyCore:
+        return cls(LobbyState(table, host.fingerprint, options.check()))
+
+    def _set(self, state: LobbyState) -> LobbyState:
+        self.state = replace(state, phase=_phase(state))
+        self.changes += 1
+        for hook in self.on_change:
+            hook(self.state)
+        return self.state
+
+    def _require_open(self) -> None:
+        if self.state.phase == "playing":
+            raise LobbyRefusal("the game at this table has started")
+
+    def sit(
+        self,
+        who: PublicIdentity,
+        name: str,
+        host: str,
+        port: int,
+        *,
+        colour: str | None = None,
+        bot: str | None = None,
+    ) -> Seat:
+        """Seat ``who`` (at the first free seat); a colour already taken is replaced by a
+        free one, a name already taken gets a number."""
+        self._require_open()
+        if self.state.seat_of(who.fingerprint) is not None:
+            raise LobbyRefusal("this key already has a seat at the table")
+        if self.state.free <= 0:
+            raise LobbyRefusal("the table is full")
+        if bot is not None and bot not in BOT_KINDS:
+            raise LobbyRefusal(f"unknown bot {bot!r}")
+        if not 0 < port < 65536:
+            raise LobbyRefusal("bad port")
+        taken_colours = {s.colour for s in self.state.seats}
+        if colour not in COLOURS or colour in taken_colours:
+            colour = next(c for c in COLOURS if c not in taken_colours)
+        base = clean_name(name)
+        names = {s.name for s in self.state.seats}
+        final, n = base, 2
+        while final in names:
+            final, n = f"{base[: MAX_NAME - 3]}-{n}", n + 1
+        seat = Seat(final, colour, who.sign_key, who.box_key, host, port, bot)
+        self._set(replace(self.state, seats=(*self.state.seats, seat)))
+        return seat
+
+    def leave(self, fingerprint: str) -> None:
+        i = self.state.seat_of(fingerprint)
+        if i is None or self.state.phase == "playing":
+            return
+        seats = self.state.seats[:i] + self.state.seats[i + 1 :]
+        # somebody left: nobody should start a game they did not agree to with these people
+        self._set(replace(self.state, seats=tuple(replace(s, ready=False) for s in seats)))
+
+    def set_ready(self, fingerprint: str, ready: bool) -> None:
+        self._require_open()
+        i = self.state.seat_of(fingerprint)
+        if i is None:
+            raise LobbyRefusal("take a seat before getting ready")
+        seats = list(self.state.seats)
+        seats[i] = replace(seats[i], ready=ready)
+        self._set(replace(self.state, seats=tuple(seats)))
+
+    def set_options(self, options: TableOptions) -> None:
+        """Change the options (host only); everybody must confirm again by getting ready."""
+        self._require_open()
+        options.check()
+        if options.players < len(self.state.seats):
+            raise LobbyRefusal(f"{len(self.state.seats)} players are already seated")
+        seats = tuple(replace(s, ready=False) for s in self.state.seats)
+        self._set(replace(self.state, options=options, seats=seats))
+
+    @property
+    def can_start(self) -> bool:
+        s = self.state
+        return s.phase != "playing" and s.free == 0 and all(seat.ready for seat in s.seats)
+
+    def start(self, nonce: bytes) -> LobbyState:
+        if not self.can_start:
+            raise LobbyRefusal("every seat must be taken and ready before the start")
+        if len(nonce) != 32:
+            raise ValueError("the start nonce is 32 bytes")
+        return self._set(replace(self.state, phase="playing", nonce=nonce))
+
+    def handle(self, who: PublicIdentity, host: str, data: bytes) -> None:
+        """Apply one message from the guest ``who`` (whose observed address is ``host``).
+        Raises DecodeError (blame) or LobbyRefusal (tell the guest)."""
+        peer = who.fingerprint
+        msg = decode_message(data, peer=peer)
+        body = msg.body
+        if msg.kind == "lobby/sit":
+            name = body_field(body, "name", str, peer=peer, max_len=200)
+            port = body_field(body, "port", int, peer=peer)
+            colour = body.get("colour")
+            bot = body.get("bot")
+            assert isinstance(name, str) and isinstance(port, int)
+            if not (colour is None or isinstance(colour, str)) or not (
+                bot is None or isinstance(bot, str)
+            ):
+                raise DecodeError(peer, "colour and bot must be str or nil")
+            self.sit(who, name, host, port, colour=colour, bot=bot)
+        elif msg.kind == "lobby/ready":
+            ready = body_field(body, "ready", bool, peer=peer)
+            self.set_ready(peer, bool(ready))
+        elif msg.kind == "lobby/leave":
+            self.leave(peer)
+        else:
+            raise DecodeError(peer, f"unexpected lobby message {msg.kind!r}")
+
+
+# -- messages ----------------------------------------------------------------------------------
+
+
+def state_message(state: LobbyState) -> bytes:
+    return encode_message("lobby/state", {"state": state.to_wire()})
+
+
+def refuse_message(reason: str) -> bytes:
+    return encode_message("lobby/refuse", {"reason": reason[:300]})
+
+
+def sit_message(name: str, port: int, colour: str | None = None, bot: str | None = None) -> bytes:
+    return encode_message("lobby/sit", {"name": name, "port": port, "colour": colour, "bot": bot})
+
+
+def ready_message(ready: bool = True) -> bytes:
+    return encode_message("lobby/ready", {"ready": ready})
+
+
+# -- asyncio adapters --------------------------------------------------------------------------
+
+
+async def authenticate(
+    conn: Connection,
+    identity: Identity,
+    purpose: str | None,
+    *,
+    expect: set[str] | None = None,
+    timeout: float | None = None,
+) -> Handshake:
+    """Run the link handshake on ``conn`` (bounded by the connect timeout)."""
+    hs = Handshake(identity, purpose, os.urandom, expect=expect)
+
+    async def run() -> None:
+        await conn.send(hs.hello())
+        while not hs.done:
+            reply = hs.receive(await conn.recv(), peer=conn.peer)
+            if reply is not None:
+                await conn.send(reply)
+
+    try:
+        await asyncio.wait_for(run(), timeout or conn.limits.connect_timeout)
+    except TimeoutError:
+        raise PeerFault("did not authenticate in time", conn.peer) from None
+    except RemoteProtocolError as exc:
+        raise PeerFault(f"failed to authenticate: {exc.reason}", conn.peer) from None
+    return hs
+
+
+class HostedTable:
+    """A table being hosted: a Listener, the lobby core, and optionally a zeroconf advert.
+
+    ``serve_game(conn, handshake)`` receives links whose purpose is not the lobby (the game
+    mesh shares the host's port), so one open port serves everything."""
+
+    def __init__(
+        self,
+        identity: Identity,
+        table: str,
+        options: TableOptions,
+        limits: TransportLimits = DEFAULT_TRANSPORT,
+        *,
+        max_connections: int = 32,
+    ) -> None:
+        self.identity = identity
+        self.core = LobbyCore.open(table, identity.public, options)
+        self.listener = Listener(self._serve, limits, max_connections=max_connections)
+        self.guests: dict[str, Connection] = {}
+        self.faults: list[tuple[str, str]] = []
+        self.listener.on_fault = lambda peer, reason: self.faults.append((peer, reason))
+        self.started: asyncio.Future[LobbyState] = asyncio.get_running_loop().create_future()
+        self.game_links: Callable[[Connection, Handshake], object] | None = None
+        self.auto_start = True
+        self.core.on_change.append(self._changed)
+        self._broadcasts: set[asyncio.Task[None]] = set()
+
+    async def open(self, host: str = "0.0.0.0", port: int = 0) -> int:
+        return await self.listener.start(host, port)
+
+    @property
+    def port(self) -> int:
+        return self.listener.port
+
+    def _changed(self, state: LobbyState) -> None:
+        if state.phase == "playing" and not self.started.done():
+            self.started.set_result(state)
+        data = state_message(state)
+        for conn in list(self.guests.values()):
+            task = asyncio.get_running_loop().create_task(self._send_quietly(conn, data))
+            self._broadcasts.add(task)
+            task.add_done_callback(self._broadcasts.discard)
+        if self.auto_start and self.core.can_start:
+            self.core.start(os.urandom(32))
+
+    @staticmethod
+    async def _send_quietly(conn: Connection, data: bytes) -> None:
+        with contextlib.suppress(TransportError):
+            await conn.send(data)
+
+    async def _serve(self, conn: Connection) -> None:
+        hs = await authenticate(conn, self.identity, None)
+        assert hs.remote is not None
+        if hs.purpose != LOBBY_PURPOSE:
+            if self.game_links is None:
+                raise PeerFault(f"link for {hs.purpose!r} but no game here", conn.peer)
+            conn.start_keepalive()
+            result = self.game_links(conn, hs)
+            if asyncio.iscoroutine(result):
+                await result
+            return
+        await self._serve_guest(conn, hs.remote)
+
+    async def _serve_guest(self, conn: Connection, who: PublicIdentity) -> None:
+        fp = who.fingerprint
+        if fp in self.guests:
+            raise PeerFault("a second lobby link with the same key", conn.peer)
+        observed = conn.peer.rsplit(":", 1)[0].strip("[]")
+        self.guests[fp] = conn
+        conn.start_keepalive()
+        try:
+            await conn.send(state_message(self.core.state))
+            while True:
+                data = await conn.recv()
+                try:
+                    self.core.handle(who, observed, data)
+                except LobbyRefusal as exc:
+                    await conn.send(refuse_message(exc.reason))
+                except DecodeError as exc:
+                    raise PeerFault(f"bad lobby message: {exc.reason}", conn.peer) from None
+        finally:
+            self.guests.pop(fp, None)
+            self.core.leave(fp)
+
+    async def close(self) -> None:
+        await self.listener.close()
+
+
+async def join_table(
+    host: str,
+    port: int,
+    identity: Identity,
+    name: str,
+    listen_port: int,
+    *,
+    bot: str | None = None,
+    colour: str | None = None,
+    expect_fingerprint: str | None = None,
+    limits: TransportLimits = DEFAULT_TRANSPORT,
+    on_state: Callable[[LobbyState], None] | None = None,
+    ready: bool = True,
+) -> LobbyState:
+    """Join the table at ``host:port``, sit, get ready and wait for the start; return the
+    roster. Raises LobbyRefusal (refused, wrong host key) or TransportError."""
+    conn = await connect(host, port, limits)
+    try:
+        expect = {expect_fingerprint} if expect_fingerprint else None
+        try:
+            hs = await authenticate(conn, identity, LOBBY_PURPOSE, expect=expect)
+        except PeerFault as exc:
+            if expect_fingerprint and "is not expected" in exc.reason:
+                raise LobbyRefusal(
+                    f"the host at {host}:{port} does not hold the advertised key "
+                    f"{expect_fingerprint}"
+                ) from None
+            raise
+        assert hs.remote is not None
+        conn.start_keepalive()
+        await conn.send(sit_message(name, listen_port, colour, bot))
+        sent_ready = False
+        while True:
+            data = await conn.recv()
+            try:
+                msg = decode_message(data, peer=hs.remote.fingerprint)
+                if msg.kind == "lobby/refuse":
+                    reason = msg.body.get("reason")
+                    text = reason if isinstance(reason, str) and reason else "no reason given"
+                    raise LobbyRefusal(f"the table refused: {text}")
+                if msg.kind != "lobby/state":
+                    raise DecodeError(hs.remote.fingerprint, f"unexpected {msg.kind!r}")
+                state = LobbyState.from_wire(msg.body.get("state"), hs.remote.fingerprint)
+            except DecodeError as exc:
+                raise PeerFault(f"host sent a bad lobby message: {exc.reason}", conn.peer) from None
+            if on_state is not None:
+                on_state(state)
+            me = state.seat_of(identity.fingerprint)
+            if state.phase == "playing":
+                if me is None:
+                    raise LobbyRefusal("the game started without us")
+                return state
+            if me is not None and ready and not sent_ready:
+                await conn.send(ready_message(True))
+                sent_ready = True
+    except ConnectionClosed as exc:
+        raise ConnectionClosed(f"the table closed the connection ({exc.reason})") from None
+    finally:
+        await conn.close()

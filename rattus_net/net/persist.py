@@ -1,0 +1,188 @@
+"""Crash-safe persistence: an append-only journal per game, fsynced record by record.
+
+A peer may be killed at any instant (kill -9, power cut), so everything it will need to carry
+on (its secret keys, every signed message of the transcript, its own secrets of the deck) is
+appended to a journal and fsynced *before* the peer acts on it or sends anything that depends
+on it. Appending never rewrites old bytes, so a crash can only damage the record being written:
+on reload a torn or half-written last record is detected (length and CRC-32 per record) and cut
+off, and the peer carries on from the last complete one. Damage anywhere else is not a crash
+artefact, and reload refuses the file rather than guess.
+
+Layout under the data directory (``RATTUS_DATA_DIR``, else platformdirs' user data dir)::
+
+    games/<game id>/journal.bin    the records, each: u32 length | u32 crc32 | payload
+    games/<game id>/meta.json      small summary for listing (written atomically)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import struct
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from protocol.errors import DecodeError
+from protocol.wire import WireValue, decode_value, encode_value
+
+ENV_DATA_DIR = "RATTUS_DATA_DIR"
+"""Environment variable that overrides the data directory (tests, several peers on one box)."""
+
+_RECORD = struct.Struct(">II")
+MAX_RECORD = 4 << 20
+"""Upper bound of one record; a larger length field can only be damage."""
+
+_GAME_ID = re.compile(r"^[0-9a-f]{8,64}$")
+
+
+class JournalError(OSError):
+    """A journal is damaged beyond a torn last record, or a game directory is unusable."""
+
+
+def data_dir() -> Path:
+    """Where this user's games live: ``$RATTUS_DATA_DIR`` or the platform's user data dir."""
+    override = os.environ.get(ENV_DATA_DIR)
+    if override:
+        return Path(override)
+    return Path(platformdirs.user_data_dir("rattus-net", appauthor=False))
+
+
+def check_game_id(game_id: str) -> str:
+    """Game ids are lowercase hex; anything else could escape the games directory."""
+    if not _GAME_ID.match(game_id):
+        raise JournalError(f"{game_id!r} is not a game id (8 to 64 lowercase hex digits)")
+    return game_id
+
+
+def game_dir(game_id: str, root: Path | None = None) -> Path:
+    return (root or data_dir()) / "games" / check_game_id(game_id)
+
+
+def _fsync_dir(path: Path) -> None:
+    """Make a new directory entry durable (the file's own fsync does not cover its name)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+class Journal:
+    """An append-only file of wire values. Open with :meth:`open`; it reloads what is there."""
+
+    def __init__(self, path: Path, records: list[WireValue], fd: int) -> None:
+        self.path = path
+        self.records = records
+        self._fd = fd
+
+    @classmethod
+    def open(cls, path: Path) -> Journal:
+        """Open (creating) the journal at ``path``; load its records, cutting a torn tail."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        existed = path.exists()
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            with open(fd, "rb", closefd=False) as f:
+                data = f.read()
+            records, good = _parse(data, path)
+            if good < len(data):
+                os.ftruncate(fd, good)
+                os.fsync(fd)
+        except BaseException:
+            os.close(fd)
+            raise
+        if not existed:
+            _fsync_dir(path.parent)
+        return cls(path, records, fd)
+
+    def append(self, value: WireValue) -> None:
+        """Append one record and fsync it: when this returns, the record survives a crash."""
+        payload = encode_value(value)
+        data = _RECORD.pack(len(payload), zlib.crc32(payload)) + payload
+        written = 0
+        while written < len(data):
+            written += os.write(self._fd, data[written:])
+        os.fsync(self._fd)
+        self.records.append(value)
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __iter__(self) -> Iterator[WireValue]:
+        return iter(self.records)
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+
+def _parse(data: bytes, path: Path) -> tuple[list[WireValue], int]:
+    """Records of ``data`` and the length of its good prefix (a torn tail is not included)."""
+    records: list[WireValue] = []
+    pos = 0
+    while pos < len(data):
+        if len(data) - pos < _RECORD.size:
+            break  # torn header
+        size, crc = _RECORD.unpack_from(data, pos)
+        end = pos + _RECORD.size + size
+        if size > MAX_RECORD:
+            raise JournalError(f"{path}: damaged record at byte {pos} (length {size})")
+        if end > len(data):
+            break  # torn payload
+        payload = data[pos + _RECORD.size : end]
+        if zlib.crc32(payload) != crc:
+            if end == len(data):
+                break  # the last record was being written when we died
+            raise JournalError(f"{path}: damaged record at byte {pos} (checksum)")
+        try:
+            records.append(decode_value(payload))
+        except DecodeError as exc:
+            raise JournalError(f"{path}: unreadable record at byte {pos}: {exc.reason}") from None
+        pos = end
+    return records, pos
+
+
+def write_json_atomic(path: Path, obj: Any) -> None:
+    """Replace ``path`` with ``obj`` as JSON so that a crash leaves the old or the new file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(obj, f, indent=1, sort_keys=True)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    _fsync_dir(path.parent)
+
+
+def list_games(root: Path | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """Games in the data directory with their meta.json (empty dict when unreadable)."""
+    base = (root or data_dir()) / "games"
+    if not base.is_dir():
+        return []
+    games = []
+    for d in sorted(base.iterdir()):
+        if not (d.is_dir() and _GAME_ID.match(d.name)):
+            continue
+        try:
+            meta = json.loads((d / "meta.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            meta = {}
+        games.append((d.name, meta if isinstance(meta, dict) else {}))
+    return games

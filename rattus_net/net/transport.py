@@ -1,0 +1,367 @@
+"""TCP transport: length-prefixed frames with a size limit, timeouts and keepalive.
+
+The protocol layer is sans-IO (bytes in, bytes out), so all this module does is move whole
+frames between two processes and decide, without reading any payload, when a connection is
+bad enough to drop:
+
+* **Framing.** A frame is a 4-byte big-endian length and that many bytes. The length is checked
+  against :attr:`TransportLimits.max_frame` *before* anything is allocated, so an oversized
+  frame costs us four bytes of reading. A zero-length frame is a keepalive and is never handed
+  to the caller.
+* **Preamble.** Each side first sends ``MAGIC`` and its protocol version (6 bytes that will
+  never change shape), so a peer of another version gets a clear refusal instead of a message
+  it cannot decode, and a random byte stream (a port scanner, a browser) is dropped at once.
+* **Timeouts.** Connecting and the preamble are bounded by ``connect_timeout``; every frame must
+  arrive complete within ``idle_timeout`` (keepalives count), so a silent peer, a half-open
+  connection or a peer trickling one byte a second is dropped; a peer that does not read what we
+  send is dropped after ``write_timeout``.
+* **Blame.** Faults the remote caused raise :class:`PeerFault` (it should be blamed and
+  logged); a plain end of the connection raises :class:`ConnectionClosed`. Callers never see
+  another exception type from :meth:`Connection.recv`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import struct
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from protocol.wire import DEFAULT_LIMITS, PROTOCOL_VERSION
+
+log = logging.getLogger(__name__)
+
+MAGIC = b"RATN"
+"""First bytes of every connection: says "this is Rattus Net", whatever the version."""
+
+_PREAMBLE = struct.Struct(">4sH")
+_HEADER = struct.Struct(">I")
+
+
+class TransportError(Exception):
+    """Base class of the transport's errors; ``reason`` is one human-readable line."""
+
+    def __init__(self, reason: str, peer: str | None = None) -> None:
+        self.reason = reason
+        self.peer = peer
+        super().__init__(f"{peer}: {reason}" if peer else reason)
+
+
+class ConnectionClosed(TransportError):
+    """The connection ended (closed by either side, reset, or the network went away)."""
+
+
+class PeerFault(TransportError):
+    """The remote misbehaved at the transport level: garbage, an oversized frame, silence or
+    slowness. The peer is dropped and should be blamed."""
+
+
+class VersionMismatch(PeerFault):
+    """The remote speaks another protocol version; ``remote_version`` says which."""
+
+    def __init__(self, remote_version: int, peer: str | None = None) -> None:
+        self.remote_version = remote_version
+        super().__init__(
+            f"protocol version mismatch: the other side speaks version {remote_version}, "
+            f"this program speaks version {PROTOCOL_VERSION}",
+            peer,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TransportLimits:
+    """Sizes and timeouts of one connection (seconds). Defaults suit a LAN game.
+
+    ``max_frame`` leaves room above the wire codec's own limit for the envelope a session adds
+    around a message (signature, hashes), and no more.
+    """
+
+    max_frame: int = DEFAULT_LIMITS.max_size + 4096
+    connect_timeout: float = 5.0
+    idle_timeout: float = 30.0
+    keepalive: float = 5.0
+    write_timeout: float = 15.0
+
+
+DEFAULT_TRANSPORT = TransportLimits()
+
+
+def encode_frame(payload: bytes, max_frame: int = DEFAULT_TRANSPORT.max_frame) -> bytes:
+    """Length-prefix ``payload``; refuse (ValueError, our bug) to build a frame peers drop."""
+    if len(payload) > max_frame:
+        raise ValueError(f"frame of {len(payload)} bytes exceeds the limit of {max_frame}")
+    return _HEADER.pack(len(payload)) + payload
+
+
+class FrameDecoder:
+    """Sans-IO frame splitter: feed bytes, get whole frames; used by tests and fuzzing, and the
+    reference for what :meth:`Connection.recv` accepts."""
+
+    def __init__(self, max_frame: int = DEFAULT_TRANSPORT.max_frame) -> None:
+        self.max_frame = max_frame
+        self._buf = bytearray()
+
+    def feed(self, data: bytes) -> list[bytes]:
+        """Frames completed by ``data`` (keepalives included, as ``b""``).
+
+        Raises PeerFault as soon as a header announces more than ``max_frame`` bytes."""
+        self._buf += data
+        frames: list[bytes] = []
+        while len(self._buf) >= _HEADER.size:
+            (size,) = _HEADER.unpack_from(self._buf)
+            if size > self.max_frame:
+                raise PeerFault(f"frame of {size} bytes announced, limit {self.max_frame}")
+            if len(self._buf) < _HEADER.size + size:
+                break
+            frames.append(bytes(self._buf[_HEADER.size : _HEADER.size + size]))
+            del self._buf[: _HEADER.size + size]
+        return frames
+
+
+def _peer_label(writer: asyncio.StreamWriter) -> str:
+    addr = writer.get_extra_info("peername")
+    if isinstance(addr, tuple) and len(addr) >= 2:
+        host = str(addr[0])
+        return f"[{host}]:{addr[1]}" if ":" in host else f"{host}:{addr[1]}"
+    return "unknown peer"
+
+
+class Connection:
+    """One framed, preambled TCP connection. Build with :func:`connect` or :func:`serve`."""
+
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        limits: TransportLimits = DEFAULT_TRANSPORT,
+    ) -> None:
+        self._reader = reader
+        self._writer = writer
+        self.limits = limits
+        self.peer = _peer_label(writer)
+        self._send_lock = asyncio.Lock()
+        self._keepalive: asyncio.Task[None] | None = None
+        self.closed = False
+
+    # -- setup -----------------------------------------------------------------------------
+
+    async def exchange_preamble(self, version: int = PROTOCOL_VERSION) -> None:
+        """Send our magic and version, check theirs (both within ``connect_timeout``)."""
+        self._writer.write(_PREAMBLE.pack(MAGIC, version))
+        try:
+            data = await asyncio.wait_for(
+                self._reader.readexactly(_PREAMBLE.size), self.limits.connect_timeout
+            )
+            await asyncio.wait_for(self._writer.drain(), self.limits.connect_timeout)
+        except TimeoutError:
+            raise PeerFault("no preamble in time", self.peer) from None
+        except asyncio.IncompleteReadError:
+            raise ConnectionClosed("closed before its preamble", self.peer) from None
+        except OSError as exc:
+            raise ConnectionClosed(f"connection lost: {exc}", self.peer) from None
+        magic, remote = _PREAMBLE.unpack(data)
+        if magic != MAGIC:
+            raise PeerFault("not a Rattus Net peer (bad preamble)", self.peer)
+        if remote != version:
+            raise VersionMismatch(remote, self.peer)
+
+    def start_keepalive(self) -> None:
+        """Send an empty frame every ``keepalive`` seconds so the other side's idle timer is
+        fed while the game waits for a slow human."""
+        if self._keepalive is None and self.limits.keepalive > 0:
+            self._keepalive = asyncio.get_running_loop().create_task(self._keep_alive())
+
+    async def _keep_alive(self) -> None:
+        with contextlib.suppress(TransportError, asyncio.CancelledError):
+            while not self.closed:
+                await asyncio.sleep(self.limits.keepalive)
+                await self._send_raw(_HEADER.pack(0))
+
+    # -- traffic ---------------------------------------------------------------------------
+
+    async def send(self, payload: bytes) -> None:
+        """Send one frame; ConnectionClosed if the link is gone, PeerFault if the peer does not
+        read for ``write_timeout``."""
+        await self._send_raw(encode_frame(payload, self.limits.max_frame))
+
+    async def _send_raw(self, data: bytes) -> None:
+        if self.closed:
+            raise ConnectionClosed("connection already closed", self.peer)
+        async with self._send_lock:
+            try:
+                self._writer.write(data)
+                await asyncio.wait_for(self._writer.drain(), self.limits.write_timeout)
+            except TimeoutError:
+                self.abort()
+                raise PeerFault("does not read what we send", self.peer) from None
+            except (OSError, RuntimeError) as exc:
+                self.abort()
+                raise ConnectionClosed(f"connection lost: {exc}", self.peer) from None
+
+    async def recv(self) -> bytes:
+        """The next non-empty frame. Raises only ConnectionClosed or PeerFault."""
+        while True:
+            try:
+                frame = await asyncio.wait_for(self._read_frame(), self.limits.idle_timeout)
+            except TimeoutError:
+                self.abort()
+                raise PeerFault(
+                    f"silent or too slow for {self.limits.idle_timeout:g} s", self.peer
+                ) from None
+            except asyncio.IncompleteReadError:
+                self.abort()
+                raise ConnectionClosed("closed by the other side", self.peer) from None
+            except OSError as exc:
+                self.abort()
+                raise ConnectionClosed(f"connection lost: {exc}", self.peer) from None
+            if frame:
+                return frame
+
+    async def _read_frame(self) -> bytes:
+        header = await self._reader.readexactly(_HEADER.size)
+        (size,) = _HEADER.unpack(header)
+        if size > self.limits.max_frame:
+            self.abort()
+            raise PeerFault(
+                f"sent a frame of {size} bytes, the limit is {self.limits.max_frame}", self.peer
+            )
+        if size == 0:
+            return b""
+        return await self._reader.readexactly(size)
+
+    # -- teardown --------------------------------------------------------------------------
+
+    def abort(self) -> None:
+        """Close at once without waiting (the peer may not be reading)."""
+        if self._keepalive is not None and self._keepalive is not asyncio.current_task():
+            self._keepalive.cancel()
+        if not self.closed:
+            self.closed = True
+            transport = self._writer.transport
+            with contextlib.suppress(Exception):
+                transport.abort()
+
+    async def close(self) -> None:
+        """Flush what we sent (briefly) and close."""
+        if self.closed:
+            return
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._writer.drain(), 1.0)
+        if self._keepalive is not None:
+            self._keepalive.cancel()
+        self.closed = True
+        with contextlib.suppress(Exception):
+            self._writer.close()
+            await asyncio.wait_for(self._writer.wait_closed(), 1.0)
+
+
+async def connect(
+    host: str, port: int, limits: TransportLimits = DEFAULT_TRANSPORT, *, version: int | None = None
+) -> Connection:
+    """Open a connection to ``host:port`` and exchange preambles, all within the connect
+    timeout. Raises ConnectionClosed (refused, unreachable, timed out) or PeerFault."""
+    try:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(host, port, limit=64 * 1024), limits.connect_timeout
+        )
+    except TimeoutError:
+        raise ConnectionClosed(f"no answer from {host}:{port} in time") from None
+    except OSError as exc:
+        raise ConnectionClosed(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
+    conn = Connection(reader, writer, limits)
+    try:
+        await conn.exchange_preamble(PROTOCOL_VERSION if version is None else version)
+    except TransportError:
+        conn.abort()
+        raise
+    return conn
+
+
+Handler = Callable[[Connection], Awaitable[None]]
+FaultHook = Callable[[str, str], None]
+
+
+class Listener:
+    """A TCP server handing preambled connections to ``handler``, one task each.
+
+    It protects the host: at most ``max_connections`` connections at once (extra ones are
+    closed at once), the preamble must arrive within the connect timeout, and whatever a
+    handler raises is logged, never propagated, so one bad peer cannot stop the table.
+    ``on_fault(peer, reason)`` is told of every dropped peer (for blame and tests).
+    """
+
+    def __init__(
+        self,
+        handler: Handler,
+        limits: TransportLimits = DEFAULT_TRANSPORT,
+        *,
+        max_connections: int = 32,
+        on_fault: FaultHook | None = None,
+    ) -> None:
+        self.handler = handler
+        self.limits = limits
+        self.max_connections = max_connections
+        self.on_fault = on_fault
+        self.active: set[Connection] = set()
+        self.refused = 0
+        self._server: asyncio.Server | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self, host: str = "0.0.0.0", port: int = 0) -> int:
+        """Listen on ``host:port`` (port 0: any free port); return the port."""
+        self._server = await asyncio.start_server(self._accept, host, port, limit=64 * 1024)
+        sock = self._server.sockets[0]
+        return int(sock.getsockname()[1])
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None, "not started"
+        return int(self._server.sockets[0].getsockname()[1])
+
+    def _fault(self, peer: str, reason: str) -> None:
+        log.warning("dropped %s: %s", peer, reason)
+        if self.on_fault is not None:
+            self.on_fault(peer, reason)
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        conn = Connection(reader, writer, self.limits)
+        if len(self.active) >= self.max_connections:
+            self.refused += 1
+            conn.abort()
+            self._fault(conn.peer, "too many connections")
+            return
+        self.active.add(conn)
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+        try:
+            await conn.exchange_preamble()
+            await self.handler(conn)
+        except PeerFault as exc:
+            self._fault(conn.peer, exc.reason)
+        except ConnectionClosed:
+            pass
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a bug in a handler must not stop the listener
+            log.exception("handler failed for %s", conn.peer)
+            self._fault(conn.peer, f"internal error: {type(exc).__name__}")
+        finally:
+            self.active.discard(conn)
+            if task is not None:
+                self._tasks.discard(task)
+            conn.abort()
+
+    async def close(self) -> None:
+        """Stop listening and drop every connection."""
+        if self._server is not None:
+            self._server.close()
+        for conn in list(self.active):
+            conn.abort()
+        for task in list(self._tasks):
+            task.cancel()
+        if self._server is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._server.wait_closed(), 2.0)

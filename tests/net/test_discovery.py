@@ -1,0 +1,114 @@
+"""Discovery: bounded TXT parsing, and real mDNS between network namespaces."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+
+import pytest
+
+from protocol.wire import PROTOCOL_VERSION
+from rattus_net.net.discovery import AdvertError, TableAdvert, clean_table_name
+
+from .netns import NetnsLab, netns_available
+
+FP = "0123456789abcdef"
+
+
+def test_txt_round_trip_and_compatibility() -> None:
+    advert = TableAdvert("Kitchen", FP, 2, 1, "open")
+    txt = {k.encode(): v.encode() for k, v in advert.to_txt().items()}
+    back = TableAdvert.from_txt(txt)
+    assert back == advert and back.compatible
+    old = TableAdvert.from_txt({**txt, b"v": str(PROTOCOL_VERSION + 1).encode()})
+    assert not old.compatible
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "match"),
+    [
+        (b"v", b"x", "'v'"),
+        (b"v", b"9" * 40, "'v'"),
+        (b"fp", b"nothex", "fingerprint"),
+        (b"state", b"exploded", "state"),
+        (b"taken", b"9", "out of range"),
+        (b"name", b"\x00\x01", "name"),
+        (b"name", b"x" * 500, "too long"),
+    ],
+)
+def test_bad_txt_records_are_refused(key: bytes, value: bytes, match: str) -> None:
+    txt = {k.encode(): v.encode() for k, v in TableAdvert("T", FP, 1, 1, "open").to_txt().items()}
+    txt[key] = value
+    with pytest.raises(AdvertError, match=match):
+        TableAdvert.from_txt(txt)
+
+
+def test_table_names_are_cleaned() -> None:
+    assert clean_table_name("  a.b\x07c  ") == "a bc"
+    assert len(clean_table_name("x" * 100)) == 40
+    with pytest.raises(ValueError):
+        clean_table_name("\x00 ")
+
+
+ADVERTISE = textwrap.dedent(
+    f"""
+    import asyncio, sys
+    from rattus_net.net.discovery import Advertiser, TableAdvert, new_zeroconf
+
+    async def main():
+        aiozc = new_zeroconf()
+        adv = Advertiser(aiozc, TableAdvert("Cellar", "{FP}", 1, 2, "open"), 4321)
+        await adv.start()
+        print("up", flush=True)
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+        await adv.update(seats_taken=2, seats_free=1)
+        print("updated", flush=True)
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+        await adv.stop()
+        await aiozc.async_close()
+
+    asyncio.run(main())
+    """
+)
+
+BROWSE = textwrap.dedent(
+    """
+    import asyncio, json, sys
+    from rattus_net.net.discovery import browse
+    tables = asyncio.run(browse(float(sys.argv[1])))
+    print(json.dumps([[t.name, t.host, t.port, t.seats_taken, t.fingerprint] for t in tables]))
+    """
+)
+
+
+@pytest.fixture(scope="module")
+def lab() -> object:
+    reason = netns_available()
+    if reason is not None:
+        pytest.skip(f"real mDNS test needs network namespaces: {reason}")
+    with NetnsLab(3, "d") as lab:
+        yield lab
+
+
+def browse_in(lab: NetnsLab, host: int, seconds: float) -> list[list[object]]:
+    out = lab.run(host, [sys.executable, "-c", BROWSE, str(seconds)], timeout=30)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)  # type: ignore[no-any-return]
+
+
+def test_a_table_is_found_from_other_namespaces_and_updates_live(lab: NetnsLab) -> None:
+    host = lab.popen(0, [sys.executable, "-c", ADVERTISE])
+    assert host.stdout is not None and host.stdin is not None
+    assert host.stdout.readline().strip() == "up"
+    found = browse_in(lab, 1, 1.5)
+    assert found == [["Cellar", lab.addr(0), 4321, 1, FP]], found
+    assert browse_in(lab, 2, 1.5) == found
+    host.stdin.write("\n")
+    host.stdin.flush()
+    assert host.stdout.readline().strip() == "updated"
+    assert browse_in(lab, 1, 1.5)[0][3] == 2
+    host.stdin.write("\n")
+    host.stdin.flush()
+    host.wait(10)
+    assert browse_in(lab, 2, 1.0) == []

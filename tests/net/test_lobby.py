@@ -1,0 +1,163 @@
+"""Lobby: the sans-IO rules, the link handshake, and host + guests over loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import pytest
+
+from protocol.crypto.identity import Identity
+from protocol.errors import RemoteProtocolError
+from protocol.wire import encode_message
+from rattus_net.net.handshake import Handshake, HandshakeError
+from rattus_net.net.lobby import (
+    HostedTable,
+    LobbyCore,
+    LobbyRefusal,
+    LobbyState,
+    TableOptions,
+    join_table,
+    ready_message,
+    sit_message,
+)
+from rattus_net.net.transport import TransportLimits
+
+FAST = TransportLimits(connect_timeout=2.0, idle_timeout=3.0, keepalive=0.5, write_timeout=2.0)
+
+
+def ident() -> Identity:
+    return Identity.generate(os.urandom)
+
+
+def test_seats_colours_names_ready_and_start() -> None:
+    host = ident()
+    core = LobbyCore.open("Kitchen", host.public, TableOptions(players=3))
+    a, b, c, d = ident(), ident(), ident(), ident()
+    core.sit(a.public, "Ann", "10.0.0.1", 4000, colour="blue")
+    seat_b = core.sit(b.public, "Ann", "10.0.0.2", 4000, colour="blue")
+    assert seat_b.name == "Ann-2" and seat_b.colour == "red"
+    with pytest.raises(LobbyRefusal, match="already has a seat"):
+        core.sit(a.public, "Again", "10.0.0.1", 4000)
+    core.sit(c.public, "Cid", "10.0.0.3", 4000, bot="random")
+    assert core.state.phase == "full"
+    with pytest.raises(LobbyRefusal, match="full"):
+        core.sit(d.public, "Dan", "10.0.0.4", 4000)
+    for who in (a, b):
+        core.set_ready(who.fingerprint, True)
+    assert not core.can_start
+    with pytest.raises(LobbyRefusal, match="ready"):
+        core.start(bytes(32))
+    core.set_ready(c.fingerprint, True)
+    # changing the options un-readies everybody
+    core.set_options(TableOptions(players=3, buildings="first-game", simultaneous_supply=True))
+    assert not core.can_start
+    with pytest.raises(LobbyRefusal, match="already seated"):
+        core.set_options(TableOptions(players=2))
+    with pytest.raises(LobbyRefusal, match="2 to 5"):
+        core.set_options(TableOptions(players=6))
+    with pytest.raises(LobbyRefusal, match="building"):
+        core.set_options(TableOptions(players=3, buildings="nonsense"))
+    for who in (a, b, c):
+        core.set_ready(who.fingerprint, True)
+    state = core.start(os.urandom(32))
+    assert state.phase == "playing"
+    assert LobbyState.from_wire(state.to_wire()) == state
+    with pytest.raises(LobbyRefusal, match="started"):
+        core.sit(d.public, "Dan", "x", 1)
+
+
+def test_leaving_frees_the_seat_and_unreadies_the_rest() -> None:
+    core = LobbyCore.open("T", ident().public, TableOptions(players=2))
+    a, b = ident(), ident()
+    core.sit(a.public, "A", "h", 1)
+    core.sit(b.public, "B", "h", 2)
+    core.set_ready(a.fingerprint, True)
+    core.leave(b.fingerprint)
+    assert core.state.phase == "open" and not core.state.seats[0].ready
+
+
+def test_guest_messages_are_checked() -> None:
+    core = LobbyCore.open("T", ident().public, TableOptions(players=2))
+    a = ident()
+    core.handle(a.public, "10.0.0.9", sit_message("A", 5000, "green", "random"))
+    assert core.state.seats[0].host == "10.0.0.9" and core.state.seats[0].bot == "random"
+    core.handle(a.public, "10.0.0.9", ready_message())
+    assert core.state.seats[0].ready
+    for bad in (
+        b"\x00garbage",
+        encode_message("lobby/sit", {"name": 3, "port": 1}),
+        encode_message("lobby/ready", {"ready": 1}),
+        encode_message("lobby/start", {}),
+    ):
+        with pytest.raises(RemoteProtocolError):
+            core.handle(a.public, "h", bad)
+
+
+def test_handshake_proves_both_keys_and_binds_the_purpose() -> None:
+    a, b = ident(), ident()
+    ha = Handshake(a, "game/1", os.urandom)
+    hb = Handshake(b, None, os.urandom, expect={a.fingerprint})
+    ra, rb = hb.receive(ha.hello()), ha.receive(hb.hello())
+    assert ra is not None and rb is not None
+    assert ha.receive(ra) is None and hb.receive(rb) is None
+    assert ha.done and hb.done and hb.purpose == "game/1"
+    assert ha.remote == b.public and hb.remote == a.public
+    # an unexpected key is refused
+    hc = Handshake(b, None, os.urandom, expect={"0" * 16})
+    with pytest.raises(HandshakeError, match="not expected"):
+        hc.receive(Handshake(a, "lobby", os.urandom).hello())
+    # a signature made for another link does not verify here
+    h1, h2 = Handshake(a, "lobby", os.urandom), Handshake(b, None, os.urandom)
+    h2.receive(h1.hello())
+    h1.receive(h2.hello())
+    other = Handshake(a, "lobby", os.urandom)
+    Handshake(b, None, os.urandom).receive(other.hello())
+    replayed = other.receive(Handshake(b, None, os.urandom).hello())
+    assert replayed is not None
+    with pytest.raises(HandshakeError, match="signature"):
+        h2.receive(replayed)
+
+
+def test_host_and_guests_meet_and_start_over_loopback() -> None:
+    async def main() -> None:
+        host_id = ident()
+        table = HostedTable(host_id, "Loop", TableOptions(players=3), FAST)
+        port = await table.open("127.0.0.1", 0)
+        table.core.sit(host_id.public, "Host", "", port)
+        table.core.set_ready(host_id.fingerprint, True)
+        g1, g2 = ident(), ident()
+        states = await asyncio.gather(
+            join_table(
+                "127.0.0.1",
+                port,
+                g1,
+                "One",
+                6001,
+                expect_fingerprint=host_id.fingerprint,
+                limits=FAST,
+            ),
+            join_table("127.0.0.1", port, g2, "Two", 6002, bot="random", limits=FAST),
+        )
+        started = await asyncio.wait_for(table.started, 2)
+        assert states[0] == states[1] == started
+        assert [s.name for s in started.seats] == ["Host", "One", "Two"]
+        assert started.seats[2].bot == "random" and started.seats[1].host == "127.0.0.1"
+        assert len(started.nonce) == 32
+        # a late guest is refused with a clear reason
+        with pytest.raises(LobbyRefusal, match="started"):
+            await join_table("127.0.0.1", port, ident(), "Late", 6003, limits=FAST)
+        # a guest expecting another host key is refused before sitting
+        with pytest.raises(LobbyRefusal, match="advertised key"):
+            await join_table(
+                "127.0.0.1",
+                port,
+                ident(),
+                "X",
+                6004,
+                expect_fingerprint="0123456789abcdef",
+                limits=FAST,
+            )
+        await table.close()
+
+    asyncio.run(asyncio.wait_for(main(), 20))

@@ -1,0 +1,81 @@
+"""Journal: append + fsync, reload, a torn last record is cut, other damage is refused."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from rattus_net.net.persist import (
+    ENV_DATA_DIR,
+    Journal,
+    JournalError,
+    data_dir,
+    game_dir,
+    list_games,
+    write_json_atomic,
+)
+
+
+def test_records_survive_a_reopen(tmp_path: Path) -> None:
+    path = tmp_path / "g" / "journal.bin"
+    with Journal.open(path) as j:
+        j.append({"kind": "start", "seat": 1})
+        j.append([b"\x00" * 40, 7])
+    with Journal.open(path) as j:
+        assert j.records == [{"kind": "start", "seat": 1}, [b"\x00" * 40, 7]]
+        j.append("third")
+    assert len(Journal.open(path)) == 3
+
+
+@pytest.mark.parametrize("cut", range(1, 12))
+def test_a_torn_last_record_is_cut_off(tmp_path: Path, cut: int) -> None:
+    path = tmp_path / "journal.bin"
+    with Journal.open(path) as j:
+        j.append({"n": 1})
+        j.append({"n": 2, "pad": "x" * 3})
+    size = path.stat().st_size
+    with open(path, "r+b") as f:
+        f.truncate(size - cut)
+    with Journal.open(path) as j:
+        assert j.records == [{"n": 1}]
+        j.append({"n": 3})
+    assert Journal.open(path).records == [{"n": 1}, {"n": 3}]
+
+
+def test_a_half_overwritten_last_record_is_cut_but_damage_inside_is_refused(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "journal.bin"
+    with Journal.open(path) as j:
+        for i in range(3):
+            j.append({"n": i})
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 0xFF
+    path.write_bytes(bytes(data))
+    assert Journal.open(path).records == [{"n": 0}, {"n": 1}]
+    data = bytearray(path.read_bytes())
+    data[10] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(JournalError, match="damaged record at byte 0"):
+        Journal.open(path)
+
+
+def test_data_dir_and_game_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV_DATA_DIR, str(tmp_path))
+    assert data_dir() == tmp_path
+    d = game_dir("0123abcd")
+    write_json_atomic(d / "meta.json", {"table": "t"})
+    assert list_games() == [("0123abcd", {"table": "t"})]
+    for bad in ("../etc", "ABC", "", "12"):
+        with pytest.raises(JournalError):
+            game_dir(bad)
+    monkeypatch.delenv(ENV_DATA_DIR)
+    assert "rattus-net" in str(data_dir())
+
+
+def test_journal_file_is_private(tmp_path: Path) -> None:
+    path = tmp_path / "journal.bin"
+    Journal.open(path).close()
+    assert os.stat(path).st_mode & 0o077 == 0

@@ -1,0 +1,166 @@
+"""Transport: framing, preamble, timeouts and a host that survives bad peers."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import struct
+
+import pytest
+
+from protocol.wire import PROTOCOL_VERSION
+from rattus_net.net.transport import (
+    MAGIC,
+    Connection,
+    ConnectionClosed,
+    FrameDecoder,
+    Listener,
+    PeerFault,
+    TransportLimits,
+    VersionMismatch,
+    connect,
+    encode_frame,
+)
+
+FAST = TransportLimits(
+    max_frame=4096, connect_timeout=1.0, idle_timeout=1.0, keepalive=0.2, write_timeout=1.0
+)
+
+
+def test_frame_decoder_splits_and_joins_frames() -> None:
+    dec = FrameDecoder(100)
+    data = encode_frame(b"abc") + encode_frame(b"") + encode_frame(b"x" * 100)
+    out = []
+    for i in range(len(data)):  # one byte at a time
+        out += dec.feed(data[i : i + 1])
+    assert out == [b"abc", b"", b"x" * 100]
+
+
+def test_frame_decoder_refuses_an_oversized_header_before_the_body() -> None:
+    dec = FrameDecoder(100)
+    with pytest.raises(PeerFault, match="101 bytes"):
+        dec.feed(struct.pack(">I", 101))
+    with pytest.raises(ValueError):
+        encode_frame(b"x" * 101, 100)
+
+
+async def echo_listener(faults: list[tuple[str, str]]) -> Listener:
+    async def echo(conn: Connection) -> None:
+        conn.start_keepalive()
+        while True:
+            await conn.send(await conn.recv())
+
+    listener = Listener(echo, FAST, max_connections=8, on_fault=lambda p, r: faults.append((p, r)))
+    await listener.start("127.0.0.1", 0)
+    return listener
+
+
+async def raw(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    return await asyncio.open_connection("127.0.0.1", port)
+
+
+def run(coro: object) -> None:
+    asyncio.run(asyncio.wait_for(coro, 20))  # type: ignore[arg-type]
+
+
+def test_echo_and_keepalive_keep_an_idle_link_open() -> None:
+    async def main() -> None:
+        faults: list[tuple[str, str]] = []
+        listener = await echo_listener(faults)
+        conn = await connect("127.0.0.1", listener.port, FAST)
+        conn.start_keepalive()
+        await conn.send(b"hello")
+        assert await conn.recv() == b"hello"
+        await asyncio.sleep(2.5)  # > idle timeout: only the keepalives keep us alive
+        await conn.send(b"still here")
+        assert await conn.recv() == b"still here"
+        await conn.close()
+        await listener.close()
+        assert faults == []
+
+    run(main())
+
+
+def test_bad_peers_are_dropped_and_blamed_while_a_good_one_carries_on() -> None:
+    async def main() -> None:
+        faults: list[tuple[str, str]] = []
+        listener = await echo_listener(faults)
+        good = await connect("127.0.0.1", listener.port, FAST)
+        good.start_keepalive()
+
+        # random bytes instead of a preamble
+        _, w1 = await raw(listener.port)
+        w1.write(os.urandom(64))
+        # a valid preamble, then a frame over the limit
+        r2, w2 = await raw(listener.port)
+        w2.write(struct.pack(">4sH", MAGIC, PROTOCOL_VERSION) + struct.pack(">I", 10**9))
+        # a half-open connection that never says anything
+        _, w3 = await raw(listener.port)
+        # a frame that trickles in too slowly
+        _, w4 = await raw(listener.port)
+        w4.write(struct.pack(">4sH", MAGIC, PROTOCOL_VERSION) + struct.pack(">I", 100) + b"x")
+
+        for i in range(6):
+            await good.send(b"ping %d" % i)
+            assert await good.recv() == b"ping %d" % i
+            await asyncio.sleep(0.4)
+        reasons = " | ".join(r for _, r in faults)
+        assert "bad preamble" in reasons
+        assert "limit is 4096" in reasons
+        assert "no preamble in time" in reasons
+        assert "too slow" in reasons
+        # the oversize sender was cut off
+        with pytest.raises((asyncio.IncompleteReadError, ConnectionError)):
+            await r2.readexactly(6 + 1)
+        for w in (w1, w2, w3, w4):
+            w.close()
+        await good.close()
+        await listener.close()
+
+    run(main())
+
+
+def test_a_bounded_flood_of_connections_does_not_stop_the_listener() -> None:
+    async def main() -> None:
+        faults: list[tuple[str, str]] = []
+        listener = await echo_listener(faults)
+        writers = []
+        for _ in range(40):  # bounded: 40 connections, over the limit of 8
+            with_ok = await raw(listener.port)
+            writers.append(with_ok[1])
+        await asyncio.sleep(0.2)
+        assert listener.refused >= 30
+        await asyncio.sleep(1.3)  # the silent ones time out and free their slots
+        good = await connect("127.0.0.1", listener.port, FAST)
+        await good.send(b"after the flood")
+        assert await good.recv() == b"after the flood"
+        for w in writers:
+            w.close()
+        await good.close()
+        await listener.close()
+
+    run(main())
+
+
+def test_a_version_mismatch_is_a_clear_refusal_on_both_sides() -> None:
+    async def main() -> None:
+        faults: list[tuple[str, str]] = []
+        listener = await echo_listener(faults)
+        with pytest.raises(VersionMismatch, match=f"speaks version {PROTOCOL_VERSION}"):
+            await connect("127.0.0.1", listener.port, FAST, version=PROTOCOL_VERSION + 1)
+        await asyncio.sleep(0.1)
+        assert any("version mismatch" in r for _, r in faults)
+        await listener.close()
+
+    run(main())
+
+
+def test_connect_errors_are_one_line() -> None:
+    async def main() -> None:
+        listener = await echo_listener([])
+        port = listener.port
+        await listener.close()
+        with pytest.raises(ConnectionClosed, match="cannot connect"):
+            await connect("127.0.0.1", port, FAST)
+
+    run(main())
