@@ -99,6 +99,16 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--simultaneous-supply", action="store_true")
     sp.add_argument("--json", action="store_true", help="print JSON instead of text")
     sp.add_argument("--record-dir", type=Path, help="write each game's record there")
+    sp.add_argument(
+        "--secure",
+        action="store_true",
+        help="every seat a separate protocol endpoint (full cryptography); records are signed",
+    )
+
+    vp = sub.add_parser("verify", help="check that a signed game record was played fairly")
+    vp.add_argument("record", type=Path)
+    vp.add_argument("--json", action="store_true")
+    vp.add_argument("--export", type=Path, help="write the face-level game record there")
 
     rp = sub.add_parser("replay", help="replay a game record and print where it ends")
     rp.add_argument("record", type=Path)
@@ -115,6 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_selfplay(args)
         if args.command == "replay":
             return cmd_replay(args)
+        if args.command == "verify":
+            return cmd_verify(args)
         if args.command == "play":
             return cmd_play(args)
         from tui.app import run_menu
@@ -141,7 +153,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
-    from rattus_net.selfplay import play_game, seat_bots
+    from rattus_net.selfplay import SecureSelfplayGame, play_game, play_secure_game, seat_bots
 
     try:
         kinds = seat_bots(args.bots, args.players)
@@ -157,7 +169,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     for i in range(args.games):
         seed = args.seed + i
         start = time.perf_counter()
-        played = play_game(args.players, seed, kinds, args.buildings, args.simultaneous_supply)
+        play = play_secure_game if args.secure else play_game
+        played = play(args.players, seed, kinds, args.buildings, args.simultaneous_supply)
         elapsed += time.perf_counter() - start
         game, r = played.game, played.game.result
         names = game.config.players
@@ -176,8 +189,12 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
             "moves": len(game.history),
         }
         if args.record_dir is not None:
-            path = args.record_dir / f"game-{seed}.json"
-            path.write_text(GameRecord.from_game(game, played.table).dumps())
+            if isinstance(played, SecureSelfplayGame):
+                path = args.record_dir / f"game-{seed}.rattus"
+                path.write_bytes(played.record)
+            else:
+                path = args.record_dir / f"game-{seed}.json"
+                path.write_text(GameRecord.from_game(game, played.table).dumps())
             entry["record"] = str(path)
         games.append(entry)
         if not args.json:
@@ -233,6 +250,29 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         print(state_text(game))
     return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from protocol.errors import ProtocolError
+    from protocol.record import verify_record
+
+    try:
+        data = args.record.read_bytes()
+    except FileNotFoundError:
+        raise RecordError(f"{args.record}: no such file") from None
+    except IsADirectoryError:
+        raise RecordError(f"{args.record}: is a directory, not a game record") from None
+    try:
+        verdict = verify_record(data)
+    except ProtocolError as exc:
+        raise RecordError(f"{args.record}: {exc}") from None
+    if args.export is not None and verdict.engine_record is not None:
+        args.export.write_text(verdict.engine_record.dumps())
+    if args.json:
+        print(json.dumps(verdict.to_dict(), indent=1))
+    else:
+        print(verdict.text())
+    return 0 if verdict.fair else 1
 
 
 def _fail(message: str) -> NoReturn:

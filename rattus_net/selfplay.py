@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rattus_net.bots import Bot, make_bot
 from rattus_net.engine.config import BuildingSelection, GameConfig
 from rattus_net.engine.game import Game
 from rattus_net.engine.local import LocalTable
 from rattus_net.engine.view import PlayerView
+
+if TYPE_CHECKING:
+    from protocol.session import Session
 
 
 @dataclass
@@ -45,7 +49,7 @@ def play_game(
     )
     bots: list[Bot] = [make_bot(k, seed * 7919 + s) for s, k in enumerate(names)]
     game = Game(config)
-    table = LocalTable(seed)
+    table = LocalTable(seed, chance_source=_seeded_chance(config, seed))
     game.attach(table)
     views = [PlayerView(game, s) for s in range(players)]
     while not game.is_over:
@@ -54,3 +58,48 @@ def play_game(
         seat = d.players[0]
         game.apply(seat, bots[seat].choose(views[seat]))
     return SelfplayGame(seed, game, table, names)
+
+
+def _seeded_chance(config: GameConfig, seed: int) -> object:
+    """The chance honest seeded peers of a secure game produce, so that the local game and
+    the secure game of one seed are the same game (see protocol/seeded.py)."""
+    from protocol.seeded import SeededChance, seeded_params
+
+    return SeededChance(*seeded_params(config, seed))
+
+
+@dataclass
+class SecureSelfplayGame:
+    seed: int
+    game: Game  # seat 1's own engine (every peer ends with the same public state)
+    sessions: list[Session]
+    record: bytes  # the signed record (rattus verify)
+    bots: list[str]
+
+
+def play_secure_game(
+    players: int,
+    seed: int,
+    kinds: Sequence[str],
+    selection: BuildingSelection | None = None,
+    simultaneous_supply: bool = False,
+) -> SecureSelfplayGame:
+    """The game of :func:`play_game` with every seat a separate protocol endpoint over an
+    in-memory network (full cryptography). Each bot decides from its OWN peer's engine."""
+    from protocol.memnet import MemoryNetwork
+    from protocol.seeded import seeded_params
+
+    names = seat_bots(kinds, players)
+    config = GameConfig(
+        players=tuple(f"{k}-{s + 1}" for s, k in enumerate(names)),
+        buildings=selection or BuildingSelection.random_cards(),
+        simultaneous_supply=simultaneous_supply,
+    )
+    bots: list[Bot] = [make_bot(k, seed * 7919 + s) for s, k in enumerate(names)]
+    params, secrets = seeded_params(config, seed)
+    net = MemoryNetwork(params, secrets)
+    net.run(lambda game, seat: bots[seat].choose(PlayerView(game, seat)))
+    first = net.peers[0]
+    if first.abort is not None or not first.finished or first.game is None:
+        raise RuntimeError(f"secure game {seed} did not finish: {first.abort}")
+    return SecureSelfplayGame(seed, first.game, net.peers, first.record_bytes(), names)
