@@ -61,6 +61,8 @@ def determinize(view: PlayerView, rng: random.Random) -> Game:
     :func:`answer_table`. The result depends only on the view's information and ``rng``."""
     real = view._game
     g = real.clone()
+    # A table attached to the real game knows every face: the sample must never ask it.
+    g._inline = None
     # Guard against containers a newer engine field might add without ``clone`` copying it:
     # a sample must never share mutable state with the real game.
     for key, value in g.__dict__.items():

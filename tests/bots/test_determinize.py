@@ -196,3 +196,22 @@ def test_samples_are_playable_and_consistent() -> None:
                     sample.apply(s, sbots[s].choose(PlayerView(sample, s)))
             a.apply(seat, bots[seat].choose(view))
             steps += 1
+
+
+def test_sample_of_a_game_with_an_attached_table_never_uses_that_table() -> None:
+    order = _order(3)
+    game, table = _game(order)
+    game.attach(table)
+    before = (list(game.deck), [list(h) for h in game.hands], dict(table.face_of))
+    sample = determinize(PlayerView(game, 0), random.Random(1))
+    bots = [make_bot("heuristic", s) for s in range(4)]
+    rng = random.Random(2)
+    while True:
+        answer_table(sample, rng)
+        if sample.is_over:
+            break
+        sd = sample.decision
+        assert sd is not None
+        s = sd.players[0]
+        sample.apply(s, bots[s].choose(PlayerView(sample, s)))
+    assert (list(game.deck), [list(h) for h in game.hands], dict(table.face_of)) == before
