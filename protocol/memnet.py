@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
+from protocol.errors import RemoteProtocolError
 from protocol.params import GameParams, PeerSecrets
 from protocol.session import Session
 from rattus_net.engine.game import Game
@@ -38,6 +39,11 @@ class MemoryNetwork:
         ]
         self.links: deque[tuple[int, int, bytes]] = deque()
         self.delivered = 0
+        self.tamper: Callable[[int, int, bytes], bytes | None] | None = None
+        """Tests: replace (or drop, returning None) a frame on the link sender -> receiver."""
+        self.errors: list[tuple[int, Exception]] = []
+        self.keep_going = False
+        """Record RemoteProtocolErrors raised by receivers instead of propagating them."""
         self._collect()
 
     def _collect(self) -> None:
@@ -48,7 +54,11 @@ class MemoryNetwork:
     def broadcast(self, sender: int, frame: bytes) -> None:
         for r in range(len(self.peers)):
             if r != sender:
-                self.links.append((sender, r, frame))
+                sent: bytes | None = frame
+                if self.tamper is not None:
+                    sent = self.tamper(sender, r, frame)
+                if sent is not None:
+                    self.links.append((sender, r, sent))
 
     def deliver_one(self) -> bool:
         """Deliver the oldest frame in flight; False if none."""
@@ -56,7 +66,12 @@ class MemoryNetwork:
             return False
         sender, receiver, frame = self.links.popleft()
         self.delivered += 1
-        self.peers[receiver].receive(frame, self.now, link=sender)
+        try:
+            self.peers[receiver].receive(frame, self.now, link=sender)
+        except RemoteProtocolError as exc:
+            if not self.keep_going:
+                raise
+            self.errors.append((receiver, exc))
         self._collect()
         return True
 
