@@ -114,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("record", type=Path)
     rp.add_argument("--json", action="store_true")
     rp.add_argument("--moves", type=int, help="stop after this many moves")
+    _add_network_parsers(sub)
     return p
 
 
@@ -129,6 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_verify(args)
         if args.command == "play":
             return cmd_play(args)
+        if args.command in NETWORK_COMMANDS:
+            return cmd_network(args)
         from tui.app import run_menu
 
         return run_menu()
@@ -277,3 +280,179 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def _fail(message: str) -> NoReturn:
     raise UsageError(message)
+
+
+# --- network play: host, join, tables, resume ---------------------------------------------------
+
+NETWORK_COMMANDS = ("host", "join", "tables", "resume")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError("must be between 0 and 3600 seconds")
+    return value
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError("a port is 0 to 65535")
+    return value
+
+
+def _address(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host:
+        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT")
+    value = _port(port)
+    if value == 0:
+        raise argparse.ArgumentTypeError("port 0 cannot be joined")
+    return host, value
+
+
+def _add_network_parsers(sub: Any) -> None:
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--bot", choices=BOT_KINDS, help="let a bot play this seat (headless)")
+        p.add_argument("--seed", type=int, help="seed the bot's choices")
+        p.add_argument("--player", help="the name to sit with (default: the bot's kind)")
+        p.add_argument(
+            "--stall-timeout",
+            type=_seconds,
+            default=60.0,
+            help="end the game, blaming the silent peer, after this many seconds (60)",
+        )
+
+    hp = sub.add_parser("host", help="open a table on the local network and play at it")
+    hp.add_argument("--name", required=True, help="the table's name, as others will see it")
+    hp.add_argument("--players", type=_players, required=True, help="2 to 5, you included")
+    hp.add_argument("--port", type=_port, default=0, help="TCP port (default: any free one)")
+    hp.add_argument(
+        "--buildings",
+        type=_selection,
+        default=BuildingSelection.random_cards(),
+        help="first-game, random-buildings, random-cards, or six buildings / 30 cards",
+    )
+    hp.add_argument("--simultaneous-supply", action="store_true")
+    hp.add_argument(
+        "--no-advertise", action="store_true", help="do not announce the table with zeroconf"
+    )
+    common(hp)
+
+    jp = sub.add_parser("join", help="join a table: HOST:PORT, or --table NAME found on the LAN")
+    jp.add_argument("address", nargs="?", type=_address, help="HOST:PORT of the table's host")
+    jp.add_argument("--table", help="the name (or key fingerprint) of a table on the LAN")
+    jp.add_argument("--wait", type=_seconds, default=5.0, help="how long to look for --table (5 s)")
+    common(jp)
+
+    tp = sub.add_parser("tables", help="list the tables announced on the local network now")
+    tp.add_argument("--wait", type=_seconds, default=2.0, help="how long to listen (2 s)")
+    tp.add_argument("--json", action="store_true")
+
+    up = sub.add_parser("resume", help="resume a network game after a crash (its game id)")
+    up.add_argument("game_id", help="the game id printed when the game started")
+    up.add_argument("--stall-timeout", type=_seconds, default=60.0)
+
+
+def cmd_network(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from protocol.errors import ProtocolError
+    from rattus_net.net.lobby import LobbyRefusal, TableOptions
+    from rattus_net.net.node import NodeError
+    from rattus_net.net.transport import TransportError
+
+    name = f"rattus {args.command}"
+    if args.command == "join" and (args.address is None) == (args.table is None):
+        raise UsageError(f"{name}: give either HOST:PORT or --table NAME")
+    if args.command in ("host", "join") and args.bot is None:
+        raise UsageError(f"{name}: interactive network play needs --bot until the TUI lobby exists")
+
+    def say(line: str) -> None:
+        print(line, flush=True)
+
+    try:
+        if args.command == "tables":
+            return asyncio.run(_cmd_tables(args))
+        from rattus_net.net import play
+
+        if args.command == "host":
+            options = TableOptions(
+                args.players, args.buildings.describe(), args.simultaneous_supply
+            ).check()
+            outcome = asyncio.run(
+                play.host_game(
+                    args.name,
+                    options,
+                    bot=args.bot,
+                    name=args.player,
+                    port=args.port,
+                    bot_seed=args.seed,
+                    advertise=not args.no_advertise,
+                    stall_timeout=args.stall_timeout,
+                    say=say,
+                )
+            )
+        elif args.command == "join":
+            outcome = asyncio.run(
+                play.join_game(
+                    args.address,
+                    table=args.table,
+                    bot=args.bot,
+                    name=args.player,
+                    bot_seed=args.seed,
+                    stall_timeout=args.stall_timeout,
+                    find_seconds=args.wait,
+                    say=say,
+                )
+            )
+        else:
+            outcome = asyncio.run(
+                play.resume_game(args.game_id, stall_timeout=args.stall_timeout, say=say)
+            )
+    except (LobbyRefusal, NodeError) as exc:
+        print(f"{name}: {exc}", file=sys.stderr)
+        return 1
+    except (TransportError, ProtocolError) as exc:
+        print(f"{name}: {exc}", file=sys.stderr)
+        return 1
+    say(play.describe(outcome))
+    return 0 if outcome.finished else 1
+
+
+async def _cmd_tables(args: argparse.Namespace) -> int:
+    from rattus_net.net.discovery import browse
+
+    tables = await browse(args.wait)
+    if args.json:
+        rows = [
+            {
+                "name": t.name,
+                "address": t.address,
+                "seats_taken": t.seats_taken,
+                "seats_free": t.seats_free,
+                "state": t.state,
+                "version": t.version,
+                "compatible": t.compatible,
+                "fingerprint": t.fingerprint,
+            }
+            for t in tables
+        ]
+        print(json.dumps(rows, indent=1))
+        return 0
+    if not tables:
+        print("no tables found on the local network (a manual join: rattus join HOST:PORT)")
+    for t in tables:
+        version = "" if t.compatible else f"  INCOMPATIBLE (protocol version {t.version})"
+        print(
+            f"{t.name:<24} {t.address:<21} {t.seats_taken}/{t.seats_taken + t.seats_free} seated"
+            f"  {t.state:<8} key {t.fingerprint}{version}"
+        )
+    return 0

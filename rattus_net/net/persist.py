@@ -28,7 +28,7 @@ from typing import Any
 import platformdirs
 
 from protocol.errors import DecodeError
-from protocol.wire import WireValue, decode_value, encode_value
+from protocol.wire import DEFAULT_LIMITS, Limits, WireValue, decode_value, encode_value
 
 ENV_DATA_DIR = "RATTUS_DATA_DIR"
 """Environment variable that overrides the data directory (tests, several peers on one box)."""
@@ -37,6 +37,7 @@ _RECORD = struct.Struct(">II")
 MAX_RECORD = 4 << 20
 """Upper bound of one record; a larger length field can only be damage."""
 
+_LIMITS = Limits(max_size=MAX_RECORD, max_bin_len=DEFAULT_LIMITS.max_size)
 _GAME_ID = re.compile(r"^[0-9a-f]{8,64}$")
 
 
@@ -105,15 +106,22 @@ class Journal:
             _fsync_dir(path.parent)
         return cls(path, records, fd)
 
-    def append(self, value: WireValue) -> None:
-        """Append one record and fsync it: when this returns, the record survives a crash."""
-        payload = encode_value(value)
+    def append(self, value: WireValue, *, sync: bool = True) -> None:
+        """Append one record and fsync it: when this returns, the record survives a crash.
+
+        ``sync=False`` defers the fsync to :meth:`sync`, for a batch of records that must be
+        durable before the next thing is sent (one fsync instead of one per record)."""
+        payload = encode_value(value, _LIMITS)
         data = _RECORD.pack(len(payload), zlib.crc32(payload)) + payload
         written = 0
         while written < len(data):
             written += os.write(self._fd, data[written:])
-        os.fsync(self._fd)
+        if sync:
+            os.fsync(self._fd)
         self.records.append(value)
+
+    def sync(self) -> None:
+        os.fsync(self._fd)
 
     def close(self) -> None:
         if self._fd >= 0:
@@ -152,7 +160,7 @@ def _parse(data: bytes, path: Path) -> tuple[list[WireValue], int]:
                 break  # the last record was being written when we died
             raise JournalError(f"{path}: damaged record at byte {pos} (checksum)")
         try:
-            records.append(decode_value(payload))
+            records.append(decode_value(payload, _LIMITS))
         except DecodeError as exc:
             raise JournalError(f"{path}: unreadable record at byte {pos}: {exc.reason}") from None
         pos = end

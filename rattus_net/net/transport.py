@@ -344,7 +344,7 @@ class Listener:
         except ConnectionClosed:
             pass
         except asyncio.CancelledError:
-            raise
+            pass  # the listener is closing (re-raising makes asyncio's stream callback log it)
         except Exception as exc:  # a bug in a handler must not stop the listener
             log.exception("handler failed for %s", conn.peer)
             self._fault(conn.peer, f"internal error: {type(exc).__name__}")

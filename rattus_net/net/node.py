@@ -1,0 +1,467 @@
+"""The peer node: one seat's protocol session driven over the TCP mesh, journaled to disk.
+
+What the node adds to the sans-IO :class:`~protocol.session.Session`:
+
+* **The mesh.** Seat ``i`` dials every seat ``j < i`` and accepts the others, so each pair has
+  exactly one dialler, which redials (with backoff) whenever the link drops. Every link is
+  authenticated for this game (:mod:`rattus_net.net.handshake`, purpose ``game/<id>``) and only
+  roster keys are accepted. Frames are tagged: ``F`` a session frame, ``H`` "I hold your first n
+  frames" (sent on every new link, so the other side resends what we lack), ``D`` "my game is
+  over" (a finished peer lingers until everybody said so, so nobody ends up short of a frame).
+* **The journal.** Every accepted frame and every decision of our player goes to the game's
+  journal (:mod:`rattus_net.net.persist`), fsynced before anything that depends on it is sent.
+  The session is deterministic given its secrets (derived from the 32-byte master in the first
+  record) and its inputs, so :meth:`PeerNode.load` rebuilds the exact state, including every
+  frame we had sent, by replaying the journal. A decision is journaled *before* it is made, so
+  a restarted peer can never sign two different moves for one step (equivocation).
+* **Time.** ``session.tick`` runs every half second: a peer silent beyond ``stall_timeout``
+  makes the others abort with a signed record naming it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import random
+import struct
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from protocol.crypto.identity import Identity
+from protocol.errors import DecodeError, RemoteProtocolError
+from protocol.params import GameParams, PeerSecrets
+from protocol.session import ReplayError, Session
+from protocol.wire import WireValue
+from rattus_net.bots import make_bot
+from rattus_net.bots.base import Bot
+from rattus_net.engine.moves import format_move, parse_move
+from rattus_net.engine.view import PlayerView
+from rattus_net.net.handshake import Handshake
+from rattus_net.net.lobby import authenticate
+from rattus_net.net.persist import Journal, game_dir, write_json_atomic
+from rattus_net.net.transport import (
+    DEFAULT_TRANSPORT,
+    Connection,
+    Listener,
+    PeerFault,
+    TransportError,
+    TransportLimits,
+    connect,
+)
+
+log = logging.getLogger(__name__)
+
+_COUNT = struct.Struct(">I")
+JOURNAL = "journal.bin"
+RECORD = "record.rattus"
+
+
+class NodeError(Exception):
+    """A game cannot be run or resumed (bad journal, no setup); one line for the user."""
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything a seat needs to play (and later resume) a game: the first journal record."""
+
+    params: GameParams
+    seat: int
+    master: bytes
+    addresses: tuple[tuple[str, int], ...]
+    table: str = ""
+    bot: str = "random"
+    bot_seed: int | None = None
+
+    @property
+    def game_id(self) -> str:
+        return self.params.game_id().hex()
+
+    def to_wire(self) -> dict[str, WireValue]:
+        return {
+            "params": self.params.to_wire(),
+            "seat": self.seat,
+            "master": self.master,
+            "addresses": [[h, p] for h, p in self.addresses],
+            "table": self.table,
+            "bot": self.bot,
+            "bot_seed": self.bot_seed,
+        }
+
+    @classmethod
+    def from_wire(cls, value: WireValue) -> Setup:
+        try:
+            assert isinstance(value, dict)
+            seat, master, addrs = value["seat"], value["master"], value["addresses"]
+            table, bot, bot_seed = value["table"], value["bot"], value["bot_seed"]
+            assert isinstance(seat, int) and isinstance(master, bytes)
+            assert isinstance(addrs, list) and isinstance(table, str) and isinstance(bot, str)
+            assert bot_seed is None or isinstance(bot_seed, int)
+            addresses: list[tuple[str, int]] = []
+            for a in addrs:
+                assert isinstance(a, list) and len(a) == 2
+                h, p = a
+                assert isinstance(h, str) and isinstance(p, int)
+                addresses.append((h, p))
+            params = GameParams.from_wire(value["params"])
+        except (AssertionError, KeyError, DecodeError) as exc:
+            raise NodeError(f"the journal's setup record is unreadable ({exc})") from None
+        return cls(params, seat, master, tuple(addresses), table, bot, bot_seed)
+
+
+@dataclass
+class Outcome:
+    """How the game ended for this node."""
+
+    game_id: str
+    record: Path
+    finished: bool
+    abort: str | None = None
+    blamed: str | None = None
+    faults: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Link:
+    conn: Connection
+    seat: int
+    sent_upto: int = 0
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class PeerNode:
+    """Plays one seat of a game to its end (or abort). Build with :meth:`create` or
+    :meth:`load`, then ``await node.run()``."""
+
+    def __init__(
+        self,
+        setup: Setup,
+        journal: Journal,
+        directory: Path,
+        *,
+        limits: TransportLimits = DEFAULT_TRANSPORT,
+        stall_timeout: float = 60.0,
+        linger: float = 15.0,
+        bot: Bot | None = None,
+        choose: Callable[[PlayerView], Any] | None = None,
+    ) -> None:
+        self.setup = setup
+        self.journal = journal
+        self.dir = directory
+        self.limits = limits
+        self.linger = linger
+        self.seat = setup.seat
+        self.n = setup.params.n
+        self.names = setup.params.config.players
+        secrets = PeerSecrets(setup.master)
+        self.identity: Identity = secrets.identity()
+        self.session = Session(
+            setup.params, setup.seat, secrets, now=time.monotonic(), timeout=stall_timeout
+        )
+        seed = (
+            setup.bot_seed if setup.bot_seed is not None else random.SystemRandom().getrandbits(32)
+        )
+        self.bot = bot or make_bot(setup.bot, seed)
+        self.choose = choose
+        self.sent: list[bytes] = []
+        self.got = [0] * self.n
+        self.links: dict[int, _Link] = {}
+        self.done_from: set[int] = set()
+        self.faults: list[str] = []
+        self.inbox: asyncio.Queue[tuple[int, bytes]] = asyncio.Queue()
+        self._wake_main = asyncio.Event()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.listener: Listener | None = None
+        self.purpose = f"game/{setup.game_id}"
+        self.expect = {
+            i.fingerprint for s, i in enumerate(setup.params.identities) if s != setup.seat
+        }
+
+    # -- construction ----------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, setup: Setup, root: Path | None = None, **kw: Any) -> PeerNode:
+        """A new game: write the setup as the journal's first record."""
+        directory = game_dir(setup.game_id, root)
+        journal = Journal.open(directory / JOURNAL)
+        if len(journal) == 0:
+            journal.append(["setup", setup.to_wire()])
+        node = cls(setup, journal, directory, **kw)
+        node._replay()
+        node._write_meta("playing")
+        return node
+
+    @classmethod
+    def load(cls, game_id: str, root: Path | None = None, **kw: Any) -> PeerNode:
+        """Resume a game from its journal (after a crash, a kill or a reboot)."""
+        directory = game_dir(game_id, root)
+        path = directory / JOURNAL
+        if not path.exists():
+            raise NodeError(f"no game {game_id} in {directory.parent}")
+        journal = Journal.open(path)
+        if not journal.records or not isinstance(journal.records[0], list):
+            raise NodeError(f"the journal of game {game_id} has no setup")
+        first = journal.records[0]
+        if len(first) != 2 or first[0] != "setup":
+            raise NodeError(f"the journal of game {game_id} has no setup")
+        node = cls(Setup.from_wire(first[1]), journal, directory, **kw)
+        node._replay()
+        return node
+
+    def _replay(self) -> None:
+        """Feed the journal back into the fresh session: same inputs, same state, same frames."""
+        now = time.monotonic()
+        for rec in self.journal.records[1:]:
+            if not isinstance(rec, list) or not rec:
+                raise NodeError("unreadable journal record")
+            if rec[0] == "r" and len(rec) == 3:
+                _, link, frame = rec
+                assert isinstance(link, int) and isinstance(frame, bytes)
+                self.session.receive(frame, now, link=link)
+                self.got[link] += 1
+            elif rec[0] == "d" and len(rec) == 2:
+                assert isinstance(rec[1], str)
+                self.session.decide(parse_move(rec[1]), now)
+        self.sent.extend(self.session.take_outgoing())
+
+    def _write_meta(self, status: str) -> None:
+        write_json_atomic(
+            self.dir / "meta.json",
+            {
+                "table": self.setup.table,
+                "seat": self.seat,
+                "players": list(self.names),
+                "status": status,
+                "listen": list(self.setup.addresses[self.seat]),
+            },
+        )
+
+    # -- running ---------------------------------------------------------------------------
+
+    async def run(self, listener: Listener | None = None) -> Outcome:
+        """Connect the mesh and play to the end; returns where the record is."""
+        if listener is None:
+            _, port = self.setup.addresses[self.seat]
+            self.listener = Listener(self.accept, self.limits, max_connections=4 * self.n)
+            await self._listen(port)
+        else:
+            self.listener = listener
+        for j in range(self.seat):
+            self._spawn(self._dial(j))
+        try:
+            await self._main()
+            return self._finish()
+        finally:
+            await self.close()
+
+    async def _listen(self, port: int) -> None:
+        assert self.listener is not None
+        for attempt in range(50):  # the old process's socket may linger briefly after a kill
+            try:
+                await self.listener.start("0.0.0.0", port)
+                return
+            except OSError:
+                if attempt == 49:
+                    raise
+                await asyncio.sleep(0.2)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def accept(self, conn: Connection, hs: Handshake | None = None) -> None:
+        """An incoming link (from our Listener, or the lobby host's shared one)."""
+        if hs is None:
+            hs = await authenticate(conn, self.identity, None, expect=self.expect)
+        if hs.purpose != self.purpose or hs.remote is None:
+            raise PeerFault(f"link for {hs.purpose!r}, not this game", conn.peer)
+        ids = self.setup.params.identities
+        if hs.remote not in ids or ids.index(hs.remote) == self.seat:
+            raise PeerFault("key not in the roster", conn.peer)
+        seat = ids.index(hs.remote)
+        conn.start_keepalive()
+        await self._serve_link(conn, seat)
+
+    async def _dial(self, seat: int) -> None:
+        host, port = self.setup.addresses[seat]
+        fp = self.setup.params.identities[seat].fingerprint
+        delay = 0.1
+        while not self._over():
+            try:
+                conn = await connect(host, port, self.limits)
+                try:
+                    await authenticate(conn, self.identity, self.purpose, expect={fp})
+                except TransportError:
+                    conn.abort()
+                    raise
+                conn.start_keepalive()
+                delay = 0.1
+                await self._serve_link(conn, seat)
+            except TransportError as exc:
+                log.debug("link to seat %d: %s", seat, exc)
+            if self._over():
+                return
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 1.0)
+
+    def _over(self) -> bool:
+        return self._closing
+
+    _closing = False
+
+    async def _serve_link(self, conn: Connection, seat: int) -> None:
+        old = self.links.get(seat)
+        if old is not None:
+            old.conn.abort()
+        link = _Link(conn, seat)
+        self.links[seat] = link
+        writer = asyncio.get_running_loop().create_task(self._writer(link))
+        try:
+            await conn.send(b"H" + _COUNT.pack(self.got[seat]))
+            if self.session.finished or self.session.abort is not None:
+                await conn.send(b"D")
+            while True:
+                data = await conn.recv()
+                tag, body = data[:1], data[1:]
+                if tag == b"F":
+                    await self.inbox.put((seat, body))
+                    self._wake_main.set()
+                elif tag == b"H" and len(body) == _COUNT.size:
+                    (have,) = _COUNT.unpack(body)
+                    link.sent_upto = min(have, len(self.sent))
+                    link.wake.set()
+                elif tag == b"D":
+                    self.done_from.add(seat)
+                    self._wake_main.set()
+                else:
+                    raise PeerFault("unknown frame tag", conn.peer)
+        except TransportError as exc:
+            if isinstance(exc, PeerFault):
+                self.faults.append(f"{self.names[seat]}: {exc.reason}")
+        finally:
+            writer.cancel()
+            if self.links.get(seat) is link:
+                del self.links[seat]
+            conn.abort()
+
+    async def _writer(self, link: _Link) -> None:
+        """Send our frames to one peer, from what it holds on; resends after a reconnect."""
+        with contextlib.suppress(TransportError):
+            while True:
+                await link.wake.wait()
+                link.wake.clear()
+                while link.sent_upto < len(self.sent):
+                    frame = self.sent[link.sent_upto]
+                    await link.conn.send(b"F" + frame)
+                    link.sent_upto += 1
+
+    def _flush_outgoing(self) -> None:
+        new = self.session.take_outgoing()
+        if new:
+            self.sent.extend(new)
+            for link in self.links.values():
+                link.wake.set()
+
+    async def _main(self) -> None:
+        self._flush_outgoing()
+        for link in self.links.values():
+            link.wake.set()
+        loop = asyncio.get_running_loop()
+        while self.session.abort is None and not self.session.finished:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake_main.wait(), 0.5)
+            self._wake_main.clear()
+            now = time.monotonic()
+            dirty = False
+            while not self.inbox.empty():
+                seat, frame = self.inbox.get_nowait()
+                try:
+                    self.session.receive(frame, now, link=seat)
+                except ReplayError:
+                    continue
+                except RemoteProtocolError as exc:
+                    self.faults.append(f"{self.names[seat]}: {exc.reason}")
+                    bad = self.links.get(seat)
+                    if bad is not None:
+                        bad.conn.abort()
+                    continue
+                self.got[seat] += 1
+                self.journal.append(["r", seat, frame], sync=False)
+                dirty = True
+            if dirty:
+                self.journal.sync()  # durable before anything that depends on it is sent
+            self._flush_outgoing()
+            if self.session.needs_decision:
+                assert self.session.game is not None
+                view = PlayerView(self.session.game, self.seat)
+                chooser = self.choose or self.bot.choose
+                move = await loop.run_in_executor(None, chooser, view)
+                self.journal.append(["d", format_move(move)])  # before it is signed and sent
+                self.session.decide(move, time.monotonic())
+                self._flush_outgoing()
+                self._wake_main.set()
+            self.session.tick(time.monotonic())
+            self._flush_outgoing()
+        # Our game is over: let everybody have every frame, then say so and linger.
+        self._flush_outgoing()
+        for link in list(self.links.values()):
+            self._spawn(self._send_done(link))
+        deadline = time.monotonic() + self.linger
+        others = set(range(self.n)) - {self.seat}
+        while time.monotonic() < deadline and not others <= self.done_from:
+            if self.session.abort is not None and not self.links:
+                break
+            self._wake_main.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake_main.wait(), 0.5)
+            while not self.inbox.empty():  # late frames: resends, a peer's abort
+                seat, frame = self.inbox.get_nowait()
+                with contextlib.suppress(RemoteProtocolError):
+                    self.session.receive(frame, time.monotonic(), link=seat)
+
+    async def _send_done(self, link: _Link) -> None:
+        with contextlib.suppress(TransportError):
+            while link.sent_upto < len(self.sent):
+                await asyncio.sleep(0.05)
+            await link.conn.send(b"D")
+
+    def _finish(self) -> Outcome:
+        record = self.dir / RECORD
+        data = self.session.record_bytes()
+        tmp = record.with_name(RECORD + ".tmp")
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, record)
+        abort = self.session.abort
+        status = "finished" if abort is None else "aborted"
+        self._write_meta(status)
+        return Outcome(
+            self.setup.game_id,
+            record,
+            abort is None and self.session.finished,
+            abort.reason if abort else None,
+            self.names[abort.blamed] if abort else None,
+            self.faults,
+        )
+
+    async def close(self) -> None:
+        self._closing = True
+        for link in list(self.links.values()):
+            link.conn.abort()
+        if self.listener is not None:
+            await self.listener.close()
+        for task in list(self._tasks):
+            task.cancel()
+        self.journal.close()
+
+
+def new_master() -> bytes:
+    """A fresh master secret for a real game (every other secret is derived from it)."""
+    return os.urandom(32)

@@ -1,0 +1,212 @@
+"""Whole network games for the command line: host a table, join one, resume one.
+
+Each function runs on the caller's event loop and returns the node's :class:`Outcome`. They are
+headless: a bot plays the seat (the TUI lobby will pass its own chooser later). ``say`` gets the
+few lines worth printing (where the table is, the game id, who is seated).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from protocol.crypto.identity import Identity
+from protocol.params import GameParams, PeerSecrets
+from rattus_net.engine.config import GameConfig
+from rattus_net.net.discovery import Advertiser, TableAdvert, find_table, new_zeroconf
+from rattus_net.net.handshake import Handshake
+from rattus_net.net.lobby import HostedTable, LobbyRefusal, LobbyState, TableOptions, join_table
+from rattus_net.net.node import NodeError, Outcome, PeerNode, Setup, new_master
+from rattus_net.net.transport import (
+    DEFAULT_TRANSPORT,
+    Connection,
+    Listener,
+    PeerFault,
+    TransportLimits,
+)
+
+Say = Callable[[str], None]
+
+
+def game_params(state: LobbyState) -> GameParams:
+    """The parameters every seat derives from the started lobby (so the game id agrees)."""
+    config = GameConfig(
+        players=tuple(s.name for s in state.seats),
+        buildings=state.options.selection,
+        simultaneous_supply=state.options.simultaneous_supply,
+    )
+    return GameParams(config, tuple(s.public for s in state.seats), state.nonce)
+
+
+def _addresses(state: LobbyState, host: str, port: int) -> tuple[tuple[str, int], ...]:
+    """Where each seat listens; the host's seat is where we reached the lobby."""
+    return tuple((s.host or host, s.port if s.host else port) for s in state.seats)
+
+
+async def host_game(
+    table: str,
+    options: TableOptions,
+    *,
+    bot: str,
+    name: str | None = None,
+    port: int = 0,
+    bot_seed: int | None = None,
+    advertise: bool = True,
+    limits: TransportLimits = DEFAULT_TRANSPORT,
+    stall_timeout: float = 60.0,
+    say: Say = print,
+) -> Outcome:
+    master = new_master()
+    identity = PeerSecrets(master).identity()
+    hosted = HostedTable(identity, table, options, limits)
+    port = await hosted.open("0.0.0.0", port)
+    hosted.core.sit(identity.public, name or bot, "", port, bot=bot)
+    hosted.core.set_ready(identity.fingerprint, True)
+    aiozc = new_zeroconf() if advertise else None
+    advertiser: Advertiser | None = None
+    updates: set[asyncio.Task[None]] = set()
+    try:
+        if aiozc is not None:
+            st = hosted.core.state
+            advertiser = Advertiser(
+                aiozc,
+                TableAdvert(table, identity.fingerprint, len(st.seats), st.free, st.phase),
+                port,
+            )
+            await advertiser.start()
+            adv = advertiser
+
+            def changed(state: LobbyState) -> None:
+                task = asyncio.get_running_loop().create_task(
+                    adv.update(
+                        seats_taken=len(state.seats), seats_free=state.free, state=state.phase
+                    )
+                )
+                updates.add(task)
+                task.add_done_callback(updates.discard)
+
+            hosted.core.on_change.append(changed)
+        say(f"table {table!r} open on port {port}, host key {identity.fingerprint}")
+        state = await hosted.started
+        setup = Setup(
+            game_params(state), 0, master, _addresses(state, "", port), table, bot, bot_seed
+        )
+        node = PeerNode.create(setup, limits=limits, stall_timeout=stall_timeout)
+
+        async def game_link(conn: Connection, hs: Handshake) -> None:
+            await node.accept(conn, hs)
+
+        hosted.game_links = game_link
+        say(f"game {setup.game_id} started: {', '.join(setup.params.config.players)}")
+        return await node.run(hosted.listener)
+    finally:
+        for task in list(updates):
+            task.cancel()
+        if advertiser is not None:
+            await advertiser.stop()
+        if aiozc is not None:
+            await aiozc.async_close()
+        await hosted.close()
+
+
+async def join_game(
+    address: tuple[str, int] | None,
+    *,
+    table: str | None = None,
+    bot: str,
+    name: str | None = None,
+    bot_seed: int | None = None,
+    limits: TransportLimits = DEFAULT_TRANSPORT,
+    stall_timeout: float = 60.0,
+    find_seconds: float = 5.0,
+    say: Say = print,
+) -> Outcome:
+    expect: str | None = None
+    if address is None:
+        assert table is not None
+        advert = await find_table(table, find_seconds)
+        if advert is None:
+            raise LobbyRefusal(f"no table {table!r} found on the local network")
+        if not advert.compatible:
+            raise LobbyRefusal(
+                f"table {advert.name!r} speaks protocol version {advert.version}, "
+                "this program another: update one of them"
+            )
+        address, expect = (advert.host, advert.port), advert.fingerprint
+    master = new_master()
+    identity: Identity = PeerSecrets(master).identity()
+    holder: dict[str, PeerNode] = {}
+
+    async def on_link(conn: Connection) -> None:
+        node = holder.get("node")
+        if node is None:
+            raise PeerFault("game not started yet", conn.peer)
+        await node.accept(conn)
+
+    listener = Listener(on_link, limits, max_connections=20)
+    listen_port = await listener.start("0.0.0.0", 0)
+    try:
+        state = await join_table(
+            address[0],
+            address[1],
+            identity,
+            name or bot,
+            listen_port,
+            bot=bot,
+            expect_fingerprint=expect,
+            limits=limits,
+        )
+        me = state.seat_of(identity.fingerprint)
+        assert me is not None
+        setup = Setup(
+            game_params(state),
+            me,
+            master,
+            _addresses(state, address[0], address[1]),
+            state.table,
+            bot,
+            bot_seed,
+        )
+        node = PeerNode.create(setup, limits=limits, stall_timeout=stall_timeout)
+        holder["node"] = node
+        say(f"game {setup.game_id} started: {', '.join(setup.params.config.players)}")
+        return await node.run(listener)
+    finally:
+        await listener.close()
+
+
+async def resume_game(
+    game_id: str,
+    *,
+    limits: TransportLimits = DEFAULT_TRANSPORT,
+    stall_timeout: float = 60.0,
+    say: Say = print,
+    **kw: Any,
+) -> Outcome:
+    node = PeerNode.load(game_id, limits=limits, stall_timeout=stall_timeout, **kw)
+    if node.session.finished or node.session.abort is not None:
+        say(f"game {game_id} is already over")
+    else:
+        say(f"game {game_id} resumed at seat {node.seat + 1} ({node.names[node.seat]})")
+    return await node.run()
+
+
+def describe(outcome: Outcome) -> str:
+    """One line for the end of a game."""
+    if outcome.finished:
+        return f"game {outcome.game_id} finished; record: {outcome.record}"
+    return (
+        f"game {outcome.game_id} aborted ({outcome.blamed}: {outcome.abort}); "
+        f"record: {outcome.record}"
+    )
+
+
+__all__ = [
+    "NodeError",
+    "describe",
+    "game_params",
+    "host_game",
+    "join_game",
+    "resume_game",
+]
