@@ -222,9 +222,10 @@ def _check_abort(session: Session, abort: bytes, verdict: Verdict) -> None:
                 open_frame(f, session.game_id, session.params.identities, session.names)
                 for f in frames
             )
+            proven = check_equivocation(m1, m2)
         except RemoteProtocolError:
-            m1 = m2 = None
-        if m1 is not None and m2 is not None and check_equivocation(m1, m2):
+            proven = False
+        if proven:
             verdict.cheater = m1.author
             verdict.reason = "equivocation: two signed messages with one sequence number"
             verdict.evidence = m1.frame
@@ -239,7 +240,7 @@ def _check_abort(session: Session, abort: bytes, verdict: Verdict) -> None:
             return
     verdict.cheater = blamed if 0 <= blamed < session.n else None
     verdict.reason = (
-        f"aborted by {session.names[msg.author]}: {reason} (not provable from the record)"
+        f"aborted by {session.names[msg.author]}: {reason!s} (not provable from the record)"
     )
 
 

@@ -131,6 +131,11 @@ class Step:
     info: Any = None
 
 
+Successor = tuple[str, tuple[int, ...], Any] | None
+"""What a step handler returns: the next step of the same exchange, or None to let the
+public engine decide the next step."""
+
+
 def _faces_table() -> dict[bytes, int]:
     faces = list(range(D.FACE_COUNT))
     faces += [c for b in D.Building for c in D.building_cards(b)]
@@ -469,9 +474,9 @@ class Session:
             self._elg = secret
             self._send(HELLO, {"k": ann.to_bytes()})
         elif k == RAND_COMMIT:
-            secret = self._stream(b"random", self._randoms)(32)
+            mine = self._stream(b"random", self._randoms)(32)
             ctx = game_context(self.game_id, b"random", self._randoms)
-            self._send(RAND_COMMIT, {"c": rand_commitment(secret, self.names[me], ctx)})
+            self._send(RAND_COMMIT, {"c": rand_commitment(mine, self.names[me], ctx)})
         elif k == RAND_REVEAL:
             self._send(RAND_REVEAL, {"r": self._stream(b"random", self._randoms)(32)})
         elif k == SHUFFLE:
@@ -773,7 +778,7 @@ class Session:
             )
         return msg.payload
 
-    def _step_hello(self, st: Step, msgs: dict[int, Signed]) -> None:
+    def _step_hello(self, st: Step, msgs: dict[int, Signed]) -> Successor:
         keys: list[Point] = []
         for s, m in sorted(msgs.items()):
             raw = self._payload(m, {"k"})["k"]
@@ -786,7 +791,7 @@ class Session:
         self.joint = joint_key(keys)
         return None
 
-    def _step_rand_commit(self, st: Step, msgs: dict[int, Signed]) -> None:
+    def _step_rand_commit(self, st: Step, msgs: dict[int, Signed]) -> Successor:
         digests: dict[str, bytes] = {}
         for s, m in sorted(msgs.items()):
             c = self._payload(m, {"c"})["c"]
@@ -796,7 +801,7 @@ class Session:
         self._rand_commits = digests
         return RAND_REVEAL, tuple(range(self.n)), None
 
-    def _step_rand_reveal(self, st: Step, msgs: dict[int, Signed]) -> None:
+    def _step_rand_reveal(self, st: Step, msgs: dict[int, Signed]) -> Successor:
         rand = CommitReveal(self.names, game_context(self.game_id, b"random", self._randoms))
         for name in self.names:
             rand.add_commitment(name, self._rand_commits[name])
@@ -813,7 +818,7 @@ class Session:
         self._own_queue.append((req, value))
         return None
 
-    def _step_shuffle(self, st: Step, msgs: dict[int, Signed]) -> None:
+    def _step_shuffle(self, st: Step, msgs: dict[int, Signed]) -> Successor:
         assert self.joint is not None
         ((s, m),) = msgs.items()
         name = self.names[s]
@@ -842,7 +847,7 @@ class Session:
         self._own_queue.append((req, None))
         return None
 
-    def _step_shares(self, st: Step, msgs: dict[int, Signed]) -> None:
+    def _step_shares(self, st: Step, msgs: dict[int, Signed]) -> Successor:
         req = self.public.pending
         assert isinstance(req, Reveal)
         contrib = st.info["contrib"]
@@ -939,7 +944,7 @@ class Session:
         self.public.answer(faces)
         self._own_queue.append((req, mine))
 
-    def _step_open(self, st: Step, msgs: dict[int, Signed]) -> None:
+    def _step_open(self, st: Step, msgs: dict[int, Signed]) -> Successor:
         ((s, m),) = msgs.items()
         name = self.names[s]
         p = self._payload(m, {"h", "s"})
@@ -970,7 +975,7 @@ class Session:
             self._settle_own()
             self.game.apply(seat, own_move if own_move is not None else move)
 
-    def _step_move(self, st: Step, msgs: dict[int, Signed]) -> None:
+    def _step_move(self, st: Step, msgs: dict[int, Signed]) -> Successor:
         ((s, m),) = msgs.items()
         name = self.names[s]
         p = self._payload(m, {"m"})
@@ -990,7 +995,7 @@ class Session:
             self._my_move = None
         return None
 
-    def _step_supply_commit(self, st: Step, msgs: dict[int, Signed]) -> None:
+    def _step_supply_commit(self, st: Step, msgs: dict[int, Signed]) -> Successor:
         commits: dict[int, tuple[bytes, bytes]] = {}
         for s, m in sorted(msgs.items()):
             c = self._payload(m, {"c"})["c"]
@@ -1000,7 +1005,7 @@ class Session:
         self._supply_commit = commits
         return SUPPLY_OPEN, st.senders, None
 
-    def _step_supply_open(self, st: Step, msgs: dict[int, Signed]) -> None:
+    def _step_supply_open(self, st: Step, msgs: dict[int, Signed]) -> Successor:
         moves: dict[int, Supply] = {}
         for s, m in sorted(msgs.items()):
             name = self.names[s]
@@ -1023,7 +1028,7 @@ class Session:
         self._my_move = None
         return None
 
-    def _step_keys(self, st: Step, msgs: dict[int, Signed]) -> None:
+    def _step_keys(self, st: Step, msgs: dict[int, Signed]) -> Successor:
         revealed: list[Scalar | None] = [None] * self.n
         for s, m in sorted(msgs.items()):
             raw = self._payload(m, {"x"})["x"]

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import pytest
 
 from protocol.audit import computable_faces, entitled_handles
-from protocol.crypto.elgamal import Ciphertext, card_point, mask
+from protocol.crypto.elgamal import card_point, mask
 from protocol.crypto.group import G, Scalar
 from protocol.errors import ProofError, RemoteProtocolError
 from protocol.memnet import MemoryNetwork
@@ -24,7 +24,7 @@ from protocol.messages import (
     move_to_wire,
 )
 from protocol.params import GameParams, PeerSecrets
-from protocol.record import RecordFormatError, engine_record, verify_record
+from protocol.record import RecordFormatError, verify_record
 from protocol.seeded import SeededChance, seeded_params
 from protocol.session import PeerFault, ReplayError, Session
 from protocol.wire import WireValue, decode_message, encode_message
@@ -47,9 +47,7 @@ def random_chooser(n: int, seed: int) -> Callable[[Game, int], Move]:
 
 
 def table(n: int, seed: int, simultaneous: bool = False) -> tuple[GameParams, list[PeerSecrets]]:
-    config = GameConfig(
-        GameConfig.default_names(n), BuildingSelection.random_cards(), simultaneous
-    )
+    config = GameConfig(GameConfig.default_names(n), BuildingSelection.random_cards(), simultaneous)
     return seeded_params(config, seed)
 
 
@@ -197,7 +195,9 @@ def test_a_truncated_record_is_not_fair(two: Played) -> None:
 # --- the cheater matrix ------------------------------------------------------------------------
 
 
-def resign(frame: bytes, secrets: PeerSecrets, change: Callable[[str, dict[str, WireValue]], str]) -> bytes:
+def resign(
+    frame: bytes, secrets: PeerSecrets, change: Callable[[str, dict[str, WireValue]], str]
+) -> bytes:
     """Decode a frame, let ``change`` edit its body (and maybe return a new kind), sign again
     with the author's key: a message the cheater really signed."""
     outer = decode_message(frame)
@@ -217,7 +217,9 @@ def kind_of(frame: bytes) -> str:
     return decode_message(inner).kind
 
 
-def setup_net(n: int = 3, seed: int = 21, simultaneous: bool = False) -> tuple[MemoryNetwork, list[PeerSecrets]]:
+def setup_net(
+    n: int = 3, seed: int = 21, simultaneous: bool = False
+) -> tuple[MemoryNetwork, list[PeerSecrets]]:
     params, secrets = table(n, seed, simultaneous)
     net = MemoryNetwork(params, secrets, timeout=5.0)
     net.keep_going = True
@@ -454,9 +456,8 @@ def test_a_move_out_of_turn_names_the_mover() -> None:
     choose = random_chooser(3, 1)
     # Play until the first MOVE step.
     while True:
-        if not net.deliver_one():
-            if any(p.needs_decision for p in net.peers):
-                break
+        if not net.deliver_one() and any(p.needs_decision for p in net.peers):
+            break
     peer = net.peers[2]
     st = peer.step
     assert st is not None and st.kind == MOVE

@@ -1,0 +1,124 @@
+# ruff: noqa: E402  -- the sys.path fix must run before the protocol imports
+"""Costs of the network table protocol, for 2 to 5 peers (all peers in one process).
+
+Prints, per player count: setup (hellos, public randomness, building and population shuffles
+with proofs, the deal), time per private draw and per public reveal (all peers' work: shares,
+proofs and their verification), the whole secure game, ``rattus verify`` on its record, and
+the group operations counted (in units of one variable-base scalar multiplication).
+
+    .venv/bin/python benchmarks/protocol.py [--players 2,3,4,5] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+
+# This script is named like the ``protocol`` package: keep its own directory off the path.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+
+from protocol.crypto.group import OPS, Scalar, base_mul
+from protocol.memnet import MemoryNetwork
+from protocol.randomness import RandomStream
+from protocol.record import verify_record
+from protocol.seeded import seeded_params
+from protocol.session import Session
+from rattus_net.engine.choices import legal_choices
+from rattus_net.engine.config import BuildingSelection, GameConfig
+from rattus_net.engine.game import Game
+from rattus_net.engine.moves import Move
+
+
+def chooser(n: int, seed: int):  # type: ignore[no-untyped-def]
+    rngs = [random.Random(seed * 101 + s) for s in range(n)]
+
+    def choose(game: Game, seat: int) -> Move:
+        space = legal_choices(game, seat)
+        return space[rngs[seat].randrange(len(space))]
+
+    return choose
+
+
+def one_mult_ms() -> float:
+    r = RandomStream(b"bench".ljust(32, b"."))
+    p = base_mul(Scalar.random(r))
+    s = Scalar.random(r)
+    t = time.perf_counter()
+    for _ in range(500):
+        p = s * p
+    return (time.perf_counter() - t) / 500 * 1000
+
+
+def bench(n: int, seed: int) -> None:
+    config = GameConfig(GameConfig.default_names(n), BuildingSelection.random_cards())
+    params, secrets = seeded_params(config, seed)
+    OPS.reset()
+    t0 = time.perf_counter()
+    net = MemoryNetwork(params, secrets)
+    choose = chooser(n, seed)
+    # Setup: until the first decision of round 1.
+    while net.deliver_one() or not any(p.needs_decision for p in net.peers):
+        pass
+    setup = time.perf_counter() - t0
+    setup_ops = OPS.total_scalarmults
+    # Time the reveals: wrap Session._step_shares.
+    reveal_times: dict[str, list[float]] = {"private": [], "public": []}
+    original = Session._step_shares
+
+    def timed(self: Session, st, msgs):  # type: ignore[no-untyped-def]
+        t = time.perf_counter()
+        out = original(self, st, msgs)
+        req = self.public.pending
+        kind = "public" if self.record.reveals and self.record.reveals[-1][1] is None else "private"
+        reveal_times[kind].append((time.perf_counter() - t, len(self.record.reveals[-1][0])))  # type: ignore[arg-type]
+        del req
+        return out
+
+    Session._step_shares = timed  # type: ignore[method-assign]
+    t1 = time.perf_counter()
+    net.run(choose)
+    Session._step_shares = original  # type: ignore[method-assign]
+    whole = time.perf_counter() - t0
+    total_ops = OPS.total_scalarmults
+    assert all(p.finished for p in net.peers), [p.abort for p in net.peers]
+    record = net.peers[0].record_bytes()
+    OPS.reset()
+    t2 = time.perf_counter()
+    verdict = verify_record(record)
+    verify = time.perf_counter() - t2
+    assert verdict.fair
+    vops = OPS.total_scalarmults
+
+    def per_card(kind: str) -> str:
+        items = reveal_times[kind]
+        cards = sum(c for _, c in items)  # type: ignore[misc]
+        secs = sum(t for t, _ in items)  # type: ignore[misc]
+        # Each reveal step is processed by every one of the n peers in this process.
+        # every peer processes every reveal: total checking time of all peers per card
+        return f"{1000 * secs * n / max(cards, 1):5.2f} ms/card ({cards // n} cards)"
+
+    del t1
+    print(
+        f"{n} peers: setup {setup:5.2f} s ({setup_ops} mults) | private draw {per_card('private')}"
+        f" | public reveal {per_card('public')} | whole game {whole:5.2f} s ({total_ops} mults,"
+        f" {len(record) // 1024} KiB record) | verify {verify:5.2f} s ({vops} mults)"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--players", default="2,3,4,5")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    print(f"one variable-base scalar multiplication: {one_mult_ms():.3f} ms")
+    print("all peers run in this one process: per-peer wall time on a network is about 1/n")
+    for n in (int(x) for x in args.players.split(",")):
+        bench(n, args.seed)
+
+
+if __name__ == "__main__":
+    main()
