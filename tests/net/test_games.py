@@ -1,0 +1,139 @@
+"""Whole games between separate `rattus` processes over loopback: plain, killed and resumed,
+stalled, and under attack by garbage on the host's port."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import struct
+import time
+from pathlib import Path
+
+import pytest
+
+from protocol.record import verify_record
+from protocol.wire import PROTOCOL_VERSION
+from rattus_net.net.transport import MAGIC
+
+from .procs import (
+    GAME_LINE,
+    assert_same_fair_records,
+    finish,
+    free_port,
+    read_line,
+    records_of,
+    spawn,
+)
+
+OPEN_LINE = __import__("re").compile(r"open on port (\d+)")
+
+
+def start_table(tmp: Path, players: int, *extra: str) -> tuple[list, int]:
+    port = free_port()
+    host = spawn(
+        ["host", "--name", f"t{port}", "--players", str(players), "--port", str(port),
+         "--bot", "random", "--no-advertise", "--seed", "1", *extra],
+        tmp / "h",
+    )  # fmt: skip
+    assert read_line(host, OPEN_LINE, 20) == str(port)
+    guests = [
+        spawn(
+            ["join", f"127.0.0.1:{port}", "--bot", "random", "--seed", str(i), *extra],
+            tmp / f"g{i}",
+        )  # fmt: skip
+        for i in range(1, players)
+    ]
+    return [host, *guests], port
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_separate_processes_play_a_whole_game(tmp_path: Path, players: int) -> None:
+    procs, _ = start_table(tmp_path, players)
+    results = finish(procs, 150)
+    assert_same_fair_records(records_of(results), players)
+
+
+def journal_size(data: Path, game: str) -> int:
+    path = data / "games" / game / "journal.bin"
+    return path.stat().st_size if path.exists() else 0
+
+
+@pytest.mark.parametrize("victim", [0, 2])
+def test_a_peer_killed_mid_game_resumes_and_the_game_completes(tmp_path: Path, victim: int) -> None:
+    procs, _ = start_table(tmp_path, 3)
+    games = [read_line(p, GAME_LINE, 30) for p in procs]
+    assert len(set(games)) == 1
+    game = games[0]
+    data = tmp_path / ("h" if victim == 0 else f"g{victim}")
+    deadline = time.monotonic() + 60
+    while journal_size(data, game) < 80_000:  # past setup and the first shuffles: mid-game
+        assert time.monotonic() < deadline, "the game did not progress"
+        assert procs[victim].poll() is None, "the game ended before the kill"
+        time.sleep(0.05)
+    os.kill(procs[victim].pid, signal.SIGKILL)
+    procs[victim].wait(10)
+    time.sleep(0.5)
+    procs[victim] = spawn(["resume", game], data)
+    results = finish(procs, 150)
+    assert "resumed at seat" in results[victim][1]
+    assert_same_fair_records(records_of(results), 3)
+
+
+def test_a_peer_that_never_comes_back_is_blamed_in_a_signed_record(tmp_path: Path) -> None:
+    procs, _ = start_table(tmp_path, 3, "--stall-timeout", "3")
+    game = [read_line(p, GAME_LINE, 30) for p in procs][0]
+    deadline = time.monotonic() + 60
+    while journal_size(tmp_path / "g2", game) < 40_000:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    os.kill(procs[2].pid, signal.SIGKILL)
+    results = finish(procs[:2], 60)
+    for rc, out, _ in results:
+        assert rc == 1
+        assert "aborted" in out and "stalled" in out
+    names = []
+    for _, out, _ in results:
+        path = out.strip().splitlines()[-1].split("record: ")[1]
+        verdict = verify_record(Path(path).read_bytes())
+        assert not verdict.fair
+        names.append(verdict.to_dict())
+    text = str(names)
+    assert "stalled" in text
+
+
+async def attack(port: int, seconds: float) -> None:
+    """Random bytes, an oversized frame, half-open links and a bounded flood, for a while."""
+    writers = []
+    end = time.monotonic() + seconds
+    rounds = 0
+    while time.monotonic() < end and rounds < 20:
+        rounds += 1
+        for payload in (
+            os.urandom(100),
+            struct.pack(">4sH", MAGIC, PROTOCOL_VERSION) + struct.pack(">I", 1 << 30),
+            struct.pack(">4sH", MAGIC, PROTOCOL_VERSION) + struct.pack(">I", 5) + b"\xc1" * 5,
+            b"",
+        ):
+            try:
+                _, w = await asyncio.open_connection("127.0.0.1", port)
+            except OSError:
+                continue
+            w.write(payload)
+            writers.append(w)
+        for _ in range(5):  # a bounded flood: 5 more connections per round, 100 in all
+            try:
+                writers.append((await asyncio.open_connection("127.0.0.1", port))[1])
+            except OSError:
+                pass
+        await asyncio.sleep(0.2)
+    for w in writers:
+        w.close()
+
+
+def test_garbage_on_the_hosts_port_does_not_disturb_the_game(tmp_path: Path) -> None:
+    procs, port = start_table(tmp_path, 2)
+    read_line(procs[0], GAME_LINE, 30)
+    asyncio.run(attack(port, 4.0))
+    results = finish(procs, 120)
+    assert_same_fair_records(records_of(results), 2)
