@@ -72,7 +72,9 @@ def finish(procs: Sequence[subprocess.Popen[str]], timeout: float) -> list[tuple
             for q in procs:
                 q.kill()
             out, err = p.communicate()
-            raise AssertionError(f"a peer did not finish in time: {out[-500:]} {err[-1500:]}")
+            raise AssertionError(
+                f"a peer did not finish in time: {out[-500:]} {err[-1500:]}"
+            ) from None
         results.append((p.returncode, out, err))
     return results
 

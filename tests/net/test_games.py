@@ -4,6 +4,7 @@ stalled, and under attack by garbage on the host's port."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import struct
@@ -41,7 +42,7 @@ def start_table(tmp: Path, players: int, *extra: str) -> tuple[list, int]:
         spawn(
             ["join", f"127.0.0.1:{port}", "--bot", "random", "--seed", str(i), *extra],
             tmp / f"g{i}",
-        )  # fmt: skip
+        )
         for i in range(1, players)
     ]
     return [host, *guests], port
@@ -82,7 +83,7 @@ def test_a_peer_killed_mid_game_resumes_and_the_game_completes(tmp_path: Path, v
 
 def test_a_peer_that_never_comes_back_is_blamed_in_a_signed_record(tmp_path: Path) -> None:
     procs, _ = start_table(tmp_path, 3, "--stall-timeout", "3")
-    game = [read_line(p, GAME_LINE, 30) for p in procs][0]
+    game = next(read_line(p, GAME_LINE, 30) for p in procs)
     deadline = time.monotonic() + 60
     while journal_size(tmp_path / "g2", game) < 40_000:
         assert time.monotonic() < deadline
@@ -122,10 +123,8 @@ async def attack(port: int, seconds: float) -> None:
             w.write(payload)
             writers.append(w)
         for _ in range(5):  # a bounded flood: 5 more connections per round, 100 in all
-            try:
+            with contextlib.suppress(OSError):
                 writers.append((await asyncio.open_connection("127.0.0.1", port))[1])
-            except OSError:
-                pass
         await asyncio.sleep(0.2)
     for w in writers:
         w.close()

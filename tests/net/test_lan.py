@@ -39,7 +39,7 @@ def test_a_table_found_with_zeroconf_is_played_across_namespaces(
         0,
         rattus(
             ["host", "--name", "Cellar", "--players", "3", "--bot", "random", "--port", "47000"]
-        ),  # fmt: skip
+        ),
         env=env_for(tmp_path / "h"),
     )
     assert read_line(host, OPEN_LINE, 20) == "47000"
@@ -60,7 +60,7 @@ def test_a_table_found_with_zeroconf_is_played_across_namespaces(
             i,
             rattus(["join", "--table", "Cellar", "--bot", "random"]),
             env=env_for(tmp_path / f"g{i}"),
-        )  # fmt: skip
+        )
         for i in (1, 2)
     ]
     results = finish([host, *guests], 150)
