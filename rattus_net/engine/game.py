@@ -1113,9 +1113,11 @@ class Game:
         return sorted(range(self.n), key=lambda s: (-inf[s], arr[s]))
 
     def clone(self) -> Game:
-        """An independent copy (for search): the same state and pending request."""
+        """An independent copy (for search): the same state and pending request. The copy
+        has no attached table: the table belongs to the real game."""
         g = Game.__new__(Game)
         g.__dict__.update(self.__dict__)
+        g._inline = None
         g.faces = dict(self.faces)
         g.public = set(self.public)
         g.seen = [set(s) for s in self.seen]

@@ -142,3 +142,15 @@ def test_a_clone_continued_identically_ends_identically(p: dict[str, object], at
     assert twin.history == game.history
     assert twin.log == game.log
     assert twin.result == game.result
+
+
+def test_a_clone_has_no_attached_table() -> None:
+    from rattus_net.engine.config import GameConfig
+    from rattus_net.engine.game import Game
+    from rattus_net.engine.local import LocalTable
+
+    game = Game(GameConfig(GameConfig.default_names(3)))
+    game.attach(LocalTable(5))
+    copy = game.clone()
+    assert copy._inline is None
+    assert game._inline is not None
