@@ -97,19 +97,25 @@ def determinize(view: PlayerView, rng: random.Random) -> Game:
     for s in range(n):
         if s == me:
             continue
-        hidden_hand = []
-        for h in g.hands[s]:
-            if h in tracked_me:
-                fixed[h] = faces[h]
-            else:
-                hidden_hand.append(h)
-        unknown.extend(sorted(hidden_hand))
+        known_hand = [h for h in g.hands[s] if h in tracked_me]
+        for h in known_hand:
+            fixed[h] = faces[h]
+        unseen = [h for h in g.hands[s] if h not in tracked_me]
         b = g.entered[s]
         if b >= 0 and b in turned:
             for h in g.laid[s]:
                 fixed[h] = faces[h]
-        else:
-            unknown.extend(sorted(g.laid[s]))
+            unknown.extend(sorted(unseen))
+            continue
+        # Which of his unseen cards s laid face down is itself hidden (a peer's engine may
+        # even hold them as a mere count, ``Game.hidden``): pool them, and let the highest
+        # handles be the laid ones, so the sample is the same whatever the truth is.
+        k = len(g.laid[s]) + g.hidden[s]
+        pooled = sorted(unseen + g.laid[s])
+        g.hands[s] = known_hand + pooled[: len(pooled) - k]
+        g.laid[s] = pooled[len(pooled) - k :]
+        g.hidden[s] = 0
+        unknown.extend(pooled)
     pool = _ALL_CARDS - Counter(fixed.values())
     pool_faces = sorted(pool.elements())
     if len(pool_faces) != len(unknown):

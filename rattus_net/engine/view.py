@@ -68,7 +68,8 @@ class PlayerView:
     def occupants(self) -> list[list[tuple[int, int]]]:
         """Per row building, (seat, cards laid) in entry order (space 1 first)."""
         g = self._game
-        return [[(s, len(g.laid[s])) for s in seats] for seats in g.entry_order]
+        # A peer that has not seen a player's face-down cards knows only how many they are.
+        return [[(s, len(g.laid[s]) + g.hidden[s]) for s in seats] for seats in g.entry_order]
 
     @property
     def entered(self) -> list[int]:

@@ -163,3 +163,46 @@ def test_a_pass_that_is_not_a_pass_names_the_cheater() -> None:
         while peer.pending is not None and peer.decision is None:
             ptable.answer(peer)
     assert info.value.seat == 0
+
+
+def test_samples_for_search_are_the_same_on_a_peer_and_on_the_local_table() -> None:
+    """A search bot on its own peer (other players' face-down cards only a count) imagines
+    exactly the games it would imagine beside an omniscient engine."""
+    from rattus_net.engine.determinize import determinize
+    from rattus_net.engine.view import PlayerView
+
+    def zones(g: Game) -> tuple[object, ...]:
+        return (
+            tuple(tuple(g.faces[h] for h in hand) for hand in g.hands),
+            tuple(tuple(g.faces[h] for h in laid) for laid in g.laid),
+            tuple(g.faces[h] for h in g.deck),
+            tuple(g.faces[h] for h in g.nun_row),
+        )
+
+    config = GameConfig(GameConfig.default_names(4), first_player=0)
+    master, mtable = Game(config), LocalTable(12)
+    openings: dict[int, tuple[int, ...]] = {}
+    peers = [Game(config) for _ in range(4)]
+    ptables = [PeerTable(s, mtable, openings) for s in range(4)]
+    settle_all(master, mtable, peers, ptables)
+    rng = random.Random(12)
+    compared = 0
+    while not master.is_over and compared < 12:
+        seat = master.decision.players[0]
+        own = peers[seat]
+        space = legal_choices(own, seat)
+        move = space[rng.randrange(len(space))]
+        wire, handles = own.to_handles(seat, move)
+        if isinstance(move, Enter):
+            openings[seat] = handles
+        master.apply(seat, move)
+        for s, g in enumerate(peers):
+            g.apply(seat, move if s == seat else wire)
+        settle_all(master, mtable, peers, ptables)
+        me = master.decision.players[0] if master.decision else 0
+        if any(peers[me].hidden):
+            a = determinize(PlayerView(peers[me], me), random.Random(5))
+            b = determinize(PlayerView(master, me), random.Random(5))
+            assert zones(a) == zones(b)
+            compared += 1
+    assert compared > 0
