@@ -1,0 +1,180 @@
+"""Network play: a 5-peer game over loopback TCP in separate processes vs the same seeded game
+over the in-memory network in one process; and how fast a new table shows in `rattus tables`.
+
+Run (as root for the discovery part, which uses private network namespaces):
+    python benchmarks/network.py [--players 5] [--seed 1] [--repeats 3] [--no-discovery]
+
+Targets (issue "Play across the LAN"): loopback / in-memory wall-time ratio <= 1.5; a new
+table appears in `rattus tables` in under 2 s.
+
+The loopback game is *the same game* as `rattus selfplay --secure` of that seed: the benchmark
+writes each seat's journal with the seeded setup (seeded secrets, roster on free loopback ports)
+and starts every seat with `rattus resume GAME_ID` in its own process and data directory, so
+both start from the same secrets, card order and bot seeds. (They can still part ways: a bot
+over the network decides as soon as its turn comes, in memory only when no frame is in flight,
+so its view, hence its random draw, may differ; the line says so, and the ratio per signed
+message is printed too.) The process figure includes Python start-up of each peer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from protocol.record import decode_record
+from protocol.seeded import seeded_params
+from rattus_net.engine.config import BuildingSelection, GameConfig
+from rattus_net.net.node import PeerNode, Setup
+from rattus_net.selfplay import play_secure_game
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def loopback_game(players: int, seed: int) -> tuple[float, bytes]:
+    config = GameConfig(
+        players=tuple(f"random-{s + 1}" for s in range(players)),
+        buildings=BuildingSelection.random_cards(),
+    )
+    params, secrets = seeded_params(config, seed)
+    addresses = tuple(("127.0.0.1", free_port()) for _ in range(players))
+    root = Path(tempfile.mkdtemp(prefix="rattus-bench-"))
+    game_id = ""
+    for s in range(players):
+        setup = Setup(params, s, secrets[s]._master, addresses, "bench", "random", seed)
+        game_id = setup.game_id
+        node = PeerNode.create(setup, root / str(s))
+        node.journal.close()
+    start = time.perf_counter()
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "rattus_net", "resume", game_id],
+            env={"RATTUS_DATA_DIR": str(root / str(s)), "PATH": "/usr/bin:/bin"},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for s in range(players)
+    ]
+    outs = [p.communicate(timeout=300) for p in procs]
+    elapsed = time.perf_counter() - start
+    for p, (out, err) in zip(procs, outs, strict=True):
+        if p.returncode != 0:
+            raise SystemExit(f"a peer failed: {out[-300:]} {err[-800:]}")
+    records = {(root / str(s) / "games" / game_id / "record.rattus").read_bytes()
+               for s in range(players)}  # fmt: skip
+    if len(records) != 1:
+        raise SystemExit("the peers' records differ")
+    return elapsed, records.pop()
+
+
+def memory_game(players: int, seed: int) -> tuple[float, bytes]:
+    start = time.perf_counter()
+    played = play_secure_game(players, seed, ["random"])
+    return time.perf_counter() - start, played.record
+
+
+def discovery_latency(repeats: int) -> list[tuple[float, float]]:
+    """(from host launch, from the host's 'open' line) to the browser seeing the table."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tests.net.netns import NetnsLab, netns_available
+
+    reason = netns_available()
+    if reason is not None:
+        print(f"discovery: skipped ({reason})")
+        return []
+    watcher = (
+        "import asyncio, sys, time\n"
+        "from rattus_net.net.discovery import TableBrowser, new_zeroconf\n"
+        "async def main():\n"
+        "    zc = new_zeroconf(); b = TableBrowser(zc); await b.start()\n"
+        "    print('ready', flush=True)\n"
+        "    t = await b.wait_for(lambda a: a.name == sys.argv[1], 30)\n"
+        "    print('seen', time.time(), flush=True)\n"
+        "    await b.close(); await zc.async_close()\n"
+        "asyncio.run(main())\n"
+    )
+    results = []
+    with NetnsLab(2, "b") as lab:
+        for r in range(repeats):
+            name = f"Bench{r}"
+            w = lab.popen(1, [sys.executable, "-c", watcher, name])
+            assert w.stdout is not None
+            assert w.stdout.readline().strip() == "ready"
+            time.sleep(1.0)  # the browser's first queries are over: a steady `rattus tables`
+            launched = time.time()
+            h = lab.popen(
+                0,
+                [
+                    sys.executable,
+                    "-m",
+                    "rattus_net",
+                    "host",
+                    "--name",
+                    name,
+                    "--players",
+                    "2",
+                    "--bot",
+                    "random",
+                ],
+            )
+            assert h.stdout is not None
+            line = h.stdout.readline()
+            opened = time.time()
+            if "open on port" not in line:
+                raise SystemExit(f"host failed: {line}")
+            seen_line = w.stdout.readline().split()
+            seen = float(seen_line[1])
+            results.append((seen - launched, seen - opened))
+            h.kill()
+            w.kill()
+            h.wait()
+            w.wait()
+    return results
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--players", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--no-discovery", action="store_true")
+    args = ap.parse_args()
+    net_times, mem_times = [], []
+    for r in range(args.repeats):
+        seed = args.seed + r
+        mem, mem_record = memory_game(args.players, seed)
+        net, net_record = loopback_game(args.players, seed)
+        same = "same game" if net_record == mem_record else "the games parted ways"
+        nm, nn = len(decode_record(mem_record)[1]), len(decode_record(net_record)[1])
+        print(f"seed {seed}: in-memory {mem:6.2f} s ({nm} msgs)   loopback processes "
+              f"{net:6.2f} s ({nn} msgs)   ratio {net / mem:4.2f}, per message "
+              f"{(net / nn) / (mem / nm):4.2f}   ({same})")  # fmt: skip
+        net_times.append(net / nn)
+        mem_times.append(mem / nm)
+    ratio = statistics.median(n / m for n, m in zip(net_times, mem_times, strict=True))
+    print(f"{args.players}-peer game, median ratio loopback/in-memory per signed message: "
+          f"{ratio:.2f} (target <= 1.5)")  # fmt: skip
+    if not args.no_discovery:
+        lat = discovery_latency(args.repeats)
+        if lat:
+            launch = statistics.median(a for a, _ in lat)
+            opened = statistics.median(b for _, b in lat)
+            print(f"new table visible to a running browser: median {launch:.2f} s after the host "
+                  "process is launched, Python start-up included (target < 2 s)")  # fmt: skip
+            del opened
+
+
+if __name__ == "__main__":
+    main()
