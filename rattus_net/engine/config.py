@@ -106,13 +106,17 @@ class GameConfig:
     ``first_player`` is a seat, or ``None`` to draw it at random (ruling 9.14).
     ``simultaneous_supply`` plays phase B all at once (ruling 9.1).
     ``plague_survivors`` is the optional variant: if the plague kills everyone, the players
-    with the fewest rats survive."""
+    with the fewest rats survive. ``mix_hands``: see the field."""
 
     players: tuple[str, ...]
     buildings: BuildingSelection = field(default_factory=BuildingSelection.first_game)
     simultaneous_supply: bool = False
     first_player: int | None = None
     plague_survivors: bool = False
+    # Give a hand's cards new handles after it gains cards (``Game._t_mix_hands``). Only a
+    # network table needs it: it keeps a card's handle from telling where the card came
+    # from. Faces and results are the same either way.
+    mix_hands: bool = False
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:

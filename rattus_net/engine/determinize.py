@@ -30,7 +30,7 @@ from typing import Any
 from rattus_net.engine import data as D
 from rattus_net.engine.game import Decision, Game, Phase
 from rattus_net.engine.moves import DecisionKind
-from rattus_net.engine.table import PublicRandom, Reveal, Shuffle
+from rattus_net.engine.table import PublicRandom, Rehandle, Reveal, Shuffle
 from rattus_net.engine.view import PlayerView
 
 _ALL_CARDS: Counter[int] = Counter(D.population_faces() + D.special_faces())
@@ -174,5 +174,8 @@ def answer_table(game: Game, rng: random.Random) -> None:
             game.answer(None)
         elif isinstance(req, PublicRandom):
             game.answer(rng.randrange(req.bound))
+        elif isinstance(req, Rehandle):
+            faces = game.faces
+            game.answer([faces[h] for h in req.old])
         else:
             return

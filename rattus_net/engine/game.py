@@ -52,7 +52,14 @@ from rattus_net.engine.moves import (
     PlayPass,
     Supply,
 )
-from rattus_net.engine.table import Open, PublicRandom, Reveal, Shuffle, TableRequest
+from rattus_net.engine.table import (
+    Open,
+    PublicRandom,
+    Rehandle,
+    Reveal,
+    Shuffle,
+    TableRequest,
+)
 
 
 class Phase(Enum):
@@ -155,6 +162,8 @@ class Game:
         # the building resolves and the table answers an ``Open`` request.
         self.hidden = [0] * n
         self._opened: set[int] = set()  # seats whose hidden cards were opened this round
+        # Seats whose hands gained cards since they were last mixed (see ``_t_mix_hands``).
+        self._gained: set[int] = set()
         self.queue: list[int] = []  # phase C: seats that have not entered, next first
         self.supply_choices: list[Supply | None] = [None] * n
         self.premium_2p: int | None = None
@@ -248,6 +257,8 @@ class Game:
                 raise TableMisuse("a shuffle is answered with None")
         elif isinstance(req, Open):
             self._open_hidden(req, value)
+        elif isinstance(req, Rehandle):
+            self._mixed(req, value)
         else:
             raise TableMisuse("no table request is pending")
         self.pending = None
@@ -400,6 +411,7 @@ class Game:
         k = min(count, len(pile))  # ruling 9.11: a player takes what is left
         taken = [pile.pop() for _ in range(k)]
         self.hands[seat].extend(taken)
+        self._gained.add(seat)
         for v in range(self.n):
             if v != seat:
                 self.tracked[v].update(taken)
@@ -563,10 +575,10 @@ class Game:
         self.phase = Phase.SUPPLY
         if self.config.simultaneous_supply:
             self.pending = Decision(DecisionKind.SUPPLY, tuple(range(self.n)))
-            self._then((Game._t_enter_phase, ()))
+            self._then((Game._t_mix_hands, ()), (Game._t_enter_phase, ()))
         else:
             asks: list[Task] = [(Game._t_ask_supply, (s,)) for s in self.turn_order()]
-            self._then(*asks, (Game._t_enter_phase, ()))
+            self._then(*asks, (Game._t_mix_hands, ()), (Game._t_enter_phase, ()))
 
     def _t_ask_supply(self, seat: int) -> None:
         self.pending = Decision(DecisionKind.SUPPLY, (seat,))
@@ -628,6 +640,7 @@ class Game:
         k = min(count, len(deck))
         cards = [deck.pop() for _ in range(k)]
         self.hands[seat].extend(cards)
+        self._gained.add(seat)
         self._emit("draw", seat, count=k)
         if k < count:
             self._then((Game._t_draw, (seat, count - k)))
@@ -803,6 +816,7 @@ class Game:
             (Game._t_flute, (i,)),
             (Game._t_actions, (i,)),
             (Game._t_discard_played, (i,)),
+            (Game._t_mix_hands, ()),
         )
 
     def _t_apply_cards(self, i: int) -> None:
@@ -1008,6 +1022,7 @@ class Game:
         self._forget_hand(giver)
         self._remove_from_hand(giver, handles)
         self.hands[to].extend(handles)
+        self._gained.add(to)
         self.tracked[giver].update(handles)
         self.tracked[to].difference_update(handles)
         self._emit("give", giver, to=to, count=len(handles), reason=reason)
@@ -1056,6 +1071,46 @@ class Game:
             raise BadChoice("nun-row positions are 1 to 5, each at most once")
         self.pending = None
         self._then(*[(Game._t_look, (seat, p)) for p in pos])
+
+    def _t_mix_hands(self) -> None:
+        """Mix every hand that gained cards, so that its cards get new handles in an order
+        only its owner knows.
+
+        Without it a handle would tell where a card came from: a Sword taken openly from the
+        supply, or a card drawn this round, would be recognisable when it is given away, laid
+        or discarded. Hands gain cards in phase B and in the building their owner is in, and
+        nothing is given, laid or discarded from a hand between such a gain and the mixing
+        that follows it at the end of phase B or of that building."""
+        gained, self._gained = self._gained, set()
+        if not self.config.mix_hands:
+            return
+        self._then(
+            *[
+                (Game._t_mix_hand, (seat,))
+                for seat in sorted(gained)
+                if self.hidden[seat] == 0 and self.hands[seat]
+            ]
+        )
+
+    def _t_mix_hand(self, seat: int) -> None:
+        old = tuple(self.hands[seat])
+        new = self._new_handles(len(old))
+        self.hands[seat] = list(new)
+        self.pending = Rehandle(seat, old, new)
+
+    def _mixed(self, req: Rehandle, value: object) -> None:
+        if not isinstance(value, list | tuple) or len(value) != len(req.new):
+            raise TableMisuse("a mixed hand is answered with one face (or None) per new handle")
+        faces, public = self.faces, self.public
+        for h in req.old:
+            faces.pop(h, None)
+            public.discard(h)
+        for t in self.tracked:
+            t.difference_update(req.old)
+        for h, f in zip(req.new, value, strict=True):
+            if f is not None:
+                faces[h] = f
+        self.seen[req.seat].update(req.new)
 
     def _t_discard_played(self, i: int) -> None:
         for s in self.entry_order[i]:
@@ -1118,6 +1173,7 @@ class Game:
         g = Game.__new__(Game)
         g.__dict__.update(self.__dict__)
         g._inline = None
+        g._gained = set(self._gained)
         g.faces = dict(self.faces)
         g.public = set(self.public)
         g.seen = [set(s) for s in self.seen]

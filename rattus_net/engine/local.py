@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from rattus_net.engine.errors import SetupError, TableMisuse
 from rattus_net.engine.game import Game
 from rattus_net.engine.moves import Move
-from rattus_net.engine.table import PublicRandom, Reveal, Shuffle
+from rattus_net.engine.table import PublicRandom, Rehandle, Reveal, Shuffle
 
 
 @dataclass
@@ -92,6 +92,13 @@ class LocalTable:
                 value = self.rng.randrange(req.bound)
             self.chance.randoms.append(value)
             return value
+        if isinstance(req, Rehandle):
+            # Which new handle has which face only matters to a peer that cannot see the
+            # hand; this table, which sees everything, keeps the hand's order.
+            fo, known = self.face_of, game.faces  # supply cards are public in the engine
+            faces = [fo[h] if h in fo else known[h] for h in req.old]
+            fo.update(zip(req.new, faces, strict=True))
+            return faces
         # An Open request never reaches a table that sees every card.
         raise TableMisuse(f"the local table cannot answer {req!r}")
 

@@ -53,4 +53,14 @@ class Open(NamedTuple):
     number: int
 
 
-TableRequest = Shuffle | Reveal | PublicRandom | Open
+class Rehandle(NamedTuple):
+    """Mix ``seat``'s hand: its cards ``old`` become the face-down cards ``new``, in an order
+    only he knows, so that no handle tells where a card came from. Answer with one face per
+    new handle; a table that runs for another peer answers ``None`` for each."""
+
+    seat: int
+    old: tuple[int, ...]
+    new: tuple[int, ...]
+
+
+TableRequest = Shuffle | Reveal | PublicRandom | Open | Rehandle

@@ -20,7 +20,7 @@ from rattus_net.engine.errors import CheatDetected
 from rattus_net.engine.game import Game
 from rattus_net.engine.local import LocalTable
 from rattus_net.engine.moves import Enter, EnterHidden, PassHandle
-from rattus_net.engine.table import Open, PublicRandom, Reveal, Shuffle
+from rattus_net.engine.table import Open, PublicRandom, Rehandle, Reveal, Shuffle
 
 
 class PeerTable:
@@ -44,6 +44,10 @@ class PeerTable:
             game.answer(self.randoms.pop(0))
         elif isinstance(req, Open):
             game.answer(list(self.openings[req.seat]))
+        elif isinstance(req, Rehandle):
+            # Only the owner learns which new handle is which of his cards.
+            own = req.seat == self.seat
+            game.answer([self.master.face_of[h] if own else None for h in req.new])
         else:  # pragma: no cover - the game would be over
             raise AssertionError(req)
 
@@ -79,12 +83,15 @@ def settle_all(master: Game, mtable: LocalTable, peers: list[Game], ptables: lis
             t.answer(g)
 
 
-def play_lockstep(n: int, seed: int, simultaneous: bool = False) -> tuple[Game, list[Game]]:
+def play_lockstep(
+    n: int, seed: int, simultaneous: bool = False, mix_hands: bool = True
+) -> tuple[Game, list[Game]]:
     rng = random.Random(seed)
     config = GameConfig(
         GameConfig.default_names(n),
         BuildingSelection.random_cards(),
         simultaneous_supply=simultaneous,
+        mix_hands=mix_hands,
     )
     master, mtable = Game(config), LocalTable(seed)
     openings: dict[int, tuple[int, ...]] = {}
@@ -206,3 +213,47 @@ def test_samples_for_search_are_the_same_on_a_peer_and_on_the_local_table() -> N
             assert zones(a) == zones(b)
             compared += 1
     assert compared > 0
+
+
+def _faces_known_in_other_hands_at_phase_c(mix_hands: bool) -> int:
+    """How many card faces in other players' hands the peers' engines know when phase C
+    asks its first decision of a round (summed over the game)."""
+    config = GameConfig(
+        GameConfig.default_names(3), BuildingSelection.random_cards(), mix_hands=mix_hands
+    )
+    master, mtable = Game(config), LocalTable(8)
+    openings: dict[int, tuple[int, ...]] = {}
+    peers = [Game(config) for _ in range(3)]
+    ptables = [PeerTable(s, mtable, openings) for s in range(3)]
+    settle_all(master, mtable, peers, ptables)
+    rng = random.Random(8)
+    known = 0
+    while not master.is_over:
+        d = master.decision
+        if d.kind.value == "enter" and len(master.queue) == master.n:
+            known += sum(
+                1
+                for v, g in enumerate(peers)
+                for s in range(3)
+                if s != v
+                for h in g.hands[s]
+                if h in g.faces
+            )
+        seat = d.players[0]
+        space = legal_choices(peers[seat], seat)
+        move = space[rng.randrange(len(space))]
+        wire, handles = peers[seat].to_handles(seat, move)
+        if isinstance(move, Enter):
+            openings[seat] = handles
+        master.apply(seat, move)
+        for s, g in enumerate(peers):
+            g.apply(seat, move if s == seat else wire)
+        settle_all(master, mtable, peers, ptables)
+    return known
+
+
+def test_mixed_hands_leave_no_handle_whose_face_others_know() -> None:
+    # Without mixing, cards taken openly from the supply keep a handle everyone recognises.
+    assert _faces_known_in_other_hands_at_phase_c(mix_hands=False) > 0
+    # Mixed at the end of phase B, no handle in another hand has a face a peer knows.
+    assert _faces_known_in_other_hands_at_phase_c(mix_hands=True) == 0
