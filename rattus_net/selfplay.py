@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from rattus_net.bots import Bot, make_bot
 from rattus_net.engine.config import BuildingSelection, GameConfig
 from rattus_net.engine.game import Game
-from rattus_net.engine.local import LocalTable
+from rattus_net.engine.local import ChanceSource, LocalTable
 from rattus_net.engine.view import PlayerView
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ def play_game(
     return SelfplayGame(seed, game, table, names)
 
 
-def _seeded_chance(config: GameConfig, seed: int) -> object:
+def _seeded_chance(config: GameConfig, seed: int) -> ChanceSource:
     """The chance honest seeded peers of a secure game produce, so that the local game and
     the secure game of one seed are the same game (see protocol/seeded.py)."""
     from protocol.seeded import SeededChance, seeded_params

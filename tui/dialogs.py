@@ -177,7 +177,7 @@ class DecisionDialog(ModalScreen[bool]):
         Binding("down", "cursor(1)", "Down", show=False),
         Binding("left,minus", "change(-1)", "Less", show=False),
         Binding("right,plus,equals_sign", "change(1)", "More", show=False),
-        Binding("space", "toggle", "Toggle", show=False),
+        Binding("space", "toggle_item", "Toggle", show=False),
         *[Binding(str(k), f"digit({k})", str(k), show=False) for k in range(10)],
     ]
 
@@ -274,7 +274,7 @@ class DecisionDialog(ModalScreen[bool]):
     def action_change(self, delta: int) -> None:
         self._act(self.change, delta)
 
-    def action_toggle(self) -> None:
+    def action_toggle_item(self) -> None:
         self._act(self.toggle)
 
     def action_digit(self, value: int) -> None:

@@ -6,6 +6,8 @@ from rattus_net.bots.base import Bot, RandomBot
 from rattus_net.bots.heuristic import HeuristicBot
 from rattus_net.bots.search import SearchBot
 
+__all__ = ["BOT_KINDS", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "make_bot"]
+
 BOT_KINDS = ("random", "heuristic", "search")
 
 

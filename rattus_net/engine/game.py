@@ -91,6 +91,11 @@ class Decision:
     building: int | None = None
 
 
+# The two most frequent decisions, made once: decisions are immutable values.
+_SUPPLY_DECISIONS = tuple(Decision(DecisionKind.SUPPLY, (s,)) for s in range(D.MAX_PLAYERS))
+_ENTER_DECISIONS = tuple(Decision(DecisionKind.ENTER, (s,)) for s in range(D.MAX_PLAYERS))
+
+
 class Event(NamedTuple):
     """Something that happened, for logs and bots. ``private_to`` is the only seat that may
     read it (``None``: everybody); ``data`` holds the details (see ``events.py`` for words)."""
@@ -581,7 +586,7 @@ class Game:
             self._then(*asks, (Game._t_mix_hands, ()), (Game._t_enter_phase, ()))
 
     def _t_ask_supply(self, seat: int) -> None:
-        self.pending = Decision(DecisionKind.SUPPLY, (seat,))
+        self.pending = _SUPPLY_DECISIONS[seat]
 
     def check_supply(self, seat: int, move: Supply) -> D.SupplyAction:
         """Validate a supply choice; returns the card's supply action."""
@@ -672,7 +677,7 @@ class Game:
 
     def _t_ask_enter(self) -> None:
         if self.queue:
-            self.pending = Decision(DecisionKind.ENTER, (self.queue[0],))
+            self.pending = _ENTER_DECISIONS[self.queue[0]]
         else:
             self._then((Game._t_resolve_phase, ()))
 
