@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Markdown, RichLog, Static
 from textual.worker import Worker, WorkerState
 
-from rattus_net.bots import BOT_KINDS
+from rattus_net.bots import BOT_KINDS, BOT_LEVELS
 from rattus_net.engine import data as D
 from rattus_net.engine.config import BuildingSelection
 from tui import render as R
@@ -96,7 +96,7 @@ class MenuScreen(Screen[None]):
         labels = {
             "play": "Play against bots",
             "players": f"  Players      < {self.players} >  (you and {self.players - 1} bots)",
-            "bots": f"  Bots         < {self.bot_kind} >",
+            "bots": f"  Bots         < {BOT_LEVELS[self.bot_kind]} ({self.bot_kind}) >",
             "buildings": f"  Buildings    < {SELECTIONS[self.selection][0]} >",
             "rules": "Rules of Rattus Cartus",
             "quit": "Quit",

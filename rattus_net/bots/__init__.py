@@ -6,9 +6,11 @@ from rattus_net.bots.base import Bot, RandomBot
 from rattus_net.bots.heuristic import HeuristicBot
 from rattus_net.bots.search import SearchBot
 
-__all__ = ["BOT_KINDS", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "make_bot"]
+__all__ = ["BOT_KINDS", "BOT_LEVELS", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "make_bot"]
 
 BOT_KINDS = ("random", "heuristic", "search")
+# How the TUI offers the bots: as difficulty levels.
+BOT_LEVELS = {"random": "easy", "heuristic": "normal", "search": "hard"}
 
 
 def make_bot(
