@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -55,6 +56,8 @@ def test_a_table_found_with_zeroconf_is_played_across_namespaces(
     assert "Cellar" in text.stdout and "1/3 seated" in text.stdout
     if shutil.which("avahi-browse") and shutil.which("avahi-daemon"):
         check_with_avahi(lab, tmp_path)
+    else:  # optional by design: .ci/run installs it; say so when it is missing
+        warnings.warn("avahi-utils not installed: advert not cross-checked", stacklevel=1)
     guests = [
         lab.popen(
             i,
@@ -74,13 +77,13 @@ def check_with_avahi(lab: NetnsLab, tmp_path: Path) -> None:
     # avahi-daemon needs its own D-Bus system bus; inside the namespace we share the host's
     # filesystem, so only try where a system bus is running.
     if not Path("/run/dbus/system_bus_socket").exists():
+        warnings.warn("no D-Bus system bus: advert not cross-checked with Avahi", stacklevel=1)
         return
     daemon = lab.popen(1, ["avahi-daemon", "--no-drop-root", "--no-chroot", "-f", str(conf)])
     try:
         time.sleep(2)
         out = lab.run(1, ["avahi-browse", "-rtp", "_rattus._tcp"], timeout=20)
-        if daemon.poll() is not None:
-            return  # Avahi could not start here (another daemon owns the name): optional
+        assert daemon.poll() is None, "avahi-daemon did not start in the namespace"
         assert "Cellar" in out.stdout and "fp=" in out.stdout, out.stdout + out.stderr
     finally:
         daemon.terminate()
