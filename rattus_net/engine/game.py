@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from itertools import combinations
 from typing import Any, NamedTuple, Protocol
 
 from rattus_net.engine import data as D
@@ -91,6 +92,9 @@ class Decision:
     building: int | None = None
 
 
+# The ways of choosing 5 of a class's 10 building cards (selection "random-cards").
+_FIVE_OF_TEN = tuple(combinations(range(2 * D.COPIES_PER_BUILDING), D.BUILDINGS_PER_CLASS_IN_GAME))
+
 # The two most frequent decisions, made once: decisions are immutable values.
 _SUPPLY_DECISIONS = tuple(Decision(DecisionKind.SUPPLY, (s,)) for s in range(D.MAX_PLAYERS))
 _ENTER_DECISIONS = tuple(Decision(DecisionKind.ENTER, (s,)) for s in range(D.MAX_PLAYERS))
@@ -115,11 +119,6 @@ class InlineTable(Protocol):
     def value_for(self, game: Game) -> Any:
         """The answer to ``game.pending``."""
         ...
-
-
-def _new_event(fields: tuple[str, int | None, dict[str, Any], int | None]) -> Event:
-    # tuple.__new__ skips the NamedTuple constructor's keyword handling: events are many.
-    return tuple.__new__(Event, fields)
 
 
 class Game:
@@ -173,8 +172,6 @@ class Game:
         self.supply_choices: list[Supply | None] = [None] * n
         self.premium_2p: int | None = None
         self._replace_tries = 0
-        self._pool: list[int] = []  # building cards being drawn from at setup
-        self._chosen: list[int] = []
         self._random: int = 0
         self.log: list[Event] = []
         self.history: list[tuple[int, Move | HandleMove]] = []
@@ -210,7 +207,10 @@ class Game:
 
     def _then(self, *tasks: Task) -> None:
         """Schedule tasks to run in the given order, before anything scheduled earlier."""
-        self._stack.extend(reversed(tasks))
+        if len(tasks) == 1:
+            self._stack.append(tasks[0])
+        else:
+            self._stack.extend(reversed(tasks))
 
     def attach(self, table: InlineTable | None) -> None:
         """Let a table that can answer at once (the local table) answer every request inside
@@ -322,7 +322,8 @@ class Game:
     def _emit(
         self, kind: str, player: int | None, private_to: int | None = None, **data: Any
     ) -> None:
-        self.log.append(_new_event((kind, player, data, private_to)))
+        # tuple.__new__ skips the NamedTuple constructor's keyword handling: events are many.
+        self.log.append(tuple.__new__(Event, (kind, player, data, private_to)))
 
     def _reveal(self, handles: list[int] | tuple[int, ...], to: int | None) -> None:
         """Ask the table to turn up handles; the continuation must already be scheduled.
@@ -446,37 +447,37 @@ class Game:
                 sorted(c for b in D.FIRST_GAME for c in D.building_cards(b))
             )
         elif sel.method is SelectionMethod.RANDOM_BUILDINGS:
-            tasks: list[Task] = []
-            for klass in range(6):
-                tasks.append((Game._t_ask_random, (2, f"building for {D.Klass(klass).label}")))
-                tasks.append((Game._t_pick_building, (klass,)))
-            self._then(*tasks, (Game._t_selection_done, ()))
+            # One public random number picks every class's building: one draw, not six, so a
+            # network table runs one commit-reveal round for the whole selection.
+            self._then(
+                (Game._t_ask_random, (2**6, "one building per class")),
+                (Game._t_pick_buildings, ()),
+            )
         else:
-            tasks = []
-            for klass in range(6):
-                tasks.append((Game._t_start_pool, (klass,)))
-                for k in range(D.BUILDINGS_PER_CLASS_IN_GAME):
-                    purpose = f"{D.Klass(klass).label} building card"
-                    tasks.append((Game._t_ask_random, (10 - k, purpose)))
-                    tasks.append((Game._t_pick_card, ()))
-            self._then(*tasks, (Game._t_selection_done, ()))
+            self._then(
+                (Game._t_ask_random, (len(_FIVE_OF_TEN) ** 6, "five building cards per class")),
+                (Game._t_pick_cards, ()),
+            )
 
     def _t_ask_random(self, bound: int, purpose: str) -> None:
         self.pending = PublicRandom(bound, purpose)
 
-    def _t_pick_building(self, klass: int) -> None:
-        self._chosen.extend(D.building_cards(klass * 2 + self._random))
+    def _t_pick_buildings(self) -> None:
+        """Bit ``k`` of the random number picks the building of class ``k``."""
+        r = self._random
+        cards = [c for k in range(6) for c in D.building_cards(k * 2 + ((r >> k) & 1))]
+        self.buildings_in_game = tuple(sorted(cards))
 
-    def _t_start_pool(self, klass: int) -> None:
-        self._pool = D.building_cards(klass * 2) + D.building_cards(klass * 2 + 1)
-
-    def _t_pick_card(self) -> None:
-        self._chosen.append(self._pool.pop(self._random))
-
-    def _t_selection_done(self) -> None:
-        self.buildings_in_game = tuple(sorted(self._chosen))
-        self._chosen = []
-        self._pool = []
+    def _t_pick_cards(self) -> None:
+        """Digit ``k`` (base 252) of the random number is the rank of class ``k``'s five cards
+        among the 252 ways to choose 5 of its 10 cards (5 of each of its two buildings)."""
+        r = self._random
+        cards: list[int] = []
+        for k in range(6):
+            r, rank = divmod(r, len(_FIVE_OF_TEN))
+            pool = D.building_cards(k * 2) + D.building_cards(k * 2 + 1)
+            cards.extend(pool[i] for i in _FIVE_OF_TEN[rank])
+        self.buildings_in_game = tuple(sorted(cards))
 
     def _t_setup_population(self) -> None:
         if self.n == 2 and any(
@@ -580,10 +581,10 @@ class Game:
         self.phase = Phase.SUPPLY
         if self.config.simultaneous_supply:
             self.pending = Decision(DecisionKind.SUPPLY, tuple(range(self.n)))
-            self._then((Game._t_mix_hands, ()), (Game._t_enter_phase, ()))
+            self._then(*self._mixing(), (Game._t_enter_phase, ()))
         else:
             asks: list[Task] = [(Game._t_ask_supply, (s,)) for s in self.turn_order()]
-            self._then(*asks, (Game._t_mix_hands, ()), (Game._t_enter_phase, ()))
+            self._then(*asks, *self._mixing(), (Game._t_enter_phase, ()))
 
     def _t_ask_supply(self, seat: int) -> None:
         self.pending = _SUPPLY_DECISIONS[seat]
@@ -624,8 +625,8 @@ class Game:
             tasks.append((Game._t_draw, (seat, action.draw)))
         if action.rats:
             tasks.append((Game._t_lose_rats, (seat, action.rats, "supply")))
-        for pos in move.looks:
-            tasks.append((Game._t_look, (seat, pos)))
+        if move.looks:
+            tasks.append((Game._t_look, (seat, move.looks)))
         self._then(*tasks)
 
     def _t_lose_rats(self, seat: int, count: int, why: str) -> None:
@@ -664,9 +665,10 @@ class Game:
         self._emit("reshuffle", None, count=len(faces))
         self.pending = Shuffle("discard", faces, handles)
 
-    def _t_look(self, seat: int, pos: int) -> None:
-        self._emit("look", seat, position=pos)
-        self._reveal((self.nun_row[pos],), seat)
+    def _t_look(self, seat: int, positions: tuple[int, ...]) -> None:
+        for pos in positions:
+            self._emit("look", seat, position=pos)
+        self._reveal([self.nun_row[pos] for pos in positions], seat)
 
     # --- phase C: enter buildings -------------------------------------------------------------
 
@@ -821,7 +823,7 @@ class Game:
             (Game._t_flute, (i,)),
             (Game._t_actions, (i,)),
             (Game._t_discard_played, (i,)),
-            (Game._t_mix_hands, ()),
+            *self._mixing(),
         )
 
     def _t_apply_cards(self, i: int) -> None:
@@ -1075,7 +1077,10 @@ class Game:
         if any(not 0 <= p < D.NUN_ROW for p in pos) or len(set(pos)) != len(pos):
             raise BadChoice("nun-row positions are 1 to 5, each at most once")
         self.pending = None
-        self._then(*[(Game._t_look, (seat, p)) for p in pos])
+        self._then((Game._t_look, (seat, pos)))
+
+    def _mixing(self) -> list[Task]:
+        return [(Game._t_mix_hands, ())] if self.config.mix_hands else []
 
     def _t_mix_hands(self) -> None:
         """Mix every hand that gained cards, so that its cards get new handles in an order
@@ -1087,8 +1092,6 @@ class Game:
         nothing is given, laid or discarded from a hand between such a gain and the mixing
         that follows it at the end of phase B or of that building."""
         gained, self._gained = self._gained, set()
-        if not self.config.mix_hands:
-            return
         self._then(
             *[
                 (Game._t_mix_hand, (seat,))
@@ -1204,8 +1207,6 @@ class Game:
         g._opened = set(self._opened)
         g.queue = list(self.queue)
         g.supply_choices = list(self.supply_choices)
-        g._pool = list(self._pool)
-        g._chosen = list(self._chosen)
         g.log = list(self.log)
         g.history = list(self.history)
         g._stack = list(self._stack)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
 
 import pytest
 
@@ -77,7 +78,10 @@ def test_explicit_30_cards() -> None:
 
 
 def test_random_buildings_one_building_per_class_all_five_copies() -> None:
-    sc = Scenario(3, selection=BuildingSelection.random_buildings(), randoms=[1, 0, 1, 0, 1, 1])
+    # One public random number; bit k picks class k's building (here 1, 0, 1, 0, 1, 1).
+    bits = [1, 0, 1, 0, 1, 1]
+    value = sum(b << k for k, b in enumerate(bits))
+    sc = Scenario(3, selection=BuildingSelection.random_buildings(), randoms=[value])
     cards = sc.game.buildings_in_game
     assert_five_per_class(cards)
     assert buildings_of(cards) == dict.fromkeys(
@@ -94,9 +98,11 @@ def test_random_buildings_one_building_per_class_all_five_copies() -> None:
 
 
 def test_random_cards_five_of_the_ten_cards_per_class() -> None:
-    # Per class: pick index 9, 0, 0, 0, 0 of the shrinking pool of its 10 cards.
-    randoms = [9, 0, 0, 0, 0] * 6
-    sc = Scenario(3, selection=BuildingSelection.random_cards(), randoms=randoms)
+    # One public random number; digit k (base 252) ranks class k's choice of 5 of its 10
+    # cards (5 of the first building, then 5 of the second): here cards 0, 1, 2, 3 and 9.
+    rank = list(combinations(range(10), 5)).index((0, 1, 2, 3, 9))
+    value = sum(rank * 252**k for k in range(6))
+    sc = Scenario(3, selection=BuildingSelection.random_cards(), randoms=[value])
     cards = sc.game.buildings_in_game
     assert_five_per_class(cards)
     for klass in range(6):
@@ -106,8 +112,11 @@ def test_random_cards_five_of_the_ten_cards_per_class() -> None:
 
 
 def test_random_selections_ask_the_table_for_public_random_numbers() -> None:
-    cases = ((BuildingSelection.random_buildings(), 6), (BuildingSelection.random_cards(), 30))
-    for sel, count in cases:
+    cases = (
+        (BuildingSelection.random_buildings(), [64]),
+        (BuildingSelection.random_cards(), [252**6]),
+    )
+    for sel, bounds in cases:
         game = Game(GameConfig(players=NAMES[:3], buildings=sel, first_player=0))
         asked = []
         table = LocalTable(seed=7)
@@ -115,7 +124,7 @@ def test_random_selections_ask_the_table_for_public_random_numbers() -> None:
             if isinstance(game.pending, PublicRandom):
                 asked.append(game.pending.bound)
             table.answer(game)
-        assert len(asked) == count
+        assert asked == bounds  # one public random number for the whole selection
         assert_five_per_class(game.buildings_in_game)
 
 
