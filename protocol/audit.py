@@ -46,3 +46,65 @@ def entitled_handles(session: Session, seat: int) -> set[int]:
         if to is None or to == seat:
             out.update(handles)
     return out
+
+
+def known_by_mixing(session: Session, seat: int) -> set[int]:
+    """Cards ``seat`` knows without being able to decrypt them: the new cards of its own
+    mixed hands (it chose the permutation and knew the old faces)."""
+    return {h for _, s, _, new in session.record.mixes if s == seat for h in new}
+
+
+def retired_handles(session: Session) -> set[int]:
+    """Handles that left the game when their hand was mixed."""
+    return {h for _, _, old, _ in session.record.mixes for h in old}
+
+
+def played_handles(session: Session) -> list[tuple[int, int, tuple[int, ...]]]:
+    """``(move index, seat, handles)`` for every card a player took from his hand and showed
+    or passed on: given (Sword, Guard Tower), laid face down, discarded, played as a Pass."""
+    from rattus_net.engine.moves import DiscardHandles, EnterHidden, GiveHandles, PassHandle
+
+    out: list[tuple[int, int, tuple[int, ...]]] = []
+    for i, (seat, move) in enumerate(session.public.history):
+        if isinstance(move, GiveHandles | DiscardHandles):
+            out.append((i, seat, tuple(move.handles)))
+        elif isinstance(move, PassHandle):
+            out.append((i, seat, (move.handle,)))
+        elif isinstance(move, EnterHidden):
+            out.append((i, seat, session.record.openings.get(i, ())))
+    return out
+
+
+def linkage_violations(session: Session) -> list[str]:
+    """Every card a player gives away, lays, discards or plays as a Pass that some other peer
+    can link to something it saw before the move (empty for a fair, mixed game).
+
+    A handle moved by seat ``s`` at move ``i`` is linkable when, before move ``i``,
+
+    * its face was public or was revealed to another peer (a card taken openly from a supply
+      pile keeps its public face; a card another peer gave ``s`` was revealed to ``s`` but
+      the giver knows it), or
+    * it is not one of the new handles of ``s``'s latest mixed hand (or, if ``s`` was never
+      mixed, of its starting hand): then everybody sees which draw, supply take or gift it
+      came from.
+    """
+    rec = session.record
+    problems: list[str] = []
+    reveals = list(zip(rec.reveals, rec.reveal_moves, strict=True))
+    for i, seat, handles in played_handles(session):
+        mixes = [new for at, s, _, new in rec.mixes if s == seat and at <= i]
+        if mixes:
+            allowed = set(mixes[-1])
+        else:
+            allowed = {h for (hs, to), at in reveals if to == seat and at == 0 for h in hs}
+        for h in handles:
+            if h not in allowed:
+                problems.append(f"move {i}: card {h} of seat {seat} keeps a handle from before")
+            for (hs, to), at in reveals:
+                if at <= i and h in hs and to != seat:
+                    who = "everybody" if to is None else f"seat {to}"
+                    problems.append(f"move {i}: card {h} of seat {seat} was shown to {who}")
+                    break
+            if h not in session.cards:
+                problems.append(f"move {i}: card {h} of seat {seat} has a public face")
+    return problems

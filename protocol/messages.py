@@ -50,8 +50,21 @@ MOVE = "move"
 SUPPLY_COMMIT = "supply-commit"
 SUPPLY_OPEN = "supply-open"
 KEYS = "keys"
+MIX = "mix"
 CHAINED_KINDS = frozenset(
-    {HELLO, RAND_COMMIT, RAND_REVEAL, SHUFFLE, SHARES, OPEN, MOVE, SUPPLY_COMMIT, SUPPLY_OPEN, KEYS}
+    {
+        HELLO,
+        RAND_COMMIT,
+        RAND_REVEAL,
+        SHUFFLE,
+        SHARES,
+        OPEN,
+        MOVE,
+        SUPPLY_COMMIT,
+        SUPPLY_OPEN,
+        KEYS,
+        MIX,
+    }
 )
 EVIDENCE = "evidence"
 ABORT = "abort"

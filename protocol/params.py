@@ -100,6 +100,7 @@ class GameParams:
                 simultaneous_supply=simult,
                 first_player=first,
                 plague_survivors=plague,
+                mix_hands=True,  # every secure game mixes hands (docs/protocol.md section 4)
             )
         except RattusError as exc:
             raise DecodeError(None, f"bad game configuration: {exc}") from None

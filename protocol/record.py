@@ -10,7 +10,8 @@ A record is one canonical msgpack map::
 Nothing in it needs to be trusted: every message is signed by its author and carries the game
 id, which hashes the parameters, so changing any byte of the file breaks a signature, the
 canonical encoding, a hash chain or the game id. The verifier replays the whole protocol as an
-observer (the same code as a peer, with every proof checked), then uses the ElGamal keys the
+observer (the same code as a peer, with every proof checked, the shuffle proofs of every mixed
+hand among them), then uses the ElGamal keys the
 peers published after the game to open every card, writes the face-level engine record
 (``rattus_net.engine.record.GameRecord``), replays it and compares the results.
 """
@@ -74,6 +75,7 @@ class Verdict:
     messages: int = 0
     shuffles_verified: int = 0
     shares_verified: int = 0
+    mixes_verified: int = 0
     result: dict[str, Any] | None = None
     cheater: int | None = None
     reason: str = ""
@@ -91,6 +93,7 @@ class Verdict:
             "messages": self.messages,
             "shuffles_verified": self.shuffles_verified,
             "shares_verified": self.shares_verified,
+            "mixes_verified": self.mixes_verified,
             "result": self.result,
             "cheater": self.players[self.cheater] if self.cheater is not None else None,
             "reason": self.reason,
@@ -109,6 +112,7 @@ class Verdict:
             lines.append(f"  seat {s + 1}: {name} (key {fp})")
         lines.append(
             f"  {self.messages} signed messages, {self.shuffles_verified} shuffle proofs, "
+            f"{self.mixes_verified} hand-mixing proofs, "
             f"{self.shares_verified} decryption-share proofs checked"
         )
         if self.result is not None and self.fair:
@@ -169,6 +173,7 @@ def verify_record(data: bytes) -> Verdict:
         verdict.messages = len(session.transcript)
         verdict.shuffles_verified = session.ops["shuffles_verified"]
         verdict.shares_verified = session.ops["shares_verified"]
+        verdict.mixes_verified = session.ops["mixes_verified"]
         verdict.seconds = time.perf_counter() - start
         return verdict
 

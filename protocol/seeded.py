@@ -6,7 +6,10 @@ In seeded self-play every seat's master secret is derived from the game's seed
 every public random number of the secure game are a function of the seed. :class:`SeededChance`
 computes exactly that function, with the same code, for ``LocalTable(chance_source=...)``: the
 shuffled order is the composition of the seats' permutations in seat order, a public random number
-is the commit-reveal result of the seats' secrets. So ``rattus selfplay --seed S`` and
+is the commit-reveal result of the seats' secrets. A peer mixes its hand with the permutation of
+its ``mix/k`` stream (a namespace of its own, so the deck shuffles keep their streams); a local
+table, which sees every card, keeps the hand's order instead, which changes no face, move or
+result. So ``rattus selfplay --seed S`` and
 ``rattus selfplay --seed S --secure`` play the same game.
 
 Only for self-play, tests and benchmarks: a real peer's master secret comes from ``os.urandom``.
@@ -20,7 +23,7 @@ from protocol.crypto.shuffle import random_permutation
 from protocol.params import GameParams, PeerSecrets
 from protocol.randomness import CommitReveal, RandomStream
 from protocol.randomness import commitment as rand_commitment
-from protocol.session import game_context
+from protocol.session import game_context, secure_config
 from rattus_net.engine.config import GameConfig
 
 
@@ -29,7 +32,7 @@ def seeded_params(config: GameConfig, seed: int) -> tuple[GameParams, list[PeerS
     secrets = [PeerSecrets.from_seed(seed, s) for s in range(len(config.players))]
     identities = tuple(sec.identity().public for sec in secrets)
     nonce = hashlib.sha256(f"rattus-net/v1/selfplay-nonce/{seed}".encode()).digest()
-    return GameParams(config, identities, nonce), secrets
+    return GameParams(secure_config(config), identities, nonce), secrets
 
 
 class SeededChance:

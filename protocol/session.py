@@ -26,7 +26,7 @@ from __future__ import annotations
 import hashlib
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from protocol.crypto.commit import check as check_commitment
@@ -45,7 +45,12 @@ from protocol.crypto.elgamal import (
 )
 from protocol.crypto.group import Point, Scalar, base_mul, point_sum
 from protocol.crypto.identity import Identity
-from protocol.crypto.shuffle import ShuffleProof, shuffle, verify_shuffle
+from protocol.crypto.shuffle import (
+    ShuffleProof,
+    shuffle,
+    shuffle_with_permutation,
+    verify_shuffle,
+)
 from protocol.crypto.transfer import (
     EncryptedShare,
     decrypt_share,
@@ -63,6 +68,7 @@ from protocol.messages import (
     EVIDENCE,
     HELLO,
     KEYS,
+    MIX,
     MOVE,
     OPEN,
     RAND_COMMIT,
@@ -85,10 +91,11 @@ from protocol.randomness import CommitReveal, RandomStream
 from protocol.randomness import commitment as rand_commitment
 from protocol.wire import WireValue, encode_value
 from rattus_net.engine import data as D
+from rattus_net.engine.config import GameConfig
 from rattus_net.engine.errors import CheatDetected, IllegalMove
 from rattus_net.engine.game import Decision, Game
 from rattus_net.engine.moves import DecisionKind, Enter, EnterHidden, Move, Supply
-from rattus_net.engine.table import Open, PublicRandom, Reveal, Shuffle, TableRequest
+from rattus_net.engine.table import Open, PublicRandom, Rehandle, Reveal, Shuffle, TableRequest
 
 _TRANSCRIPT = b"rattus-net/v1/transcript\x00"
 MAX_QUEUED = 256
@@ -156,6 +163,20 @@ def game_context(game_id: bytes, label: bytes, *ints: int) -> bytes:
     return game_id + b"/" + label + b"".join(b"/" + _be4(i) for i in ints)
 
 
+def secure_config(config: GameConfig) -> GameConfig:
+    """The engine configuration of a secure game: ``config`` with hands mixed after they gain
+    cards (``GameConfig.mix_hands``), so that no handle tells where a card came from."""
+    return config if config.mix_hands else replace(config, mix_hands=True)
+
+
+def open_card_mask(game_id: bytes, handle: int) -> Scalar:
+    """The public mask of a card whose face is public (a supply card) when it first becomes a
+    ciphertext: at the mixing of the hand that took it."""
+    from protocol.crypto.group import hash_to_scalar
+
+    return hash_to_scalar(b"rattus-net/v1/open-card-mask", game_id, _be4(handle))
+
+
 @dataclass
 class PublicRecord:
     """What the public engine needed from the table, kept for the verifier and the audit."""
@@ -164,6 +185,10 @@ class PublicRecord:
     randoms: list[int] = field(default_factory=list)
     reveals: list[tuple[tuple[int, ...], int | None]] = field(default_factory=list)
     openings: dict[int, tuple[int, ...]] = field(default_factory=dict)  # move index -> handles
+    # Mixed hands: (moves played before it, seat, old handles, new handles).
+    mixes: list[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = field(default_factory=list)
+    # Per entry of ``reveals``: how many moves had been played when it was answered.
+    reveal_moves: list[int] = field(default_factory=list)
 
 
 class Session:
@@ -201,8 +226,10 @@ class Session:
             self._identity = secrets.identity()
             if self._identity.public != params.identities[seat]:
                 raise LocalProtocolError("these secrets are not the identity of this seat")
-        self.public = Game(params.config)
-        self.game: Game | None = Game(params.config) if seat is not None else None
+        # Every secure game mixes hands (the engine default is off for local games).
+        self.config = secure_config(params.config)
+        self.public = Game(self.config)
+        self.game: Game | None = Game(self.config) if seat is not None else None
         # Per author: arrival chain and buffered messages.
         self._next_seq = [0] * self.n
         self._last_hash = [ZERO_HASH] * self.n
@@ -231,6 +258,8 @@ class Session:
         self.record = PublicRecord()
         self._shuffles = 0
         self._randoms = 0
+        self._mixes = 0
+        self._my_mix: tuple[int, list[int]] | None = None  # step index, faces of new handles
         self._rand_commits: dict[str, bytes] = {}
         self._enter_commit: dict[int, tuple[bytes, bytes, int]] = {}  # seat -> digest, domain, i
         self._supply_commit: dict[int, tuple[bytes, bytes]] = {}
@@ -240,7 +269,12 @@ class Session:
         self._my_wire: dict[str, WireValue] | None = None
         self._my_open: tuple[tuple[int, ...], bytes] | None = None
         self._my_supply: tuple[dict[str, WireValue], bytes] | None = None
-        self.ops = {"shuffles_verified": 0, "shares_verified": 0, "messages": 0}
+        self.ops = {
+            "shuffles_verified": 0,
+            "shares_verified": 0,
+            "mixes_verified": 0,
+            "messages": 0,
+        }
         self._start(now)
 
     # --- public API ---------------------------------------------------------------------------
@@ -487,6 +521,8 @@ class Session:
             self._send(SHUFFLE, {"d": b"".join(c.to_bytes() for c in out), "p": proof.to_wire()})
         elif k == SHARES:
             self._send(SHARES, self._my_shares(st))
+        elif k == MIX:
+            self._send(MIX, self._my_mixing(st))
         elif k == OPEN:
             if self._my_open is None:
                 raise LocalProtocolError("asked to open a play we did not make")
@@ -519,6 +555,26 @@ class Session:
                 ctx = game_context(self.game_id, b"share-to", h, me, to, st.index)
                 enc.append([h, encrypt_share(self._elg, ct.c1, key, rand, ctx).to_bytes()])
         return {"p": pub, "e": enc}
+
+    def _my_mixing(self, st: Step) -> dict[str, WireValue]:
+        """Mix our hand: permute and re-mask its ciphertexts with a shuffle proof. We knew the
+        old faces, so our permutation tells us the face of each new card."""
+        assert self.joint is not None and self.seat is not None
+        req: Rehandle = st.info["req"]
+        old_faces: list[int] = []
+        for h in req.old:
+            f = self.my_faces.get(h, self.public.faces.get(h))
+            if f is None and self.game is not None:
+                f = self.game.faces.get(h)
+            if f is None:
+                raise LocalProtocolError(f"we do not know the face of our card {h}")
+            old_faces.append(f)
+        ctx = game_context(self.game_id, b"mix", st.info["k"], st.index, self.seat)
+        out, proof, perm = shuffle_with_permutation(
+            st.info["deck"], self.joint, self._stream(b"mix", st.info["k"]), ctx
+        )
+        self._my_mix = (st.index, [old_faces[j] for j in perm])
+        return {"d": b"".join(c.to_bytes() for c in out), "p": proof.to_wire()}
 
     # --- the schedule -------------------------------------------------------------------------
 
@@ -563,6 +619,10 @@ class Session:
             if isinstance(p, Open):
                 self._new_step(OPEN, (p.seat,), now)
                 return
+            if isinstance(p, Rehandle):
+                info = {"deck": self._mix_inputs(p), "k": self._mixes, "req": p}
+                self._new_step(MIX, (p.seat,), now, info)
+                return
             if isinstance(p, Reveal):
                 contrib = self._contributions(p)
                 if contrib:
@@ -585,6 +645,23 @@ class Session:
             )
             for i, f in enumerate(faces)
         ]
+
+    def _mix_inputs(self, req: Rehandle) -> list[Ciphertext]:
+        """The ciphertexts of a hand to mix. A card whose face is public and that has no
+        ciphertext (taken openly from a supply pile) is masked with public randomness."""
+        assert self.joint is not None
+        from protocol.crypto.elgamal import mask
+
+        out: list[Ciphertext] = []
+        for h in req.old:
+            ct = self.cards.get(h)
+            if ct is None:
+                face = self.public.faces.get(h)
+                if face is None or h not in self.public.public:
+                    raise LocalProtocolError(f"no ciphertext for handle {h}")
+                ct = mask(card_point(face), self.joint, open_card_mask(self.game_id, h))
+            out.append(ct)
+        return out
 
     def _contributions(self, req: Reveal) -> dict[int, list[tuple[int, str, int | None]]]:
         """Per seat, the shares it must send for this reveal: ``pub`` (broadcast with a DLEQ
@@ -682,6 +759,7 @@ class Session:
             dict(self._supply_commit),
             self._shuffles,
             self._randoms,
+            self._mixes,
             dict(self._rand_commits),
             list(self.keys),
             self.joint,
@@ -693,6 +771,8 @@ class Session:
                 list(self.record.randoms),
                 list(self.record.reveals),
                 dict(self.record.openings),
+                list(self.record.mixes),
+                list(self.record.reveal_moves),
             ),
             dict(self._th_at),
         )
@@ -711,6 +791,7 @@ class Session:
             self._supply_commit,
             self._shuffles,
             self._randoms,
+            self._mixes,
             self._rand_commits,
             self.keys,
             self.joint,
@@ -720,7 +801,9 @@ class Session:
             rec,
             self._th_at,
         ) = snap
-        self.record = PublicRecord(list(rec[0]), list(rec[1]), list(rec[2]), dict(rec[3]))
+        self.record = PublicRecord(
+            list(rec[0]), list(rec[1]), list(rec[2]), dict(rec[3]), list(rec[4]), list(rec[5])
+        )
 
     def _process(self, st: Step, msgs: dict[int, Signed], now: float) -> None:
         snap = self._snapshot()
@@ -941,8 +1024,47 @@ class Session:
                 faces.append(None)
             mine.append(f if (req.to is None or req.to == self.seat) else None)
         self.record.reveals.append((req.handles, req.to))
+        self.record.reveal_moves.append(len(self.public.history))
         self.public.answer(faces)
         self._own_queue.append((req, mine))
+
+    def _step_mix(self, st: Step, msgs: dict[int, Signed]) -> Successor:
+        assert self.joint is not None
+        ((s, m),) = msgs.items()
+        name = self.names[s]
+        p = self._payload(m, {"d", "p"})
+        req = self.public.pending
+        assert isinstance(req, Rehandle) and req == st.info["req"]
+        deck_in: list[Ciphertext] = st.info["deck"]
+        raw = p["d"]
+        if not isinstance(raw, bytes) or len(raw) != 64 * len(deck_in):
+            raise PeerFault(s, name, "mixed hand has the wrong size", m.frame)
+        out = [Ciphertext.from_bytes(raw[i : i + 64], peer=name) for i in range(0, len(raw), 64)]
+        proof = ShuffleProof.from_wire(p["p"], peer=name)
+        if not self._own(s):
+            ctx = game_context(self.game_id, b"mix", st.info["k"], st.index, s)
+            try:
+                verify_shuffle(deck_in, out, self.joint, proof, ctx, peer=name)
+            except RemoteProtocolError as exc:
+                raise PeerFault(s, name, f"hand mixing: {exc.reason}", m.frame) from None
+            self.ops["mixes_verified"] += 1
+        mine: list[int | None] = [None] * len(req.new)
+        if s == self.seat:
+            if self._my_mix is None or self._my_mix[0] != st.index:
+                raise LocalProtocolError("our own hand mixing is unknown")
+            mine = list(self._my_mix[1])
+        # Everything checked: the new cards are masked afresh, every share is needed again.
+        for h, ct in zip(req.new, out, strict=True):
+            self.cards[h] = ct
+            self.unpublished[h] = frozenset(range(self.n))
+        for h, f in zip(req.new, mine, strict=True):
+            if f is not None:
+                self.my_faces[h] = f
+        self._mixes += 1
+        self.record.mixes.append((len(self.public.history), s, req.old, req.new))
+        self.public.answer([None] * len(req.new))
+        self._own_queue.append((req, mine))
+        return None
 
     def _step_open(self, st: Step, msgs: dict[int, Signed]) -> Successor:
         ((s, m),) = msgs.items()

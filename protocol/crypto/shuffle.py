@@ -143,12 +143,22 @@ def shuffle(
     ``context`` must make this shuffle unique in the game (game id, pile, step, shuffler), so
     the proof cannot be replayed elsewhere. The permutation and masks are discarded.
     """
+    shuffled, proof, _ = shuffle_with_permutation(deck, joint_key, rand, context)
+    return shuffled, proof
+
+
+def shuffle_with_permutation(
+    deck: Sequence[Ciphertext], joint_key: Point, rand: RandomSource, context: bytes
+) -> tuple[list[Ciphertext], ShuffleProof, list[int]]:
+    """:func:`shuffle` (same use of ``rand``), also returning the permutation
+    (``shuffled[i]`` re-masks ``deck[permutation[i]]``): a peer mixing its own hand needs it
+    to know which new card is which."""
     n = len(deck)
     permutation = random_permutation(n, rand)
     rerandomizers = [Scalar.random(rand) for _ in range(n)]
     shuffled = apply_shuffle(deck, joint_key, permutation, rerandomizers)
     proof = prove_shuffle(deck, shuffled, joint_key, permutation, rerandomizers, rand, context)
-    return shuffled, proof
+    return shuffled, proof, permutation
 
 
 def _check_witness(n: int, permutation: Sequence[int], rerandomizers: Sequence[Scalar]) -> None:

@@ -5,16 +5,24 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 
-from protocol.audit import computable_faces, entitled_handles
+from protocol.audit import (
+    computable_faces,
+    entitled_handles,
+    known_by_mixing,
+    linkage_violations,
+    played_handles,
+    retired_handles,
+)
 from protocol.crypto.elgamal import card_point, mask
 from protocol.crypto.group import G, Scalar
 from protocol.errors import ProofError, RemoteProtocolError
 from protocol.memnet import MemoryNetwork
 from protocol.messages import (
+    MIX,
     MOVE,
     OPEN,
     RAND_COMMIT,
@@ -144,16 +152,70 @@ def test_information_audit_each_peer_computes_exactly_its_entitlement(
         can = computable_faces(observer, seat, secret)
         assert set(can) == entitled_handles(observer, seat)
         assert all(truth[h] == f for h, f in can.items())
-        # The peer's own engine knows exactly those masked cards (plus public supply cards).
+        # The peer's own engine knows exactly those masked cards (plus public supply cards),
+        # and the cards of its own mixed hands (from its permutation), apart from the handles
+        # that left the game when their hand was mixed.
         assert peer.game is not None
         masked_known = {h for h in peer.game.faces if h in observer.cards}
-        assert masked_known == set(can)
+        mixed = known_by_mixing(observer, seat)
+        assert masked_known == (set(can) | mixed) - retired_handles(observer)
+        assert all(peer.my_faces[h] == truth[h] for h in mixed)
     # Nobody ever learns the rest of the deck before the keys are published.
     assert observer.public.deck
     for seat, peer in enumerate(p.net.peers):
         assert peer._elg is not None
         known = computable_faces(observer, seat, peer._elg)
         assert not any(h in known for h in observer.public.deck)
+
+
+@pytest.mark.parametrize("which", ["two", "three"])
+def test_audit_no_card_played_from_a_hand_can_be_linked_to_what_a_peer_saw(
+    which: str, request: pytest.FixtureRequest
+) -> None:
+    p: Played = request.getfixturevalue(which)
+    observer = p.net.peers[0]
+    played = played_handles(observer)
+    assert sum(len(hs) for _, _, hs in played) > 0
+    # Hands were mixed, among them hands holding cards taken openly from a supply pile.
+    mixes = observer.record.mixes
+    assert mixes and any(h not in observer.cards for _, _, old, _ in mixes for h in old)
+    assert observer.ops["mixes_verified"] == sum(1 for m in mixes if m[1] != 0)  # others' mixes
+    assert linkage_violations(observer) == []
+
+
+def test_the_linkage_audit_sees_the_leak_of_a_game_without_mixing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import protocol.session as session_module
+
+    def no_mixing(config: GameConfig) -> GameConfig:
+        return replace(config, mix_hands=False)
+
+    monkeypatch.setattr(session_module, "secure_config", no_mixing)
+    params, secrets = table(3, 12, simultaneous=True)
+    net = MemoryNetwork(params, secrets)
+    net.run(random_chooser(3, 12))
+    observer = net.peers[0]
+    assert observer.finished and not observer.record.mixes
+    problems = linkage_violations(observer)
+    assert any("public face" in p for p in problems)  # a card taken openly, then played
+    assert any("keeps a handle" in p for p in problems)
+
+
+@pytest.mark.parametrize(("kind", "n", "seed"), [("heuristic", 2, 4), ("random", 3, 2)])
+def test_selfplay_with_mixed_hands_is_the_local_game(kind: str, n: int, seed: int) -> None:
+    # The secure game mixes hands (its peers' hands are in an order only they know); the local
+    # game does not: faces, moves, card order and scores are the same, with searching bots too.
+    from rattus_net.selfplay import play_game, play_secure_game
+
+    local = play_game(n, seed, [kind])
+    secure = play_secure_game(n, seed, [kind])
+    verdict = verify_record(secure.record)
+    assert verdict.fair and verdict.mixes_verified > 0 and verdict.engine_record is not None
+    assert (
+        verdict.engine_record.to_dict() == GameRecord.from_game(local.game, local.table).to_dict()
+    )
+    assert secure.game.result.totals == local.game.result.totals
 
 
 def test_a_five_player_secure_game() -> None:
@@ -284,6 +346,57 @@ def test_wrong_shuffle_duplicated_card_is_detected() -> None:
     net.tamper = tamper
     net.run(random_chooser(3, 1))
     assert_blamed(net, 2, [0, 1])
+
+
+def _tamper_mixing(
+    net: MemoryNetwork, secrets: list[PeerSecrets], cheater: int, edit: Callable[[bytes], bytes]
+) -> list[bytes]:
+    """Seat ``cheater`` signs mixed hands whose ciphertexts ``edit`` changed."""
+    sent: list[bytes] = []
+
+    def tamper(sender: int, receiver: int, frame: bytes) -> bytes | None:
+        if sender != cheater or kind_of(frame) != MIX:
+            return frame
+
+        def change(kind: str, body: dict[str, WireValue]) -> str:
+            x = dict(body["x"])  # type: ignore[arg-type]
+            d = x["d"]
+            assert isinstance(d, bytes)
+            x["d"] = edit(d)
+            body["x"] = x
+            return kind
+
+        sent.append(resign(frame, secrets[cheater], change))
+        return sent[-1]
+
+    net.tamper = tamper
+    return sent
+
+
+@pytest.mark.parametrize("cheat", ["replace", "duplicate"])
+def test_a_mixed_hand_that_replaces_or_duplicates_a_card_is_detected(cheat: str) -> None:
+    net, secrets = setup_net()
+    key: list[object] = []
+
+    def edit(d: bytes) -> bytes:
+        if cheat == "duplicate":
+            return d[:64] + d[:64] + d[128:] if len(d) >= 128 else d[:64]
+        joint = net.peers[0].joint
+        assert joint is not None
+        key.append(joint)
+        # A card of the cheater's choice (a Joker-like face 0), freshly masked.
+        return mask(card_point(0), joint, Scalar.from_int(7)).to_bytes() + d[64:]
+
+    sent = _tamper_mixing(net, secrets, 1, edit)
+    net.run(random_chooser(3, 1))
+    assert sent, "the cheater never mixed a hand"
+    assert_blamed(net, 1, [0, 2])
+    for s in (0, 2):
+        abort = net.peers[s].abort
+        assert abort is not None and "hand mixing" in abort.reason
+        assert not set(sent) & set(net.peers[s].transcript)
+    verdict = verify_record(net.peers[0].record_bytes())
+    assert not verdict.fair and verdict.cheater == 1 and "hand mixing" in verdict.reason
 
 
 def test_bad_decryption_share_is_detected_and_state_unchanged() -> None:
