@@ -373,7 +373,7 @@ def cmd_network(args: argparse.Namespace) -> int:
     if args.command == "join" and (args.address is None) == (args.table is None):
         raise UsageError(f"{name}: give either HOST:PORT or --table NAME")
     if args.command in ("host", "join") and args.bot is None:
-        raise UsageError(f"{name}: interactive network play needs --bot until the TUI lobby exists")
+        return _network_tui(args, name)
 
     def say(line: str) -> None:
         print(line, flush=True)
@@ -425,6 +425,45 @@ def cmd_network(args: argparse.Namespace) -> int:
         return 1
     say(play.describe(outcome))
     return 0 if outcome.finished else 1
+
+
+def _network_tui(args: argparse.Namespace, name: str) -> int:
+    """``rattus host``/``rattus join`` without ``--bot``: the TUI, in the table's lobby."""
+    import asyncio
+
+    from rattus_net.net.discovery import find_table
+    from rattus_net.net.lobby import LobbyRefusal, TableOptions
+    from tui.app import run_lobby
+    from tui.netgame import GuestLobby, HostLobby, join_by_advert
+    from tui.netscreens import default_player_name
+
+    player = args.player or default_player_name()
+    lobby: HostLobby | GuestLobby
+    try:
+        if args.command == "host":
+            options = TableOptions(
+                args.players, args.buildings.describe(), args.simultaneous_supply
+            ).check()
+            lobby = HostLobby(
+                args.name,
+                options,
+                player,
+                port=args.port,
+                advertise=not args.no_advertise,
+                stall_timeout=args.stall_timeout,
+            )
+        elif args.address is not None:
+            lobby = GuestLobby(args.address, player, stall_timeout=args.stall_timeout)
+        else:
+            advert = asyncio.run(find_table(args.table, args.wait))
+            if advert is None:
+                raise LobbyRefusal(f"no table {args.table!r} found on the local network")
+            lobby = join_by_advert(advert, player)
+            lobby.stall_timeout = args.stall_timeout
+    except LobbyRefusal as exc:
+        print(f"{name}: {exc}", file=sys.stderr)
+        return 1
+    return run_lobby(lobby)
 
 
 async def _cmd_tables(args: argparse.Namespace) -> int:

@@ -1,8 +1,9 @@
 """The Textual app of Rattus Net, and the functions that start it.
 
 ``run_menu()`` opens the main menu; ``run_offline(players, bots, seed, buildings)`` goes straight
-into a game against bots (what ``rattus play`` does). ``python -m tui.app [--players N]
-[--bots KIND] [--seed S] [--buildings SEL]`` runs either (the menu without ``--players``).
+into a game against bots (what ``rattus play`` does); ``run_lobby(lobby)`` opens the lobby of a
+network table (``rattus host`` / ``rattus join`` without ``--bot``). ``python -m tui.app
+[--players N] [--bots KIND] [--seed S] [--buildings SEL]`` runs the menu or an offline game.
 """
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ from rattus_net.bots import BOT_KINDS
 from rattus_net.engine.config import BuildingSelection
 from rattus_net.engine.errors import SetupError
 from tui.controller import OfflineGame, OfflineOptions, default_bot_kind
+from tui.netgame import Lobby
 from tui.screens import MenuScreen, TableScreen
 
 
 class RattusApp(App[None]):
-    """Main menu first; with ``options``, a game against bots on top of it."""
+    """Main menu first; with ``options``, a game against bots on top of it; with ``lobby``,
+    the lobby of a network table (hosted or joined) on top of it."""
 
     TITLE = "Rattus Net"
     CSS_PATH = "rattus.tcss"
@@ -35,8 +38,10 @@ class RattusApp(App[None]):
         options: OfflineOptions | None = None,
         seed: int | None = None,
         controller: OfflineGame | None = None,
+        lobby: Lobby | None = None,
     ) -> None:
         super().__init__()
+        self.lobby = lobby
         self.options = options
         self.seed = seed if seed is not None else (options.seed if options else None)
         self.controller = controller  # a game already under way (tests, benchmarks)
@@ -47,6 +52,10 @@ class RattusApp(App[None]):
             self.controller = OfflineGame(self.options, advance=False)
         if self.controller is not None:
             self.push_screen(TableScreen(self.controller))
+        elif self.lobby is not None:
+            from tui.netscreens import LobbyScreen
+
+            self.push_screen(LobbyScreen(self.lobby))
 
 
 def run_menu(seed: int | None = None) -> int:
@@ -70,6 +79,12 @@ def run_offline(
     )
     controller = OfflineGame(options, advance=False)  # validates before taking the terminal
     RattusApp(controller=controller).run()
+    return 0
+
+
+def run_lobby(lobby: Lobby) -> int:
+    """Open the TUI in the lobby of a network table (``rattus host``/``rattus join``)."""
+    RattusApp(lobby=lobby).run()
     return 0
 
 

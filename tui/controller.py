@@ -9,6 +9,7 @@ must decide again or the game is over.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from rattus_net.bots import BOT_KINDS, Bot, make_bot
 from rattus_net.engine import data as D
@@ -35,6 +36,28 @@ class OfflineOptions:
     human_seat: int = 0
 
 
+class GameController(Protocol):
+    """What the table screen and the dialogs need of a game: :class:`OfflineGame` here, or
+    :class:`tui.netgame.NetworkGame` for a seat at a network table."""
+
+    network: bool
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def names(self) -> tuple[str, ...]: ...
+    @property
+    def view(self) -> PlayerView: ...
+    @property
+    def my_turn(self) -> bool: ...
+    @property
+    def is_over(self) -> bool: ...
+    def play(self, move: Move) -> None: ...
+    def advance(self) -> None: ...
+    def new_log_lines(self) -> list[str]: ...
+    def awaited(self) -> str: ...
+
+
 def default_bot_kind() -> str:
     """The strongest bot known, else the first: a heuristic bot if one is installed."""
     return "heuristic" if "heuristic" in BOT_KINDS else BOT_KINDS[0]
@@ -42,6 +65,8 @@ def default_bot_kind() -> str:
 
 class OfflineGame:
     """One offline game: the human at ``options.human_seat``, bots elsewhere."""
+
+    network = False
 
     def __init__(self, options: OfflineOptions, advance: bool = True) -> None:
         """``advance=False`` leaves the first bot and table steps to a later :meth:`advance`

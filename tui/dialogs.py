@@ -36,7 +36,7 @@ from rattus_net.engine.moves import (
 )
 from rattus_net.engine.view import PlayerView
 from tui import render as R
-from tui.controller import OfflineGame
+from tui.controller import GameController
 
 LIST_HEIGHT = 6  # rows of a list shown at once (the rest scrolls with the cursor)
 
@@ -184,7 +184,7 @@ class DecisionDialog(ModalScreen[bool]):
     title_text = "Decide"
     help_text = "Enter confirm  Esc back"
 
-    def __init__(self, controller: OfflineGame) -> None:
+    def __init__(self, controller: GameController) -> None:
         super().__init__()
         self.controller = controller
         self.view = controller.view
@@ -302,7 +302,7 @@ class DecisionDialog(ModalScreen[bool]):
 class SupplyDialog(DecisionDialog):
     """Phase B: a row card, then the nun-row positions its supply action looks at."""
 
-    def __init__(self, controller: OfflineGame) -> None:
+    def __init__(self, controller: GameController) -> None:
         super().__init__(controller)
         self.card = 0
         self.nuns: NunPicker | None = None
@@ -367,7 +367,7 @@ class EnterDialog(DecisionDialog):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("p", "play_pass", "Play a Pass")]
 
-    def __init__(self, controller: OfflineGame) -> None:
+    def __init__(self, controller: GameController) -> None:
         super().__init__(controller)
         self.choice = 0
         self.passable = can_pass(self.view)
@@ -459,7 +459,7 @@ class EnterDialog(DecisionDialog):
 class CardsDialog(DecisionDialog):
     """GIVE (exactly ``count`` cards) and DISCARD (up to ``count`` cards)."""
 
-    def __init__(self, controller: OfflineGame) -> None:
+    def __init__(self, controller: GameController) -> None:
         super().__init__(controller)
         self.picker = CountPicker(Counter(self.view.hand), self.decision.count)
         self.exact = self.decision.kind is DecisionKind.GIVE
@@ -510,7 +510,7 @@ class CardsDialog(DecisionDialog):
 class LookDialog(DecisionDialog):
     """Fortune-teller's Tent: the nun-row positions to look at."""
 
-    def __init__(self, controller: OfflineGame) -> None:
+    def __init__(self, controller: GameController) -> None:
         super().__init__(controller)
         self.nuns = NunPicker(self.view.nun_row_known, self.decision.count)
 
@@ -547,7 +547,7 @@ class LookDialog(DecisionDialog):
 class ChoosePlayerDialog(DecisionDialog):
     """Sword or Flute tie: which tied player is affected."""
 
-    def __init__(self, controller: OfflineGame) -> None:
+    def __init__(self, controller: GameController) -> None:
         super().__init__(controller)
         self.choice = 0
 
@@ -593,7 +593,7 @@ DIALOGS: dict[DecisionKind, type[DecisionDialog]] = {
 }
 
 
-def dialog_for(controller: OfflineGame) -> DecisionDialog:
+def dialog_for(controller: GameController) -> DecisionDialog:
     d = controller.view.decision
     assert d is not None
     return DIALOGS[d.kind](controller)

@@ -1,4 +1,7 @@
-"""The screens: main menu, rules, the table, the full log, the end of the game."""
+"""The screens: main menu, rules, the table, the full log, the end of the game.
+
+The network screens (host, join, lobby, verify, the network end) are in ``tui.netscreens``;
+the table screen serves both an offline game and a seat at a network table."""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from rattus_net.bots import BOT_KINDS, BOT_LEVELS
 from rattus_net.engine import data as D
 from rattus_net.engine.config import BuildingSelection
 from tui import render as R
-from tui.controller import OfflineGame, OfflineOptions, default_bot_kind
+from tui.controller import GameController, OfflineGame, OfflineOptions, default_bot_kind
 from tui.dialogs import dialog_for
 
 SELECTIONS: tuple[tuple[str, BuildingSelection], ...] = (
@@ -36,11 +39,15 @@ def rules_text() -> str:
 
 
 class MenuScreen(Screen[None]):
-    """Play against bots (players, bot kind, buildings), read the rules, quit."""
+    """Play against bots (players, bot kind, buildings), host or join a network table,
+    verify a record, read the rules, quit."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select", "Select"),
         Binding("p", "play", "Play"),
+        Binding("h", "host", "Host"),
+        Binding("j", "join", "Join"),
+        Binding("v", "verify", "Verify"),
         Binding("r", "rules", "Rules"),
         Binding("q", "quit_app", "Quit"),
         Binding("up", "cursor(-1)", "Up", show=False),
@@ -49,7 +56,7 @@ class MenuScreen(Screen[None]):
         Binding("right,plus,equals_sign", "change(1)", "More", show=False),
     ]
 
-    ITEMS = ("play", "players", "bots", "buildings", "rules", "quit")
+    ITEMS = ("play", "players", "bots", "buildings", "host", "join", "verify", "rules", "quit")
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__()
@@ -74,7 +81,7 @@ class MenuScreen(Screen[None]):
         self.query_one("#menu-help", Static).update(
             Text(
                 "Up/Down choose, Left/Right or +/- change a setting, Enter select.\n"
-                "A game against bots is offline; network play comes later.",
+                "A game against bots is offline; host or join to play over the network.",
                 style="italic",
             )
         )
@@ -98,6 +105,9 @@ class MenuScreen(Screen[None]):
             "players": f"  Players      < {self.players} >  (you and {self.players - 1} bots)",
             "bots": f"  Bots         < {BOT_LEVELS[self.bot_kind]} ({self.bot_kind}) >",
             "buildings": f"  Buildings    < {SELECTIONS[self.selection][0]} >",
+            "host": "Host a table on the network",
+            "join": "Join a table on the network",
+            "verify": "Verify a game record",
             "rules": "Rules of Rattus Cartus",
             "quit": "Quit",
         }
@@ -127,6 +137,12 @@ class MenuScreen(Screen[None]):
         item = self.ITEMS[self.cursor]
         if item in ("play", "players", "bots", "buildings"):
             self.action_play()
+        elif item == "host":
+            self.action_host()
+        elif item == "join":
+            self.action_join()
+        elif item == "verify":
+            self.action_verify()
         elif item == "rules":
             self.action_rules()
         else:
@@ -137,6 +153,21 @@ class MenuScreen(Screen[None]):
 
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen())
+
+    def action_host(self) -> None:
+        from tui.netscreens import HostScreen
+
+        self.app.push_screen(HostScreen())
+
+    def action_join(self) -> None:
+        from tui.netscreens import JoinScreen
+
+        self.app.push_screen(JoinScreen())
+
+    def action_verify(self) -> None:
+        from tui.netscreens import VerifyScreen
+
+        self.app.push_screen(VerifyScreen())
 
     def action_quit_app(self) -> None:
         self.app.exit()
@@ -175,7 +206,12 @@ class RulesScreen(Screen[None]):
 
 
 class TableScreen(Screen[None]):
-    """The table of an offline game. Dialogs open by themselves when you must decide."""
+    """The table of a game. Dialogs open by themselves when you must decide.
+
+    Offline, the bots play in a worker thread after each of your moves. At a network table the
+    node plays on the app's loop; it calls back when something happened (a move, a peer
+    dropping or coming back, a fault), and a one-second timer keeps the "waiting for" line's
+    clock going."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "decide", "Decide"),
@@ -184,9 +220,10 @@ class TableScreen(Screen[None]):
         Binding("q", "leave", "Leave game"),
     ]
 
-    def __init__(self, controller: OfflineGame) -> None:
+    def __init__(self, controller: GameController) -> None:
         super().__init__()
         self.controller = controller
+        self._net_pending = False
         self.log_lines: list[str] = []
         self._leave_armed = False
         self._dialog_open = False
@@ -210,10 +247,41 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.update_table()
-        if self.controller.my_turn or self.controller.is_over:
+        if self.controller.network:
+            self._listen(True)
+            self.set_interval(1.0, self._tick)
+            self.call_after_refresh(self.next_step)
+        elif self.controller.my_turn or self.controller.is_over:
             self.call_after_refresh(self.next_step)
         else:
             self.let_others_play()
+
+    def _listen(self, on: bool) -> None:
+        hooks: list[object] = getattr(self.controller, "listeners", [])
+        if on:
+            hooks.append(self._net_changed)
+        elif self._net_changed in hooks:
+            hooks.remove(self._net_changed)
+
+    def on_unmount(self) -> None:
+        if self.controller.network:
+            self._listen(False)
+
+    def _net_changed(self) -> None:
+        """The node says something happened: redraw once, soon (many events may come)."""
+        if not self._net_pending:
+            self._net_pending = True
+            self.call_later(self._net_redraw)
+
+    def _net_redraw(self) -> None:
+        self._net_pending = False
+        if self.is_attached:
+            self.update_table()
+            self.next_step()
+
+    def _tick(self) -> None:
+        if not self.controller.my_turn and not self.controller.is_over:
+            self.query_one("#awaited", Static).update(Text(self.controller.awaited()))
 
     def let_others_play(self) -> None:
         """Bots may think for a while: they play in a worker thread; the table shows the last
@@ -239,17 +307,28 @@ class TableScreen(Screen[None]):
 
     def update_table(self) -> None:
         c = self.controller
+        if c.network and not getattr(c, "stable", True):
+            # the table is between two states (a card on its way): show the news only
+            self.query_one("#awaited", Static).update(Text(c.awaited()))
+            self._write_log(c.new_log_lines())
+            return
         view = c.view
         self.query_one("#status", Static).update(R.status(view))
-        self.query_one("#awaited", Static).update(R.awaited(view, c.names))
+        if c.network and not c.my_turn:
+            self.query_one("#awaited", Static).update(Text(c.awaited()))
+        else:
+            self.query_one("#awaited", Static).update(R.awaited(view, c.names))
         for i, widget in enumerate(self.query(".building").results(Static)):
             widget.update(R.building_card(view, i) if i < len(view.row) else Text(""))
         self.query_one("#players", Static).update(R.players(view))
         self.query_one("#influence", Static).update(R.influence(view))
         self.query_one("#hand", Static).update(R.hand(view))
         self.query_one("#nuns", Static).update(R.nun_row(view))
+        self._write_log(c.new_log_lines())
+
+    def _write_log(self, lines: list[str]) -> None:
         log = self.query_one("#log", RichLog)
-        for line in c.new_log_lines():
+        for line in lines:
             self.log_lines.append(line)
             style = "bold" if line.startswith(("Round ", "Game over")) else ""
             log.write(Text(line, style=style))
@@ -259,14 +338,24 @@ class TableScreen(Screen[None]):
         if self._dialog_open or self.busy or not self.is_current:
             return
         if self.controller.is_over:
-            self.app.switch_screen(EndScreen(self.controller, self.log_lines))
+            if self.controller.network:
+                from tui.netgame import NetworkGame
+                from tui.netscreens import NetEndScreen
+
+                assert isinstance(self.controller, NetworkGame)
+                self.app.switch_screen(NetEndScreen(self.controller, self.log_lines))
+            else:
+                self.app.switch_screen(EndScreen(self.controller, self.log_lines))
         elif self.controller.my_turn:
             self._dialog_open = True
             self.app.push_screen(dialog_for(self.controller), self._dialog_closed)
 
     def _dialog_closed(self, accepted: bool | None) -> None:
         self._dialog_open = False
-        if accepted:
+        if accepted and self.controller.network:
+            self.update_table()  # the node carries on by itself
+            self.call_after_refresh(self.next_step)
+        elif accepted:
             self.let_others_play()
         else:
             self.update_table()
@@ -281,11 +370,17 @@ class TableScreen(Screen[None]):
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen())
 
-    def action_leave(self) -> None:
+    async def action_leave(self) -> None:
         if not self._leave_armed:
             self._leave_armed = True
-            self.notify("Press q again to leave this game (it is not saved).")
+            if self.controller.network:
+                self.notify("Press q again to leave: the others will see you stall the game.")
+            else:
+                self.notify("Press q again to leave this game (it is not saved).")
             return
+        stop = getattr(self.controller, "stop", None)
+        if stop is not None:
+            await stop()
         self.app.pop_screen()
 
 
@@ -325,7 +420,7 @@ class EndScreen(Screen[None]):
         Binding("q", "quit_app", "Quit"),
     ]
 
-    def __init__(self, controller: OfflineGame, log_lines: list[str]) -> None:
+    def __init__(self, controller: GameController, log_lines: list[str]) -> None:
         super().__init__()
         self.controller = controller
         self.log_lines = log_lines

@@ -121,3 +121,67 @@ def _looks(face: int) -> int:
     from rattus_net.engine import data as D
 
     return D.face_supply(face).looks
+
+
+# --- network screens ----------------------------------------------------------------------------
+
+
+def _push(screen_factory: Any) -> Any:
+    async def run_before(pilot: Any) -> None:
+        pilot.app.push_screen(screen_factory())
+        await pilot.pause()
+
+    return run_before
+
+
+def test_host_screen(snap_compare: Any) -> None:
+    from tui.netscreens import HostScreen
+
+    assert snap_compare(
+        RattusApp(seed=1), run_before=_push(lambda: HostScreen("Hana")), terminal_size=SIZE
+    )
+
+
+def test_join_screen(snap_compare: Any) -> None:
+    from rattus_net.net.discovery import TableAdvert
+    from tui.netscreens import JoinScreen
+
+    async def run_before(pilot: Any) -> None:
+        screen = JoinScreen("Gus", discover=False)
+        pilot.app.push_screen(screen)
+        await pilot.pause()
+        screen.discovery_note = "Tables on the local network (live):"
+        screen.tables_changed(
+            {
+                "a": TableAdvert("Kitchen", "ab" * 8, 1, 2, "open", host="10.0.0.5", port=7000),
+                "b": TableAdvert("Attic", "cd" * 8, 3, 0, "full", host="10.0.0.7", port=7100),
+                "c": TableAdvert("Old", "ef" * 8, 1, 1, "open", 99, "10.0.0.6", 7001),
+            }
+        )
+        await pilot.pause()
+
+    assert snap_compare(
+        RattusApp(seed=1), run_before=run_before, press=["down", "down"], terminal_size=SIZE
+    )
+
+
+def test_lobby_screen(snap_compare: Any) -> None:
+    from test_tui_network import FixedLobby
+
+    from tui.netscreens import LobbyScreen
+
+    assert snap_compare(
+        RattusApp(seed=1), run_before=_push(lambda: LobbyScreen(FixedLobby())), terminal_size=SIZE
+    )
+
+
+def test_verify_screen(snap_compare: Any) -> None:
+    from tui.netscreens import VerifyScreen
+
+    async def run_before(pilot: Any) -> None:
+        pilot.app.push_screen(VerifyScreen("/nowhere/record.rattus"))
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause(0.5)
+
+    assert snap_compare(RattusApp(seed=1), run_before=run_before, terminal_size=SIZE)

@@ -1,0 +1,294 @@
+"""Network play through the TUI: two apps at one loopback table, bot seats, the lobby, the join
+and host forms, the verify screen, plain messages for user mistakes, layout at 80x24.
+
+Everything runs on loopback; zeroconf is off (``advertise=False``, ``discover=False``) except
+where a test says otherwise.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from pathlib import Path
+
+import pytest
+from textual.app import App
+from textual.widgets import Static
+from tui_helpers import keys_for, sync
+
+from rattus_net.net.discovery import TableAdvert
+from rattus_net.net.lobby import TableOptions
+from rattus_net.selfplay import play_secure_game
+from tui.app import RattusApp
+from tui.dialogs import DecisionDialog
+from tui.netgame import GuestLobby, HostLobby, address_text
+from tui.netscreens import (
+    HostScreen,
+    JoinScreen,
+    LobbyScreen,
+    NetEndScreen,
+    VerifyScreen,
+    verify_file,
+)
+from tui.screens import MenuScreen, TableScreen
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("RATTUS_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+async def wait_until(pilot: object, cond: object, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not cond():  # type: ignore[operator]
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out")
+        await asyncio.sleep(0.05)
+
+
+def text_of(app: App[None], selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+@sync
+async def test_two_apps_host_and_join_a_loopback_game_to_the_end(tmp_path: Path) -> None:
+    """Two RattusApp instances in this process, on one asyncio loop, play a whole 3-player
+    network game over loopback: the host's app (seat 1, human, driven by its Pilot), the guest's
+    app (seat 2, human, driven by its Pilot) and a bot seat the host adds from the lobby (an
+    in-process peer). Every decision of the two humans goes through dialogs and key presses;
+    the game runs to the end, both end screens show the verifier's FAIR verdict on their own
+    record, and the two records are identical. The lobby is checked on the way (seats, names,
+    colours, who is ready, the start only when everybody is)."""
+    lobby = HostLobby(
+        "Loopback",
+        TableOptions(3, "first-game", True),
+        "Hana",
+        advertise=False,
+        root=tmp_path / "h",
+    )
+    host = RattusApp(lobby=lobby)
+    async with host.run_test(size=(80, 24)) as hp:
+        await wait_until(hp, lambda: lobby.hosted is not None)
+        guest_lobby = GuestLobby(("127.0.0.1", lobby.port), "Gus", root=tmp_path / "g")
+        guest = RattusApp(lobby=guest_lobby)
+        async with guest.run_test(size=(80, 24)) as gp:
+            await wait_until(gp, lambda: guest_lobby.state is not None)
+            await hp.press("b")  # a bot in the free seat
+            await wait_until(hp, lambda: len(lobby.state.seats) == 3)
+            await hp.pause()
+            body = text_of(host, "#lobby-body")
+            assert "Hana" in body and "Gus" in body and "Agnes" in body
+            assert "red" in body and "blue" in body and "green" in body
+            assert "(you)" in body and "bot:" in body and "not ready" in body
+            await hp.press("space")
+            await hp.pause(0.3)
+            assert isinstance(host.screen, LobbyScreen)  # the guest is not ready yet
+            await gp.press("space")
+            rng = random.Random(3)
+            kinds: set[str] = set()
+            deadline = time.monotonic() + 240
+            while time.monotonic() < deadline:
+                if all(isinstance(a.screen, NetEndScreen) for a in (host, guest)):
+                    break
+                for app, pilot in ((host, hp), (guest, gp)):
+                    screen = app.screen
+                    if isinstance(screen, DecisionDialog):
+                        kinds.add(screen.decision.kind.value)
+                        await pilot.press(*keys_for(screen, rng))
+                    elif isinstance(screen, TableScreen):
+                        await pilot.press("enter")
+                    await pilot.pause(0.02)
+            else:
+                raise AssertionError("the network game did not end")
+            assert {"supply", "enter"} <= kinds
+            for app in (host, guest):
+                end = app.screen
+                assert isinstance(end, NetEndScreen)
+                await wait_until(None, lambda end=end: end.controller.verdict is not None, 60)
+                await app.workers.wait_for_complete()
+                await asyncio.sleep(0.1)
+                assert end.controller.verdict is not None and end.controller.verdict.fair
+                assert "Verification: FAIR" in str(end.verdict_text)
+                lines = end.log_lines
+                assert any("is connected" in line for line in lines)
+                assert lines[-1].startswith("Game over")
+            h_out, g_out = (a.screen.controller.outcome for a in (host, guest))  # type: ignore[attr-defined]
+            assert h_out is not None and g_out is not None and h_out.finished
+            assert h_out.record.read_bytes() == g_out.record.read_bytes()
+            await gp.press("enter")  # back to the menu
+            await gp.pause()
+            assert isinstance(guest.screen, MenuScreen)
+
+
+@sync
+async def test_join_a_closed_port_says_so_plainly() -> None:
+    app = RattusApp(lobby=GuestLobby(("127.0.0.1", 1), "Gus"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: bool(getattr(app.screen, "problem", "")))
+        await pilot.pause()
+        body = text_of(app, "#lobby-body")
+        assert "Could not play at this table: nobody answers" in body
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+
+
+@sync
+async def test_join_form_checks_the_address() -> None:
+    app = RattusApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(JoinScreen("Gus", discover=False))
+        await pilot.pause()
+        await pilot.press("down")  # the address row
+        await pilot.press(*"nowhere", "enter")
+        await pilot.pause()
+        assert "is not HOST:PORT" in text_of(app, "#form-message")
+        assert isinstance(app.screen, JoinScreen)
+
+
+def test_address_text() -> None:
+    assert address_text(" 10.0.0.5:7000 ") == ("10.0.0.5", 7000)
+    assert address_text("[::1]:7000") == ("::1", 7000)
+    for bad in ("", "host", "host:x", "host:0", "host:70000"):
+        with pytest.raises(ValueError):
+            address_text(bad)
+
+
+@sync
+async def test_join_list_follows_the_adverts() -> None:
+    app = RattusApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = JoinScreen("Gus", discover=False)
+        app.push_screen(screen)
+        await pilot.pause()
+        a = TableAdvert("Kitchen", "ab" * 8, 1, 2, "open", host="10.0.0.5", port=7000)
+        b = TableAdvert("Old", "cd" * 8, 2, 1, "open", version=99, host="10.0.0.6", port=7001)
+        screen.tables_changed({"a": a, "b": b})
+        await pilot.pause()
+        body = text_of(app, "#form-body")
+        assert "Kitchen" in body and "10.0.0.5:7000" in body and "OTHER VERSION" in body
+        await pilot.press("down", "down", "down", "enter")  # the incompatible table
+        await pilot.pause()
+        assert "protocol version 99" in text_of(app, "#form-message")
+        screen.tables_changed({"a": a})
+        await pilot.pause()
+        assert "Old" not in text_of(app, "#form-body")
+
+
+@sync
+async def test_host_form_opens_a_lobby(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tui.netscreens as ns
+
+    made: list[HostLobby] = []
+
+    class QuietHost(HostLobby):
+        def __init__(self, *a: object, **kw: object) -> None:
+            kw["advertise"] = False
+            super().__init__(*a, **kw)  # type: ignore[arg-type]
+            made.append(self)
+
+    monkeypatch.setattr(ns, "HostLobby", QuietHost)
+    app = RattusApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("h")
+        await pilot.pause()
+        assert isinstance(app.screen, HostScreen)
+        await pilot.press("down", "down", "right", "right")  # 5 players
+        await pilot.press("down", "down", "right")  # simultaneous supplies
+        await pilot.press("down", "enter")
+        await wait_until(pilot, lambda: bool(made) and made[0].hosted is not None)
+        await pilot.pause()
+        assert made[0].options == TableOptions(5, "random-cards", True)
+        assert "5 players, random cards, supplies simultaneous" in text_of(app, "#lobby-body")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        assert made[0].closed
+
+
+@sync
+async def test_verify_screen_gives_the_verdict(tmp_path: Path) -> None:
+    record = tmp_path / "game.rattus"
+    record.write_bytes(play_secure_game(2, 5, ["random"]).record)
+    garbage = tmp_path / "garbage.rattus"
+    garbage.write_bytes(b"not a record")
+    assert verify_file(record)[0] is True
+    assert verify_file(garbage)[0] is None
+    assert verify_file(tmp_path / "missing")[1].endswith("no such file")
+    app = RattusApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("v")
+        await pilot.pause()
+        assert isinstance(app.screen, VerifyScreen)
+        field = app.screen.query_one("#path")
+        field.value = str(record)  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: "FAIR" in text_of(app, "#form-body"), 30)
+        assert "seat 1:" in text_of(app, "#form-body")
+        field.value = str(garbage)  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: "garbage.rattus:" in text_of(app, "#form-body"), 30)
+        assert "Traceback" not in text_of(app, "#form-body")
+
+
+def _fits(app: App[None]) -> None:
+    screen = app.screen
+    assert (screen.region.width, screen.region.height) == (80, 24)
+    for widget in screen.query("*"):
+        if not widget.display:
+            continue
+        r = widget.region
+        assert r.x >= 0 and r.y >= 0 and r.right <= 80 and r.bottom <= 24, (widget, r)
+        if isinstance(widget, Static) and widget.id:
+            assert r.height >= widget.virtual_size.height or widget.id == "lobby-news", widget
+
+
+@pytest.mark.parametrize("which", ["host", "join", "lobby", "verify"])
+@sync
+async def test_network_screens_fit_80x24(which: str) -> None:
+    app = RattusApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        if which == "host":
+            app.push_screen(HostScreen("Hana"))
+        elif which == "join":
+            screen = JoinScreen("Gus", discover=False)
+            app.push_screen(screen)
+            await pilot.pause()
+            screen.tables_changed(
+                {
+                    str(i): TableAdvert(f"Table {i}", f"{i:016x}", 1, 4, "open", host="10.0.0.5")
+                    for i in range(5)
+                }
+            )
+        elif which == "lobby":
+            app.push_screen(LobbyScreen(FixedLobby()))
+        else:
+            app.push_screen(VerifyScreen("/nowhere/record.rattus"))
+        await pilot.pause()
+        await pilot.pause()
+        _fits(app)
+
+
+class FixedLobby(GuestLobby):
+    """A guest lobby with a fixed 5-seat state that never connects (snapshots, layout)."""
+
+    def __init__(self) -> None:
+        from rattus_net.net.lobby import LobbyState, Seat
+
+        super().__init__(("10.0.0.5", 7000), "Gus")
+        names: list[tuple[str, str, str | None, bool]] = [
+            ("Hana", "red", None, True),
+            ("Gus", "blue", None, False),
+        ]
+        names += [("Agnes", "green", "heuristic", True)]
+        seats = []
+        for i, (name, colour, bot, ready) in enumerate(names):
+            key = bytes([i + 1]) * 32
+            seats.append(Seat(name, colour, key, key, "10.0.0.5", 7000 + i, bot, ready))
+        self.state = LobbyState("Kitchen table", "00" * 8, TableOptions(5), tuple(seats))
+        self.news = ["Gus sat down.", "Agnes sat down."]
+
+    async def wait_start(self):  # type: ignore[no-untyped-def]
+        await asyncio.Event().wait()

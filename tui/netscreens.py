@@ -1,0 +1,646 @@
+"""The network screens: host a table, join one, the lobby, verify a record, the network end.
+
+Forms are rows chosen with Up/Down. A text row focuses its input (type, Enter goes on); on an
+option row nothing is focused, so Left/Right or +/- change the option. Network work runs on
+the app's own asyncio loop (workers), never blocking it; every failure the player can cause
+(a bad address, a table that is gone, another protocol version, a bad file) becomes one plain
+line on the screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from protocol.errors import ProtocolError
+from protocol.record import verify_record
+from rattus_net.bots import BOT_KINDS, BOT_LEVELS
+from rattus_net.engine import data as D
+from rattus_net.net.discovery import TableAdvert, TableBrowser, local_addresses, new_zeroconf
+from rattus_net.net.lobby import LobbyState, TableOptions
+from rattus_net.net.persist import data_dir, list_games
+from tui import render as R
+from tui.controller import default_bot_kind
+from tui.netgame import (
+    GuestLobby,
+    HostLobby,
+    Lobby,
+    NetworkGame,
+    address_text,
+    join_by_advert,
+    problem_text,
+)
+
+BUILDINGS = ("first-game", "random-buildings", "random-cards")
+BUILDING_WORDS = {
+    "first-game": "first game",
+    "random-buildings": "random buildings",
+    "random-cards": "random cards",
+}
+
+
+def default_player_name() -> str:
+    try:
+        name = getpass.getuser()
+    except Exception:
+        name = ""
+    return (name or "Player").capitalize()[:24]
+
+
+def options_text(options: TableOptions) -> str:
+    buildings = BUILDING_WORDS.get(options.buildings, options.buildings)
+    simultaneous = "simultaneous" if options.simultaneous_supply else "in turn"
+    return f"{options.players} players, {buildings}, supplies {simultaneous}"
+
+
+def _row(t: Text, selected: bool, label: str) -> None:
+    t.append("> " if selected else "  ", style="bold")
+    t.append(label, style="reverse bold" if selected else "")
+    t.append("\n")
+
+
+class FormScreen(Screen[None]):
+    """Rows chosen with Up/Down; rows named in ``INPUTS`` are text inputs."""
+
+    ROWS: ClassVar[tuple[str, ...]] = ()
+    INPUTS: ClassVar[tuple[str, ...]] = ()
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back"),
+        Binding("enter", "select", "Select"),
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("left,minus", "change(-1)", "Less", show=False),
+        Binding("right,plus,equals_sign", "change(1)", "More", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cursor = 0
+        self.message = ""
+
+    def row_count(self) -> int:
+        return len(self.ROWS)
+
+    @property
+    def row(self) -> str:
+        return self.ROWS[self.cursor] if self.cursor < len(self.ROWS) else ""
+
+    def on_mount(self) -> None:
+        self.focus_row()
+        self.redraw()
+
+    def focus_row(self) -> None:
+        if self.row in self.INPUTS:
+            self.query_one(f"#{self.row}", Input).focus()
+        else:
+            self.set_focus(None)
+
+    def redraw(self) -> None:
+        raise NotImplementedError
+
+    def say(self, message: str) -> None:
+        self.message = message
+        self.redraw()
+
+    def action_cursor(self, delta: int) -> None:
+        self.cursor = (self.cursor + delta) % max(1, self.row_count())
+        self.focus_row()
+        self.redraw()
+
+    def action_change(self, delta: int) -> None:
+        self.change(delta)
+        self.redraw()
+
+    def change(self, delta: int) -> None:
+        pass
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_select()
+
+    def action_select(self) -> None:
+        raise NotImplementedError
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+
+# --- host ---------------------------------------------------------------------------------------
+
+
+class HostScreen(FormScreen):
+    """Open a table: its name, yours, the players, the buildings, simultaneous supplies."""
+
+    ROWS = ("table", "player", "players", "buildings", "simultaneous", "open")
+    INPUTS = ("table", "player")
+
+    def __init__(self, player: str | None = None) -> None:
+        super().__init__()
+        self.player = player or default_player_name()
+        self.players = 3
+        self.buildings = 2
+        self.simultaneous = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="form"):
+            yield Static(Text("HOST A TABLE", style="bold"), id="form-title")
+            yield Static("Table name", classes="label")
+            yield Input(f"{self.player}'s table", id="table", classes="field", max_length=40)
+            yield Static("Your name", classes="label")
+            yield Input(self.player, id="player", classes="field", max_length=24)
+            yield Static(id="form-body")
+            yield Static(id="form-message")
+        yield Footer()
+
+    def options(self) -> TableOptions:
+        return TableOptions(self.players, BUILDINGS[self.buildings], self.simultaneous)
+
+    def redraw(self) -> None:
+        labels = {
+            "players": f"Players        < {self.players} >  (you, and guests or bots)",
+            "buildings": f"Buildings      < {BUILDING_WORDS[BUILDINGS[self.buildings]]} >",
+            "simultaneous": "Supplies       < "
+            + ("simultaneous" if self.simultaneous else "in turn")
+            + " >",
+            "open": "Open the table",
+        }
+        t = Text()
+        for i, row in enumerate(self.ROWS):
+            if row in labels:
+                _row(t, i == self.cursor, labels[row])
+        t.append(
+            "\nUp/Down: choose a row; Left/Right or +/-: change it; Enter on a name: next row.\n"
+            "Seats nobody takes can be filled with bots in the lobby.",
+            style="italic",
+        )
+        self.query_one("#form-body", Static).update(t)
+        self.query_one("#form-message", Static).update(Text(self.message, style="bold"))
+
+    def change(self, delta: int) -> None:
+        if self.row == "players":
+            self.players = min(D.MAX_PLAYERS, max(D.MIN_PLAYERS, self.players + delta))
+        elif self.row == "buildings":
+            self.buildings = (self.buildings + delta) % len(BUILDINGS)
+        elif self.row == "simultaneous":
+            self.simultaneous = not self.simultaneous
+
+    def action_select(self) -> None:
+        if self.row in self.INPUTS:
+            self.action_cursor(1)
+            return
+        table = self.query_one("#table", Input).value.strip()
+        player = self.query_one("#player", Input).value.strip()
+        if not table or not player:
+            self.say("A table needs a name, and so do you.")
+            return
+        self.app.switch_screen(LobbyScreen(HostLobby(table, self.options(), player)))
+
+
+# --- join ---------------------------------------------------------------------------------------
+
+
+class JoinScreen(FormScreen):
+    """The tables announced on the LAN (live), or a HOST:PORT typed by hand."""
+
+    ROWS = ("player", "address")
+    INPUTS = ("player", "address")
+
+    def __init__(self, player: str | None = None, *, discover: bool = True) -> None:
+        super().__init__()
+        self.player = player or default_player_name()
+        self.discover = discover
+        self.tables: list[TableAdvert] = []
+        self.discovery_note = "Looking for tables on the local network..."
+        self._browser: TableBrowser | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="form"):
+            yield Static(Text("JOIN A TABLE", style="bold"), id="form-title")
+            yield Static("Your name", classes="label")
+            yield Input(self.player, id="player", classes="field", max_length=24)
+            yield Static("Address typed by hand (HOST:PORT), then Enter", classes="label")
+            yield Input("", id="address", classes="field", placeholder="192.168.1.5:7000")
+            yield Static(id="form-body")
+            yield Static(id="form-message")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        if self.discover:
+            self.run_worker(self._browse(), group="browse", exit_on_error=False)
+        else:
+            self.discovery_note = "Discovery is off."
+
+    async def _browse(self) -> None:
+        try:
+            aiozc = new_zeroconf()
+            self._browser = TableBrowser(aiozc, self.tables_changed)
+            await self._browser.start()
+            self.discovery_note = "Tables on the local network (live):"
+        except Exception as exc:
+            self.discovery_note = f"No LAN discovery here ({problem_text(exc)})."
+            self._browser = None
+        self.redraw()
+        try:
+            await asyncio.Event().wait()  # until the screen goes away
+        finally:
+            if self._browser is not None:
+                await self._browser.close()
+                await self._browser.aiozc.async_close()
+
+    def tables_changed(self, tables: dict[str, TableAdvert]) -> None:
+        self.tables = sorted(tables.values(), key=lambda a: (a.name, a.fingerprint))
+        self.cursor = min(self.cursor, self.row_count() - 1)
+        if self.is_mounted:
+            self.redraw()
+
+    def row_count(self) -> int:
+        return len(self.ROWS) + len(self.tables)
+
+    def redraw(self) -> None:
+        t = Text(self.discovery_note + "\n", style="bold")
+        if not self.tables:
+            t.append("  (none yet: they appear here as they open)\n")
+        for i, a in enumerate(self.tables):
+            seats = f"{a.seats_taken}/{a.seats_taken + a.seats_free}"
+            label = f"{a.name[:22]:<22} {a.address:<21} {seats} {a.state:<7}"
+            if not a.compatible:
+                label += " OTHER VERSION"
+            _row(t, self.cursor == len(self.ROWS) + i, label)
+        t.append("Up/Down: choose; Enter: join the table or the address.", style="italic")
+        self.query_one("#form-body", Static).update(t)
+        self.query_one("#form-message", Static).update(Text(self.message, style="bold"))
+
+    def action_select(self) -> None:
+        player = self.query_one("#player", Input).value.strip()
+        if not player:
+            self.say("Type your name first.")
+            return
+        if self.row == "player":
+            self.action_cursor(1)
+            return
+        try:
+            if self.row == "address":
+                lobby = GuestLobby(address_text(self.query_one("#address", Input).value), player)
+            else:
+                advert = self.tables[self.cursor - len(self.ROWS)]
+                lobby = join_by_advert(advert, player)
+        except Exception as exc:
+            self.say(problem_text(exc))
+            return
+        self.message = ""
+        self.app.push_screen(LobbyScreen(lobby))
+
+
+# --- lobby --------------------------------------------------------------------------------------
+
+
+class LobbyScreen(Screen[None]):
+    """Seats, names, colours, who is ready, the options; the game starts when all are ready."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space,r", "ready", "Ready"),
+        Binding("b", "add_bot", "Add bot"),
+        Binding("x", "remove_bot", "Remove bot"),
+        Binding("k", "bot_kind", "Bot kind"),
+        Binding("escape,q", "leave", "Leave"),
+    ]
+
+    def __init__(self, lobby: Lobby, *, auto_bots: int = 0) -> None:
+        super().__init__()
+        self.lobby = lobby
+        self.bot_kind = default_bot_kind()
+        self.auto_bots = auto_bots
+        self.problem = ""
+        self.connected = False
+        self.starting = False
+        self._redraw_pending = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="lobby-title")
+        yield Static(id="lobby-body")
+        yield Static(id="lobby-news")
+        yield Footer()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("add_bot", "remove_bot", "bot_kind"):
+            return self.lobby.is_host
+        return True
+
+    def on_mount(self) -> None:
+        self.lobby.listeners.append(self._changed)
+        self.redraw()
+        self.run_worker(self._run(), group="lobby", exit_on_error=False)
+
+    def on_unmount(self) -> None:
+        if self._changed in self.lobby.listeners:
+            self.lobby.listeners.remove(self._changed)
+
+    def _changed(self) -> None:
+        if not self._redraw_pending:
+            self._redraw_pending = True
+            self.call_later(self._redraw_now)
+
+    def _redraw_now(self) -> None:
+        self._redraw_pending = False
+        if self.is_attached:
+            self.redraw()
+
+    async def _run(self) -> None:
+        lobby = self.lobby
+        try:
+            if isinstance(lobby, HostLobby):
+                await lobby.open()
+                self.connected = True
+                self.redraw()
+                for _ in range(self.auto_bots):
+                    lobby.add_bot(self.bot_kind)
+            else:
+                self.connected = False
+            wait = lobby.wait_start()
+            if isinstance(lobby, GuestLobby):
+                self.connected = True
+            state = await wait
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            self.problem = problem_text(exc)
+            self.connected = False
+            await lobby.close()
+            self.redraw()
+            return
+        self.starting = True
+        try:
+            game = lobby.game(state)
+        except Exception as exc:
+            self.problem = f"The game could not start: {problem_text(exc)}"
+            await lobby.close()
+            self.redraw()
+            return
+        game.start()
+        from tui.screens import TableScreen
+
+        self.app.switch_screen(TableScreen(game))
+
+    def redraw(self) -> None:
+        lobby = self.lobby
+        state: LobbyState | None = None
+        if isinstance(lobby, HostLobby):
+            state = lobby.state if lobby.hosted is not None else None
+        else:
+            state = lobby.state
+        title = Text(f"LOBBY: {lobby.table}", style="bold")
+        if isinstance(lobby, HostLobby) and lobby.hosted is not None:
+            addrs = ", ".join(f"{a}:{lobby.port}" for a in local_addresses()[:2])
+            title.append(f"\nYou host it. Others join at {addrs}")
+        elif isinstance(lobby, GuestLobby):
+            title.append(f"\nHost {lobby.address[0]}:{lobby.address[1]}")
+        self.query_one("#lobby-title", Static).update(title)
+        t = Text()
+        if self.problem:
+            t.append(f"Could not play at this table: {self.problem}\n", style="bold reverse")
+            t.append("Escape: back.\n")
+        elif state is None:
+            t.append("Connecting...\n")
+        else:
+            t.append(f"Options: {options_text(state.options)}\n\n")
+            for i in range(state.options.players):
+                t.append(f"  Seat {i + 1}  ")
+                if i >= len(state.seats):
+                    t.append("(free)\n", style="dim")
+                    continue
+                s = state.seats[i]
+                t.append(f"{s.name:<24}", style="bold")
+                t.append(f" {s.colour:<7}", style=s.colour)
+                t.append(" READY   " if s.ready else " not ready", style="bold" if s.ready else "")
+                who = []
+                if s.fingerprint == lobby.fingerprint:
+                    who.append("you")
+                if s.bot:
+                    who.append(f"bot: {BOT_LEVELS.get(s.bot, s.bot)}")
+                if who:
+                    t.append(f"  ({', '.join(who)})")
+                t.append("\n")
+            t.append("\n")
+            if self.starting or state.phase == "playing":
+                t.append("Everyone is ready: the game starts...\n", style="bold")
+            else:
+                me = lobby.my_ready()
+                t.append(
+                    "You are ready; waiting for the others.\n"
+                    if me
+                    else "Space: get ready. The game starts when every seat is taken and ready.\n",
+                    style="bold",
+                )
+                if lobby.is_host:
+                    t.append(
+                        f"b: add a bot ({BOT_LEVELS[self.bot_kind]}, k changes), "
+                        "x: remove the last bot.\n"
+                    )
+        self.query_one("#lobby-body", Static).update(t)
+        news = lobby.news[-5:]
+        self.query_one("#lobby-news", Static).update(Text("\n".join(news), style="italic"))
+
+    def action_ready(self) -> None:
+        if self.problem or not self.connected:
+            return
+        try:
+            self.lobby.set_ready(not self.lobby.my_ready() or not self.lobby.is_host)
+        except Exception as exc:
+            self.lobby.news.append(problem_text(exc))
+        self.redraw()
+
+    def action_add_bot(self) -> None:
+        if not isinstance(self.lobby, HostLobby) or self.lobby.hosted is None:
+            return
+        try:
+            name = self.lobby.add_bot(self.bot_kind)
+            self.lobby.news.append(f"Seating the bot {name}...")
+        except Exception as exc:
+            self.lobby.news.append(problem_text(exc))
+        self.redraw()
+
+    def action_remove_bot(self) -> None:
+        if isinstance(self.lobby, HostLobby) and not self.lobby.remove_bot():
+            self.lobby.news.append("There is no bot to remove.")
+        self.redraw()
+
+    def action_bot_kind(self) -> None:
+        i = BOT_KINDS.index(self.bot_kind) if self.bot_kind in BOT_KINDS else 0
+        self.bot_kind = BOT_KINDS[(i + 1) % len(BOT_KINDS)]
+        self.redraw()
+
+    async def action_leave(self) -> None:
+        if self.starting:
+            return
+        for worker in self.workers:
+            worker.cancel()
+        await self.lobby.close()
+        self.app.pop_screen()
+
+
+# --- verify -------------------------------------------------------------------------------------
+
+
+def recent_records() -> list[Path]:
+    """Records of finished or aborted games in the data directory, newest first."""
+    try:
+        games = list_games()
+    except Exception:
+        return []
+    paths = [data_dir() / "games" / gid / "record.rattus" for gid, _ in games]
+    found = [p for p in paths if p.is_file()]
+    return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
+
+
+def verify_file(path: Path) -> tuple[bool | None, str]:
+    """The verdict on a record file (as ``rattus verify`` prints it); ``None`` if the file
+    cannot be read or is not a record."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None, f"{path}: no such file"
+    except IsADirectoryError:
+        return None, f"{path}: is a directory, not a game record"
+    except OSError as exc:
+        return None, f"{path}: {exc.strerror or exc}"
+    try:
+        verdict = verify_record(data)
+    except ProtocolError as exc:
+        return None, f"{path}: {exc}"
+    return verdict.fair, verdict.text()
+
+
+class VerifyScreen(FormScreen):
+    """Check a signed game record: the same verifier and report as ``rattus verify``."""
+
+    ROWS = ("path",)
+    INPUTS = ("path",)
+
+    def __init__(self, path: str | None = None) -> None:
+        super().__init__()
+        if path is None:
+            recent = recent_records()
+            path = str(recent[0]) if recent else ""
+        self.initial = path
+        self.report = Text(
+            "Type the path of a record (record.rattus) and press Enter.", style="italic"
+        )
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="form"):
+            yield Static(Text("VERIFY A GAME RECORD", style="bold"), id="form-title")
+            yield Static("Record file (your newest game's record is filled in)", classes="label")
+            yield Input(self.initial, id="path", classes="field")
+            with VerticalScroll(id="verify-scroll"):
+                yield Static(id="form-body")
+        yield Footer()
+
+    def redraw(self) -> None:
+        self.query_one("#form-body", Static).update(self.report)
+
+    def action_select(self) -> None:
+        text = self.query_one("#path", Input).value.strip()
+        if not text:
+            self.report = Text("Type the path of a record file first.", style="bold")
+            self.redraw()
+            return
+        self.report = Text("Verifying (every shuffle and every share is checked)...")
+        self.redraw()
+        path = Path(text).expanduser()
+        self.run_worker(lambda: self._verify(path), thread=True, group="verify")
+
+    def _verify(self, path: Path) -> None:
+        fair, report = verify_file(path)
+        self.app.call_from_thread(self._show, fair, report)
+
+    def _show(self, fair: bool | None, report: str) -> None:
+        style = "bold" if fair else "bold reverse"
+        head, _, rest = report.partition("\n")
+        t = Text(head, style=style)
+        if rest:
+            t.append("\n" + rest)
+        self.report = t
+        self.redraw()
+
+
+# --- the end of a network game ------------------------------------------------------------------
+
+
+class NetEndScreen(Screen[None]):
+    """How the network game ended, the scoring, and the verifier's verdict on our record."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,escape", "menu", "Main menu"),
+        Binding("l", "full_log", "Log"),
+        Binding("q", "quit_app", "Quit"),
+    ]
+
+    def __init__(self, controller: NetworkGame, log_lines: list[str]) -> None:
+        super().__init__()
+        self.controller = controller
+        self.log_lines = log_lines
+        self.verdict_text = Text("Verifying the signed record...", style="italic")
+
+    def compose(self) -> ComposeResult:
+        c = self.controller
+        over = c.node.session.game is not None and c.view.is_over
+        title = "GAME OVER: the plague reveals the rats" if over else "THE GAME STOPPED"
+        yield Static(Text(title, style="bold"), id="end-title")
+        with VerticalScroll(id="end-scroll"):
+            yield Static(Text(c.summary()), id="end-summary")
+            yield Static(self.verdict_text, id="verdict")
+            if over:
+                yield Static(R.scoring(c.view), id="scoring")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#end-scroll", VerticalScroll).focus()
+        if self.controller.outcome is not None:
+            self.run_worker(self._verify, thread=True, group="verify")
+        else:
+            self.verdict_text = Text("No record to verify.")
+            self.query_one("#verdict", Static).update(self.verdict_text)
+
+    def _verify(self) -> None:
+        try:
+            verdict = self.controller.verify()
+            text = Text("No record.") if verdict is None else self._verdict(verdict.fair, verdict)
+        except Exception as exc:
+            text = Text(f"The record could not be verified: {problem_text(exc)}", style="bold")
+        self.app.call_from_thread(self._show, text)
+
+    @staticmethod
+    def _verdict(fair: bool, verdict: object) -> Text:
+        report = str(getattr(verdict, "text", lambda: "")())
+        head, _, rest = report.partition("\n")
+        t = Text("Verification: ", style="bold")
+        t.append(head, style="bold" if fair else "bold reverse")
+        if rest:
+            t.append("\n" + rest)
+        return t
+
+    def _show(self, text: Text) -> None:
+        self.verdict_text = text
+        if self.is_attached:
+            self.query_one("#verdict", Static).update(text)
+
+    def action_menu(self) -> None:
+        self.app.pop_screen()
+
+    def action_full_log(self) -> None:
+        from tui.screens import LogScreen
+
+        self.app.push_screen(LogScreen(self.log_lines))
+
+    def action_quit_app(self) -> None:
+        self.app.exit()
