@@ -20,6 +20,7 @@ import logging
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from protocol.crypto.identity import Identity, PublicIdentity
 from protocol.errors import DecodeError, RemoteProtocolError
@@ -489,10 +490,14 @@ async def join_table(
     expect_fingerprint: str | None = None,
     limits: TransportLimits = DEFAULT_TRANSPORT,
     on_state: Callable[[LobbyState], None] | None = None,
-    ready: bool = True,
+    ready: bool | asyncio.Event = True,
 ) -> LobbyState:
     """Join the table at ``host:port``, sit, get ready and wait for the start; return the
-    roster. Raises LobbyRefusal (refused, wrong host key) or TransportError."""
+    roster. Raises LobbyRefusal (refused, wrong host key) or TransportError.
+
+    ``ready`` may be an event a user interface sets when its player says so (then the ready
+    message goes out at that moment). Whenever the host un-readies our seat (somebody left,
+    the options changed) while we want to be ready, we say so again."""
     conn = await connect(host, port, limits)
     try:
         expect = {expect_fingerprint} if expect_fingerprint else None
@@ -508,31 +513,65 @@ async def join_table(
         assert hs.remote is not None
         conn.start_keepalive()
         await conn.send(sit_message(name, listen_port, colour, bot))
-        sent_ready = False
-        while True:
-            data = await conn.recv()
-            try:
-                msg = decode_message(data, peer=hs.remote.fingerprint)
-                if msg.kind == "lobby/refuse":
-                    reason = msg.body.get("reason")
-                    text = reason if isinstance(reason, str) and reason else "no reason given"
-                    raise LobbyRefusal(f"the table refused: {text}")
-                if msg.kind != "lobby/state":
-                    raise DecodeError(hs.remote.fingerprint, f"unexpected {msg.kind!r}")
-                state = LobbyState.from_wire(msg.body.get("state"), hs.remote.fingerprint)
-            except DecodeError as exc:
-                raise PeerFault(f"host sent a bad lobby message: {exc.reason}", conn.peer) from None
-            if on_state is not None:
-                on_state(state)
-            me = state.seat_of(identity.fingerprint)
-            if state.phase == "playing":
-                if me is None:
-                    raise LobbyRefusal("the game started without us")
-                return state
-            if me is not None and ready and not sent_ready:
-                await conn.send(ready_message(True))
-                sent_ready = True
+        me: int | None = None
+        state: LobbyState | None = None
+        recv: asyncio.Future[bytes] = asyncio.ensure_future(conn.recv())
+        try:
+            while True:
+                waiters: set[asyncio.Future[Any]] = {recv}
+                nudge: asyncio.Future[Any] | None = None
+                if isinstance(ready, asyncio.Event) and not ready.is_set():
+                    nudge = asyncio.ensure_future(ready.wait())
+                    waiters.add(nudge)
+                await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+                if nudge is not None:
+                    nudge.cancel()
+                if not recv.done():  # our player just got ready
+                    if state is not None and me is not None and not state.seats[me].ready:
+                        await conn.send(ready_message(True))
+                    continue
+                data = recv.result()
+                recv = asyncio.ensure_future(conn.recv())
+                state, me = await _guest_step(conn, hs.remote, identity, data, on_state, ready)
+                if state.phase == "playing":
+                    return state
+        finally:
+            recv.cancel()
     except ConnectionClosed as exc:
         raise ConnectionClosed(f"the table closed the connection ({exc.reason})") from None
     finally:
         await conn.close()
+
+
+async def _guest_step(
+    conn: Connection,
+    remote: PublicIdentity,
+    identity: Identity,
+    data: bytes,
+    on_state: Callable[[LobbyState], None] | None,
+    ready: bool | asyncio.Event,
+) -> tuple[LobbyState, int | None]:
+    """One message from the lobby host: the new state (after saying we are ready, if we want
+    to be and the host has us un-ready)."""
+    try:
+        msg = decode_message(data, peer=remote.fingerprint)
+        if msg.kind == "lobby/refuse":
+            reason = msg.body.get("reason")
+            text = reason if isinstance(reason, str) and reason else "no reason given"
+            raise LobbyRefusal(f"the table refused: {text}")
+        if msg.kind != "lobby/state":
+            raise DecodeError(remote.fingerprint, f"unexpected {msg.kind!r}")
+        state = LobbyState.from_wire(msg.body.get("state"), remote.fingerprint)
+    except DecodeError as exc:
+        raise PeerFault(f"host sent a bad lobby message: {exc.reason}", conn.peer) from None
+    if on_state is not None:
+        on_state(state)
+    me = state.seat_of(identity.fingerprint)
+    if state.phase == "playing":
+        if me is None:
+            raise LobbyRefusal("the game started without us")
+        return state, me
+    want = ready.is_set() if isinstance(ready, asyncio.Event) else ready
+    if me is not None and want and not state.seats[me].ready:
+        await conn.send(ready_message(True))
+    return state, me

@@ -16,6 +16,11 @@ What the node adds to the sans-IO :class:`~protocol.session.Session`:
   a restarted peer can never sign two different moves for one step (equivocation).
 * **Time.** ``session.tick`` runs every half second: a peer silent beyond ``stall_timeout``
   makes the others abort with a signed record naming it.
+* **Hooks for a user interface.** ``choose_async`` (a coroutine function) is awaited on the
+  loop for our player's decision instead of running ``choose``/the bot in a thread, and
+  ``on_event(kind, seat, detail)`` hears ``"link-up"``/``"link-down"`` (a peer's link came or
+  went), ``"fault"`` (a peer misbehaved: detail says how) and ``"progress"`` (the session
+  moved: redraw). Callbacks run on the loop and must not block.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ import os
 import random
 import struct
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,7 +44,7 @@ from protocol.session import ReplayError, Session
 from protocol.wire import WireValue
 from rattus_net.bots import make_bot
 from rattus_net.bots.base import Bot
-from rattus_net.engine.moves import format_move, parse_move
+from rattus_net.engine.moves import Move, format_move, parse_move
 from rattus_net.engine.view import PlayerView
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import authenticate
@@ -148,6 +153,8 @@ class PeerNode:
         linger: float = 15.0,
         bot: Bot | None = None,
         choose: Callable[[PlayerView], Any] | None = None,
+        choose_async: Callable[[PlayerView], Awaitable[Move]] | None = None,
+        on_event: Callable[[str, int | None, str], None] | None = None,
     ) -> None:
         self.setup = setup
         self.journal = journal
@@ -167,6 +174,8 @@ class PeerNode:
         )
         self.bot = bot or make_bot(setup.bot, seed)
         self.choose = choose
+        self.choose_async = choose_async
+        self.on_event = on_event
         self.sent: list[bytes] = []
         self.got = [0] * self.n
         self.links: dict[int, _Link] = {}
@@ -269,6 +278,17 @@ class PeerNode:
                     raise
                 await asyncio.sleep(0.2)
 
+    def _emit(self, kind: str, seat: int | None = None, detail: str = "") -> None:
+        if self.on_event is not None and not self._closing:
+            try:
+                self.on_event(kind, seat, detail)
+            except Exception:  # a user interface's bug must not stop the game
+                log.exception("on_event hook failed")
+
+    def _fault(self, seat: int, reason: str) -> None:
+        self.faults.append(f"{self.names[seat]}: {reason}")
+        self._emit("fault", seat, reason)
+
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
@@ -320,6 +340,7 @@ class PeerNode:
             old.conn.abort()
         link = _Link(conn, seat)
         self.links[seat] = link
+        self._emit("link-up", seat)
         writer = asyncio.get_running_loop().create_task(self._writer(link))
         try:
             await conn.send(b"H" + _COUNT.pack(self.got[seat]))
@@ -342,11 +363,13 @@ class PeerNode:
                     raise PeerFault("unknown frame tag", conn.peer)
         except TransportError as exc:
             if isinstance(exc, PeerFault):
-                self.faults.append(f"{self.names[seat]}: {exc.reason}")
+                self._fault(seat, exc.reason)
         finally:
             writer.cancel()
             if self.links.get(seat) is link:
                 del self.links[seat]
+                if seat not in self.done_from:
+                    self._emit("link-down", seat)
             conn.abort()
 
     async def _writer(self, link: _Link) -> None:
@@ -385,7 +408,7 @@ class PeerNode:
                 except ReplayError:
                     continue
                 except RemoteProtocolError as exc:
-                    self.faults.append(f"{self.names[seat]}: {exc.reason}")
+                    self._fault(seat, exc.reason)
                     bad = self.links.get(seat)
                     if bad is not None:
                         bad.conn.abort()
@@ -399,14 +422,19 @@ class PeerNode:
             if self.session.needs_decision:
                 assert self.session.game is not None
                 view = PlayerView(self.session.game, self.seat)
-                chooser = self.choose or self.bot.choose
-                move = await loop.run_in_executor(None, chooser, view)
+                if self.choose_async is not None:
+                    self._emit("progress")
+                    move = await self.choose_async(view)
+                else:
+                    chooser = self.choose or self.bot.choose
+                    move = await loop.run_in_executor(None, chooser, view)
                 self.journal.append(["d", format_move(move)])  # before it is signed and sent
                 self.session.decide(move, time.monotonic())
                 self._flush_outgoing()
                 self._wake_main.set()
             self.session.tick(time.monotonic())
             self._flush_outgoing()
+            self._emit("progress")
         # Our game is over: let everybody have every frame, then say so and linger.
         self._flush_outgoing()
         for link in list(self.links.values()):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from protocol.crypto.identity import Identity
@@ -121,7 +122,11 @@ async def join_game(
     stall_timeout: float = 60.0,
     find_seconds: float = 5.0,
     say: Say = print,
+    root: Path | None = None,
 ) -> Outcome:
+    """Join a table and let ``bot`` play the seat. ``root`` is the data directory for this
+    seat's journal and record (default: the user's); a bot seat that a TUI host runs in its own
+    process uses a directory of its own, so that its journal is not the host's."""
     expect: str | None = None
     if address is None:
         assert table is not None
@@ -168,7 +173,7 @@ async def join_game(
             bot,
             bot_seed,
         )
-        node = PeerNode.create(setup, limits=limits, stall_timeout=stall_timeout)
+        node = PeerNode.create(setup, root, limits=limits, stall_timeout=stall_timeout)
         holder["node"] = node
         say(f"game {setup.game_id} started: {', '.join(setup.params.config.players)}")
         return await node.run(listener)
