@@ -33,6 +33,24 @@ def seat_bots(kinds: Sequence[str], players: int) -> list[str]:
     return list(kinds)
 
 
+def _seats(
+    players: int,
+    seed: int,
+    kinds: Sequence[str],
+    selection: BuildingSelection | None,
+    simultaneous_supply: bool,
+) -> tuple[list[str], GameConfig, list[Bot]]:
+    """Bot kinds per seat, the game's configuration and the seeded bots of a self-play game
+    (the local and the secure game of one seed share them)."""
+    names = seat_bots(kinds, players)
+    config = GameConfig(
+        players=tuple(f"{k}-{s + 1}" for s, k in enumerate(names)),
+        buildings=selection or BuildingSelection.random_cards(),
+        simultaneous_supply=simultaneous_supply,
+    )
+    return names, config, [make_bot(k, seed * 7919 + s) for s, k in enumerate(names)]
+
+
 def play_game(
     players: int,
     seed: int,
@@ -41,13 +59,7 @@ def play_game(
     simultaneous_supply: bool = False,
 ) -> SelfplayGame:
     """Play one seeded game between bots; the seed fixes the cards and every bot's choices."""
-    names = seat_bots(kinds, players)
-    config = GameConfig(
-        players=tuple(f"{k}-{s + 1}" for s, k in enumerate(names)),
-        buildings=selection or BuildingSelection.random_cards(),
-        simultaneous_supply=simultaneous_supply,
-    )
-    bots: list[Bot] = [make_bot(k, seed * 7919 + s) for s, k in enumerate(names)]
+    names, config, bots = _seats(players, seed, kinds, selection, simultaneous_supply)
     game = Game(config)
     table = LocalTable(seed, chance_source=_seeded_chance(config, seed))
     game.attach(table)
@@ -71,7 +83,7 @@ def _seeded_chance(config: GameConfig, seed: int) -> ChanceSource:
 @dataclass
 class SecureSelfplayGame:
     seed: int
-    game: Game  # seat 1's own engine (every peer ends with the same public state)
+    game: Game  # seat 0's own engine (every peer ends with the same public state)
     sessions: list[Session]
     record: bytes  # the signed record (rattus verify)
     bots: list[str]
@@ -89,13 +101,7 @@ def play_secure_game(
     from protocol.memnet import MemoryNetwork
     from protocol.seeded import seeded_params
 
-    names = seat_bots(kinds, players)
-    config = GameConfig(
-        players=tuple(f"{k}-{s + 1}" for s, k in enumerate(names)),
-        buildings=selection or BuildingSelection.random_cards(),
-        simultaneous_supply=simultaneous_supply,
-    )
-    bots: list[Bot] = [make_bot(k, seed * 7919 + s) for s, k in enumerate(names)]
+    names, config, bots = _seats(players, seed, kinds, selection, simultaneous_supply)
     params, secrets = seeded_params(config, seed)
     net = MemoryNetwork(params, secrets)
     net.run(lambda game, seat: bots[seat].choose(PlayerView(game, seat)))
