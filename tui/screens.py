@@ -296,7 +296,7 @@ class TableScreen(Screen[None]):
         if event.state is WorkerState.SUCCESS:
             self.busy = False
             self.update_table()
-            self.call_after_refresh(self.next_step)
+            self.next_step()  # same frame: the dialog and the table paint together
         elif event.state is WorkerState.ERROR:
             self.busy = False
             self.update_table()
