@@ -292,3 +292,33 @@ class FixedLobby(GuestLobby):
 
     async def wait_start(self):  # type: ignore[no-untyped-def]
         await asyncio.Event().wait()
+
+
+def test_network_events_in_words() -> None:
+    """Links going and coming back, a fault, a stall: the lines the log shows (a stand-in node;
+    the real node's hooks are exercised by the two-app game above)."""
+    from types import SimpleNamespace
+
+    from tui.netgame import NetworkGame
+
+    session = SimpleNamespace(finished=False, abort=None, step=None, game=None)
+    node = SimpleNamespace(
+        seat=0, names=("You", "Bob", "Cy"), n=3, session=session, links={}, choose_async=None
+    )
+    game = NetworkGame(node)  # type: ignore[arg-type]
+    game._event("link-up", 1, "")
+    game._event("link-down", 1, "")
+    game._event("link-up", 1, "")
+    game._event("fault", 2, "bad shuffle proof")
+    assert game.new_log_lines() == [
+        "Bob is connected.",
+        "Bob dropped off the table; waiting for a return.",
+        "Bob is back at the table.",
+        "Cy sent something invalid: bad shuffle proof.",
+    ]
+    session.step = SimpleNamespace(
+        kind="shuffle", senders=(1,), index=4, started=time.monotonic() - 12, info={"stage": 1}
+    )
+    session._has_message = lambda seat, step: False
+    assert game.awaited().startswith("Shuffling: 1 of 3 peers done (Bob is shuffling)")
+    assert "(Bob not connected)" in game.awaited() and game.awaited().endswith("(12 s)")
