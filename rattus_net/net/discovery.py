@@ -21,8 +21,8 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
+import ifaddr
 from zeroconf import IPVersion, ServiceStateChange, Zeroconf
-from zeroconf._utils.net import get_all_addresses
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from protocol.wire import PROTOCOL_VERSION
@@ -126,7 +126,14 @@ class TableAdvert:
 
 def local_addresses() -> list[str]:
     """IPv4 addresses to advertise: every non-loopback one (loopback only if nothing else)."""
-    addrs = [a for a in get_all_addresses() if not ipaddress.ip_address(a).is_loopback]
+    addrs = sorted(
+        {
+            ip.ip
+            for adapter in ifaddr.get_adapters()
+            for ip in adapter.ips
+            if isinstance(ip.ip, str) and not ipaddress.ip_address(ip.ip).is_loopback
+        }
+    )
     return addrs or ["127.0.0.1"]
 
 
