@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 
 from rattus_net.bots import BOT_KINDS
 from rattus_net.engine.config import BuildingSelection
+from rattus_net.engine.data import COLOURS
 from rattus_net.engine.errors import RattusError
 from rattus_net.engine.record import GameRecord, RecordError
 
@@ -324,6 +325,11 @@ def _add_network_parsers(sub: Any) -> None:
         p.add_argument("--seed", type=int, help="seed the bot's choices")
         p.add_argument("--player", help="the name to sit with (default: the bot's kind)")
         p.add_argument(
+            "--colour",
+            choices=COLOURS,
+            help="the disc colour to sit with (default: the first one free)",
+        )
+        p.add_argument(
             "--stall-timeout",
             type=_seconds,
             default=60.0,
@@ -393,6 +399,7 @@ def cmd_network(args: argparse.Namespace) -> int:
                     options,
                     bot=args.bot,
                     name=args.player,
+                    colour=args.colour,
                     port=args.port,
                     bot_seed=args.seed,
                     advertise=not args.no_advertise,
@@ -407,6 +414,7 @@ def cmd_network(args: argparse.Namespace) -> int:
                     table=args.table,
                     bot=args.bot,
                     name=args.player,
+                    colour=args.colour,
                     bot_seed=args.seed,
                     stall_timeout=args.stall_timeout,
                     find_seconds=args.wait,

@@ -51,6 +51,7 @@ async def host_game(
     *,
     bot: str,
     name: str | None = None,
+    colour: str | None = None,
     port: int = 0,
     bot_seed: int | None = None,
     advertise: bool = True,
@@ -62,7 +63,7 @@ async def host_game(
     identity = PeerSecrets(master).identity()
     hosted = HostedTable(identity, table, options, limits)
     port = await hosted.open("0.0.0.0", port)
-    hosted.core.sit(identity.public, name or bot, "", port, bot=bot)
+    hosted.core.sit(identity.public, name or bot, "", port, colour=colour, bot=bot)
     hosted.core.set_ready(identity.fingerprint, True)
     aiozc = new_zeroconf() if advertise else None
     advertiser: Advertiser | None = None
@@ -117,6 +118,7 @@ async def join_game(
     table: str | None = None,
     bot: str,
     name: str | None = None,
+    colour: str | None = None,
     bot_seed: int | None = None,
     limits: TransportLimits = DEFAULT_TRANSPORT,
     stall_timeout: float = 60.0,
@@ -159,6 +161,7 @@ async def join_game(
             name or bot,
             listen_port,
             bot=bot,
+            colour=colour,
             expect_fingerprint=expect,
             limits=limits,
         )

@@ -183,3 +183,16 @@ def test_console_script_and_module_entry_point(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert proc.stderr.strip().startswith("rattus:")
     assert "Traceback" not in proc.stderr
+
+
+def test_network_seats_can_ask_for_a_colour(capsys: pytest.CaptureFixture[str]) -> None:
+    from rattus_net.cli import build_parser
+
+    args = build_parser().parse_args(
+        ["join", "127.0.0.1:7000", "--bot", "random", "--colour", "green"]
+    )
+    assert args.colour == "green"
+    args = build_parser().parse_args(["host", "--name", "T", "--players", "2", "--bot", "random"])
+    assert args.colour is None  # the first free colour
+    code, _, err = run(capsys, "host", "--name", "T", "--players", "2", "--colour", "pink")
+    assert code == 2 and "invalid choice: 'pink'" in err and len(err.strip().splitlines()) == 1
