@@ -390,6 +390,54 @@ class PeerNode:
             for link in self.links.values():
                 link.wake.set()
 
+    def _drain_inbox(self) -> None:
+        """Hand every frame received so far to the session, journalled and made durable
+        before anything that depends on it is sent."""
+        now = time.monotonic()
+        dirty = False
+        while not self.inbox.empty():
+            seat, frame = self.inbox.get_nowait()
+            try:
+                self.session.receive(frame, now, link=seat)
+            except ReplayError:
+                continue
+            except RemoteProtocolError as exc:
+                self._fault(seat, exc.reason)
+                bad = self.links.get(seat)
+                if bad is not None:
+                    bad.conn.abort()
+                continue
+            self.got[seat] += 1
+            self.journal.append(["r", seat, frame], sync=False)
+            dirty = True
+        if dirty:
+            self.journal.sync()
+
+    async def _decision(self, loop: asyncio.AbstractEventLoop) -> Move | None:
+        """Our player's move. While he (or the bot) thinks, frames from the others are still
+        received, so an abort or a cheat is seen at once; ``None`` if the game was aborted."""
+        assert self.session.game is not None
+        view = PlayerView(self.session.game, self.seat)
+        if self.choose_async is not None:
+            self._emit("progress")
+            thinking: asyncio.Future[Move] = asyncio.ensure_future(self.choose_async(view))
+        else:
+            chooser = self.choose or self.bot.choose
+            thinking = loop.run_in_executor(None, chooser, view)
+        while not thinking.done():
+            woken: asyncio.Future[Any] = asyncio.ensure_future(self._wake_main.wait())
+            waiting: list[asyncio.Future[Any]] = [thinking, woken]
+            await asyncio.wait(waiting, timeout=0.5, return_when=asyncio.FIRST_COMPLETED)
+            woken.cancel()
+            self._wake_main.clear()
+            self._drain_inbox()
+            self._flush_outgoing()
+            if self.session.abort is not None:
+                thinking.cancel()
+                return None
+            self._emit("progress")
+        return thinking.result()
+
     async def _main(self) -> None:
         self._flush_outgoing()
         for link in self.links.values():
@@ -399,35 +447,12 @@ class PeerNode:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake_main.wait(), 0.5)
             self._wake_main.clear()
-            now = time.monotonic()
-            dirty = False
-            while not self.inbox.empty():
-                seat, frame = self.inbox.get_nowait()
-                try:
-                    self.session.receive(frame, now, link=seat)
-                except ReplayError:
-                    continue
-                except RemoteProtocolError as exc:
-                    self._fault(seat, exc.reason)
-                    bad = self.links.get(seat)
-                    if bad is not None:
-                        bad.conn.abort()
-                    continue
-                self.got[seat] += 1
-                self.journal.append(["r", seat, frame], sync=False)
-                dirty = True
-            if dirty:
-                self.journal.sync()  # durable before anything that depends on it is sent
+            self._drain_inbox()
             self._flush_outgoing()
             if self.session.needs_decision:
-                assert self.session.game is not None
-                view = PlayerView(self.session.game, self.seat)
-                if self.choose_async is not None:
-                    self._emit("progress")
-                    move = await self.choose_async(view)
-                else:
-                    chooser = self.choose or self.bot.choose
-                    move = await loop.run_in_executor(None, chooser, view)
+                move = await self._decision(loop)
+                if move is None:
+                    break  # the game was aborted while our player was thinking
                 self.journal.append(["d", format_move(move)])  # before it is signed and sent
                 self.session.decide(move, time.monotonic())
                 self._flush_outgoing()

@@ -1,0 +1,66 @@
+"""A node keeps listening while its player thinks.
+
+Two peer nodes in one process over loopback. Bob's player never answers; Ann's node gives up
+on him after its stall timeout and aborts with a signed record. Bob's node, still waiting for
+its player, must see that abort at once and end the game, instead of noticing only after a
+decision that will never come.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+from protocol.params import GameParams, PeerSecrets
+from rattus_net.engine.config import GameConfig
+from rattus_net.engine.moves import Move
+from rattus_net.engine.view import PlayerView
+from rattus_net.net.node import Outcome, PeerNode, Setup
+from rattus_net.net.transport import Connection, Listener
+
+
+async def _two_nodes(tmp_path: Path) -> tuple[Outcome, Outcome, bool]:
+    masters = [os.urandom(32) for _ in range(2)]
+    identities = tuple(PeerSecrets(m).identity().public for m in masters)
+    params = GameParams(GameConfig(("Ann", "Bob"), first_player=1), identities, os.urandom(32))
+    nodes: dict[int, PeerNode] = {}
+    listeners = []
+    for seat in range(2):
+
+        async def on_link(conn: Connection, seat: int = seat) -> None:
+            await nodes[seat].accept(conn)
+
+        listener = Listener(on_link, max_connections=8)
+        listeners.append((listener, await listener.start("127.0.0.1", 0)))
+    addresses = tuple(("127.0.0.1", port) for _, port in listeners)
+    thinking = asyncio.Event()
+    never = asyncio.Event()
+
+    async def bob_thinks_forever(view: PlayerView) -> Move:
+        thinking.set()
+        await never.wait()
+        raise AssertionError("unreachable")
+
+    for seat in range(2):
+        setup = Setup(params, seat, masters[seat], addresses, "T", "random", 1)
+        kw = {"choose_async": bob_thinks_forever} if seat == 1 else {}
+        nodes[seat] = PeerNode.create(
+            setup,
+            tmp_path / f"seat{seat}",
+            stall_timeout=2.0 if seat == 0 else 600.0,
+            linger=1.0,
+            **kw,
+        )
+    nodes[0].session.decision_timeout = 2.0  # Ann gives Bob's player two seconds, not ten minutes
+    runs = [asyncio.ensure_future(nodes[s].run(listeners[s][0])) for s in range(2)]
+    ann, bob = await asyncio.wait_for(asyncio.gather(*runs), 30)
+    return ann, bob, thinking.is_set()
+
+
+def test_an_abort_reaches_a_node_whose_player_is_still_thinking(tmp_path: Path) -> None:
+    ann, bob, bob_was_thinking = asyncio.run(_two_nodes(tmp_path))
+    assert bob_was_thinking
+    assert ann.abort is not None and ann.blamed == "Bob"
+    assert bob.abort is not None  # seen while Bob's player was thinking
+    assert not bob.finished
