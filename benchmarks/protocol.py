@@ -1,10 +1,11 @@
 # ruff: noqa: E402  -- the sys.path fix must run before the protocol imports
 """Costs of the network table protocol, for 2 to 5 peers (all peers in one process).
 
-Prints, per player count: setup (hellos, public randomness, building and population shuffles
-with proofs, the deal), time per private draw and per public reveal (all peers' work: shares,
-proofs and their verification), the whole secure game, ``rattus verify`` on its record, and
-the group operations counted (in units of one variable-base scalar multiplication).
+Prints, per player count: setup (hellos, public randomness, the population shuffle with
+proofs, the deal, the first row of buildings drawn by commit-reveal), time per private draw
+and per public reveal (all peers' work: shares, proofs and their verification), the whole
+secure game, ``rattus verify`` on its record, the group operations counted (in units of one
+variable-base scalar multiplication) and the building draws (commit-reveal rounds).
 
     .venv/bin/python benchmarks/protocol.py [--players 2,3,4,5] [--seed 1]
 """
@@ -123,6 +124,7 @@ def bench(n: int, seed: int) -> None:
         f" | public reveal {per_card('public')} | whole game {whole:5.2f} s ({total_ops} mults,"
         f" {len(record) // 1024} KiB record) | verify {verify:5.2f} s ({vops} mults)"
         f" | {mixes} hands mixed ({mixed_cards} cards, checks {mix_secs:5.2f} s all peers)"
+        f" | {verdict.draws} building draws (commit-reveal)"
     )
 
 

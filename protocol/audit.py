@@ -40,11 +40,12 @@ def computable_faces(session: Session, seat: int, secret: Scalar) -> dict[int, i
 
 
 def entitled_handles(session: Session, seat: int) -> set[int]:
-    """Masked cards ``seat`` may know by rules section 8: public reveals and its own."""
+    """Masked cards ``seat`` may know by rules section 8: public reveals and its own.
+    (Building cards are never masked: they are drawn by commit-reveal when turned up.)"""
     out: set[int] = set()
     for handles, to in session.record.reveals:
         if to is None or to == seat:
-            out.update(handles)
+            out.update(h for h in handles if h in session.cards)
     return out
 
 

@@ -155,3 +155,17 @@ class RandomStream:
         if not items:
             raise LocalProtocolError("choice from an empty sequence")
         return items[self.randbelow(len(items))]
+
+
+def draw_without_replacement(
+    stream: RandomStream, pool: Sequence[T], count: int
+) -> tuple[list[T], list[T]]:
+    """``count`` items drawn uniformly without replacement from ``pool`` (in draw order), and
+    the items left (in ``pool`` order): the first ``count`` steps of a Fisher-Yates shuffle.
+    The building deck is drawn this way from a commit-reveal seed, card by card as it is
+    turned up; ``pool`` must be in a canonical order (sorted) so every peer draws the same."""
+    if not 0 <= count <= len(pool):
+        raise LocalProtocolError(f"cannot draw {count} of {len(pool)} items")
+    left = list(pool)
+    drawn = [left.pop(stream.randbelow(len(left))) for _ in range(count)]
+    return drawn, left

@@ -11,7 +11,8 @@ Nothing in it needs to be trusted: every message is signed by its author and car
 id, which hashes the parameters, so changing any byte of the file breaks a signature, the
 canonical encoding, a hash chain or the game id. The verifier replays the whole protocol as an
 observer (the same code as a peer, with every proof checked, the shuffle proofs of every mixed
-hand among them), then uses the ElGamal keys the
+hand among them, and every commit-reveal round: the public numbers and the building draws, each
+reveal against its commitment, each card drawn again from the seed), then uses the ElGamal keys the
 peers published after the game to open every card, writes the face-level engine record
 (``rattus_net.engine.record.GameRecord``), replays it and compares the results.
 """
@@ -25,7 +26,7 @@ from typing import Any
 from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.messages import ABORT, check_equivocation, open_frame
 from protocol.params import GameParams
-from protocol.session import PeerFault, Session
+from protocol.session import DRAWN_PILES, PeerFault, Session
 from protocol.wire import Limits, WireValue, decode_value, encode_value
 from rattus_net.engine import data as D
 from rattus_net.engine.errors import RattusError
@@ -76,6 +77,7 @@ class Verdict:
     shuffles_verified: int = 0
     shares_verified: int = 0
     mixes_verified: int = 0
+    draws: int = 0
     result: dict[str, Any] | None = None
     cheater: int | None = None
     reason: str = ""
@@ -94,6 +96,7 @@ class Verdict:
             "shuffles_verified": self.shuffles_verified,
             "shares_verified": self.shares_verified,
             "mixes_verified": self.mixes_verified,
+            "draws": self.draws,
             "result": self.result,
             "cheater": self.players[self.cheater] if self.cheater is not None else None,
             "reason": self.reason,
@@ -115,6 +118,7 @@ class Verdict:
             f"{self.mixes_verified} hand-mixing proofs, "
             f"{self.shares_verified} decryption-share proofs checked"
         )
+        lines.append(f"  {self.draws} building draws (commit-reveal rounds) checked")
         if self.result is not None and self.fair:
             winners = ", ".join(self.result.get("winners", [])) or "nobody"
             lines.append(f"  result: {self.result.get('vp')}  winner: {winners}")
@@ -174,6 +178,7 @@ def verify_record(data: bytes) -> Verdict:
         verdict.shuffles_verified = session.ops["shuffles_verified"]
         verdict.shares_verified = session.ops["shares_verified"]
         verdict.mixes_verified = session.ops["mixes_verified"]
+        verdict.draws = session.ops["draws"]
         verdict.seconds = time.perf_counter() - start
         return verdict
 
@@ -255,7 +260,15 @@ def engine_record(session: Session) -> GameRecord:
     g = session.public
     n = g.n
     rec = session.record
-    orders = [(pile, tuple(faces[h] for h in handles)) for pile, _f, handles in rec.shuffles]
+    orders = [
+        (
+            pile,
+            session.pile_order(handles)
+            if pile in DRAWN_PILES
+            else tuple(faces[h] for h in handles),
+        )
+        for pile, _f, handles in rec.shuffles
+    ]
     population = next(o for pile, o in orders if pile == "population")
     buildings = next(o for pile, o in orders if pile == "buildings")
     per, r = D.START_HAND, g.plan.replacement

@@ -6,7 +6,10 @@ In seeded self-play every seat's master secret is derived from the game's seed
 every public random number of the secure game are a function of the seed. :class:`SeededChance`
 computes exactly that function, with the same code, for ``LocalTable(chance_source=...)``: the
 shuffled order is the composition of the seats' permutations in seat order, a public random number
-is the commit-reveal result of the seats' secrets. A peer mixes its hand with the permutation of
+is the commit-reveal result of the seats' secrets. The building pile is never shuffled: the local
+table asks :meth:`SeededChance.draw` for each building card turned up, which draws it from the
+cards left with the seed of that draw's commit-reveal round (the seats' ``building/j`` secrets),
+as the secure session does. A peer mixes its hand with the permutation of
 its ``mix/k`` stream (a namespace of its own, so the deck shuffles keep their streams); a local
 table, which sees every card, keeps the hand's order instead, which changes no face, move or
 result. So ``rattus selfplay --seed S`` and
@@ -21,9 +24,9 @@ import hashlib
 
 from protocol.crypto.shuffle import random_permutation
 from protocol.params import GameParams, PeerSecrets
-from protocol.randomness import CommitReveal, RandomStream
+from protocol.randomness import CommitReveal, RandomStream, draw_without_replacement
 from protocol.randomness import commitment as rand_commitment
-from protocol.session import game_context, secure_config
+from protocol.session import DRAWN_PILES, draw_context, game_context, secure_config
 from rattus_net.engine.config import GameConfig
 
 
@@ -36,7 +39,10 @@ def seeded_params(config: GameConfig, seed: int) -> tuple[GameParams, list[PeerS
 
 
 class SeededChance:
-    """What honest seeded peers produce, for a local table (``engine.local.ChanceSource``)."""
+    """What honest seeded peers produce, for a local table (``engine.local.ChanceSource``,
+    with the optional ``drawn_piles`` / ``draw`` hook for the building pile)."""
+
+    drawn_piles = DRAWN_PILES
 
     def __init__(self, params: GameParams, secrets: list[PeerSecrets]) -> None:
         self.game_id = params.game_id()
@@ -44,6 +50,7 @@ class SeededChance:
         self.secrets = secrets
         self._shuffles = 0
         self._randoms = 0
+        self._draws = 0
 
     def shuffle(self, pile: str, faces: tuple[int, ...]) -> tuple[int, ...]:
         k = self._shuffles
@@ -64,10 +71,23 @@ class SeededChance:
         j = self._randoms
         self._randoms += 1
         ctx = game_context(self.game_id, b"random", j)
+        return RandomStream(self._seed(ctx, b"random/" + str(j).encode())).randbelow(bound)
+
+    def draw(self, pile: str, positions: tuple[int, ...], left: tuple[int, ...]) -> tuple[int, ...]:
+        """The faces of the pile's cards at ``positions`` turned up now, drawn from ``left``
+        (the faces not drawn yet, sorted) as the secure session draws them."""
+        j = self._draws
+        self._draws += 1
+        seed = self._seed(draw_context(self.game_id, j, positions), b"building/" + str(j).encode())
+        faces, _ = draw_without_replacement(RandomStream(seed), left, len(positions))
+        return tuple(faces)
+
+    def _seed(self, ctx: bytes, label: bytes) -> bytes:
+        """The seed of a commit-reveal round in which every seat reveals its ``label`` secret."""
         rounds = CommitReveal(self.names, ctx)
-        secrets = [sec.stream(b"random/" + str(j).encode())(32) for sec in self.secrets]
+        secrets = [sec.stream(label)(32) for sec in self.secrets]
         for name, secret in zip(self.names, secrets, strict=True):
             rounds.add_commitment(name, rand_commitment(secret, name, ctx))
         for name, secret in zip(self.names, secrets, strict=True):
             rounds.add_reveal(name, secret)
-        return RandomStream(rounds.seed()).randbelow(bound)
+        return rounds.seed()

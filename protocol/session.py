@@ -87,7 +87,7 @@ from protocol.messages import (
     sign,
 )
 from protocol.params import GameParams, PeerSecrets
-from protocol.randomness import CommitReveal, RandomStream
+from protocol.randomness import CommitReveal, RandomStream, draw_without_replacement
 from protocol.randomness import commitment as rand_commitment
 from protocol.wire import WireValue, encode_value
 from rattus_net.engine import data as D
@@ -163,6 +163,20 @@ def game_context(game_id: bytes, label: bytes, *ints: int) -> bytes:
     return game_id + b"/" + label + b"".join(b"/" + _be4(i) for i in ints)
 
 
+DRAWN_PILES = frozenset({"buildings"})
+"""Piles served by commit-reveal public randomness instead of mental poker: their faces are
+public once turned up, so nothing is masked or shuffled; each ``Reveal`` of their cards is one
+commit-reveal round among all peers, and the cards turned up are drawn from those not yet
+placed (``draw_without_replacement``). Nobody can predict a card before its round."""
+
+
+def draw_context(game_id: bytes, index: int, positions: tuple[int, ...]) -> bytes:
+    """The context of the ``index``-th building draw (a commit-reveal round) turning up the
+    cards at ``positions`` of the pile (indices in the ``Shuffle`` request's handles):
+    commitments and the seed are bound to the game, the draw and the cards."""
+    return game_context(game_id, b"building-draw", index, len(positions), *positions)
+
+
 def secure_config(config: GameConfig) -> GameConfig:
     """The engine configuration of a secure game: ``config`` with hands mixed after they gain
     cards (``GameConfig.mix_hands``), so that no handle tells where a card came from."""
@@ -189,6 +203,8 @@ class PublicRecord:
     mixes: list[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = field(default_factory=list)
     # Per entry of ``reveals``: how many moves had been played when it was answered.
     reveal_moves: list[int] = field(default_factory=list)
+    # Building draws (commit-reveal): the handles turned up and the faces drawn for them.
+    draws: list[tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=list)
 
 
 class Session:
@@ -261,6 +277,13 @@ class Session:
         self._mixes = 0
         self._my_mix: tuple[int, list[int]] | None = None  # step index, faces of new handles
         self._rand_commits: dict[str, bytes] = {}
+        # The building pile (``DRAWN_PILES``): faces not drawn yet (sorted), its handles not
+        # turned up yet, and the faces drawn so far.
+        self.pile_left: list[int] = []
+        self.pile_handles: tuple[int, ...] = ()
+        self.undecided: frozenset[int] = frozenset()
+        self.drawn_faces: dict[int, int] = {}
+        self._draws = 0
         self._enter_commit: dict[int, tuple[bytes, bytes, int]] = {}  # seat -> digest, domain, i
         self._supply_commit: dict[int, tuple[bytes, bytes]] = {}
         self._own_queue: deque[tuple[TableRequest, Any]] = deque()
@@ -273,6 +296,7 @@ class Session:
             "shuffles_verified": 0,
             "shares_verified": 0,
             "mixes_verified": 0,
+            "draws": 0,
             "messages": 0,
         }
         self._start(now)
@@ -508,11 +532,12 @@ class Session:
             self._elg = secret
             self._send(HELLO, {"k": ann.to_bytes()})
         elif k == RAND_COMMIT:
-            mine = self._stream(b"random", self._randoms)(32)
-            ctx = game_context(self.game_id, b"random", self._randoms)
+            label, j, ctx = self._rand_round(st)
+            mine = self._stream(label, j)(32)
             self._send(RAND_COMMIT, {"c": rand_commitment(mine, self.names[me], ctx)})
         elif k == RAND_REVEAL:
-            self._send(RAND_REVEAL, {"r": self._stream(b"random", self._randoms)(32)})
+            label, j, _ = self._rand_round(st)
+            self._send(RAND_REVEAL, {"r": self._stream(label, j)(32)})
         elif k == SHUFFLE:
             assert self.joint is not None
             deck, kidx = st.info["deck"], st.info["k"]
@@ -537,6 +562,15 @@ class Session:
             assert self._elg is not None
             self._send(KEYS, {"x": self._elg.data})
         # MOVE and SUPPLY_COMMIT wait for decide().
+
+    def _rand_round(self, st: Step) -> tuple[bytes, int, bytes]:
+        """The secret stream label, round number and context of a commit-reveal step: a
+        building draw (``st.info["draw"]``: the handles turned up) or a public number."""
+        info = st.info
+        if isinstance(info, dict) and "draw" in info:
+            positions = tuple(self.pile_handles.index(h) for h in info["draw"])
+            return b"building", self._draws, draw_context(self.game_id, self._draws, positions)
+        return b"random", self._randoms, game_context(self.game_id, b"random", self._randoms)
 
     def _my_shares(self, st: Step) -> dict[str, WireValue]:
         assert self.seat is not None and self._elg is not None
@@ -606,6 +640,9 @@ class Session:
                 else:
                     self._new_step(MOVE, (p.players[0],), now)
                 return
+            if isinstance(p, Shuffle) and p.pile in DRAWN_PILES:
+                self._lay_undecided(p)
+                continue
             if isinstance(p, Shuffle):
                 assert self.joint is not None
                 k = self._shuffles
@@ -623,6 +660,11 @@ class Session:
                 info = {"deck": self._mix_inputs(p), "k": self._mixes, "req": p}
                 self._new_step(MIX, (p.seat,), now, info)
                 return
+            if isinstance(p, Reveal) and self.undecided.intersection(p.handles):
+                if p.to is not None or not self.undecided.issuperset(p.handles):
+                    raise LocalProtocolError(f"building cards are only drawn publicly: {p!r}")
+                self._new_step(RAND_COMMIT, tuple(range(self.n)), now, {"draw": p.handles})
+                return
             if isinstance(p, Reveal):
                 contrib = self._contributions(p)
                 if contrib:
@@ -631,6 +673,24 @@ class Session:
                 self._answer_reveal(p)
                 continue
             raise LocalProtocolError(f"unexpected engine state {p!r}")
+
+    def _lay_undecided(self, req: Shuffle) -> None:
+        """A pile served by commit-reveal: its known faces lie face down in an order not
+        decided yet. No message: each card is drawn when it is turned up."""
+        if self.undecided or self.drawn_faces:
+            raise LocalProtocolError(f"a second {req.pile} pile")
+        self.pile_left = sorted(req.faces)
+        self.pile_handles = req.handles
+        self.undecided = frozenset(req.handles)
+        self.record.shuffles.append((req.pile, req.faces, req.handles))
+        self.public.answer(None)
+        self._own_queue.append((req, None))
+
+    def pile_order(self, handles: tuple[int, ...]) -> tuple[int, ...]:
+        """The faces of the building pile's ``handles``: the drawn faces, and for the cards
+        never turned up (their order was never decided) the faces left, in sorted order."""
+        rest = iter(self.pile_left)
+        return tuple(self.drawn_faces[h] if h in self.drawn_faces else next(rest) for h in handles)
 
     def _initial_deck(self, faces: tuple[int, ...], ctx: bytes) -> list[Ciphertext]:
         assert self.joint is not None
@@ -775,6 +835,14 @@ class Session:
                 list(self.record.reveal_moves),
             ),
             dict(self._th_at),
+            (
+                list(self.pile_left),
+                self.pile_handles,
+                self.undecided,
+                dict(self.drawn_faces),
+                self._draws,
+            ),
+            list(self.record.draws),
         )
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
@@ -800,9 +868,17 @@ class Session:
             self.step,
             rec,
             self._th_at,
+            (self.pile_left, self.pile_handles, self.undecided, self.drawn_faces, self._draws),
+            draws,
         ) = snap
         self.record = PublicRecord(
-            list(rec[0]), list(rec[1]), list(rec[2]), dict(rec[3]), list(rec[4]), list(rec[5])
+            list(rec[0]),
+            list(rec[1]),
+            list(rec[2]),
+            dict(rec[3]),
+            list(rec[4]),
+            list(rec[5]),
+            list(draws),
         )
 
     def _process(self, st: Step, msgs: dict[int, Signed], now: float) -> None:
@@ -882,16 +958,20 @@ class Session:
                 raise PeerFault(s, self.names[s], "commitment must be 32 bytes", m.frame)
             digests[self.names[s]] = c
         self._rand_commits = digests
-        return RAND_REVEAL, tuple(range(self.n)), None
+        return RAND_REVEAL, tuple(range(self.n)), st.info
 
     def _step_rand_reveal(self, st: Step, msgs: dict[int, Signed]) -> Successor:
-        rand = CommitReveal(self.names, game_context(self.game_id, b"random", self._randoms))
+        _, _, ctx = self._rand_round(st)
+        rand = CommitReveal(self.names, ctx)
         for name in self.names:
             rand.add_commitment(name, self._rand_commits[name])
         for s, m in sorted(msgs.items()):
             r = self._payload(m, {"r"})["r"]
             rand.add_reveal(self.names[s], r if isinstance(r, bytes) else b"")
         req = self.public.pending
+        if isinstance(req, Reveal):
+            self._answer_draw(req, rand.seed())
+            return None
         assert isinstance(req, PublicRandom)
         value = RandomStream(rand.seed()).randbelow(req.bound)
         self._randoms += 1
@@ -900,6 +980,21 @@ class Session:
         self.public.answer(value)
         self._own_queue.append((req, value))
         return None
+
+    def _answer_draw(self, req: Reveal, seed: bytes) -> None:
+        """Turn up building cards: drawn uniformly, in handle order, from the faces left."""
+        faces, left = draw_without_replacement(RandomStream(seed), self.pile_left, len(req.handles))
+        self.pile_left = left
+        self.undecided = self.undecided.difference(req.handles)
+        self.drawn_faces.update(zip(req.handles, faces, strict=True))
+        self._draws += 1
+        self._rand_commits = {}
+        self.record.draws.append((req.handles, tuple(faces)))
+        self.record.reveals.append((req.handles, req.to))
+        self.record.reveal_moves.append(len(self.public.history))
+        self.ops["draws"] += 1
+        self.public.answer(list(faces))
+        self._own_queue.append((req, list(faces)))
 
     def _step_shuffle(self, st: Step, msgs: dict[int, Signed]) -> Successor:
         assert self.joint is not None

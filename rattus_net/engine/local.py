@@ -43,6 +43,29 @@ class ChanceSource(Protocol):
         ...
 
 
+class DrawingChanceSource(ChanceSource, Protocol):
+    """A chance source that may also leave a pile's order undecided (optional hook).
+
+    For a pile named in ``drawn_piles`` (and not scripted), the table does not ask for a
+    shuffled order: it asks ``draw`` for the faces of the cards each time some are turned up,
+    drawn from the faces not drawn yet (as the network table draws the building deck, card by
+    card, with commit-reveal randomness)."""
+
+    drawn_piles: frozenset[str]
+
+    def draw(self, pile: str, positions: tuple[int, ...], left: tuple[int, ...]) -> tuple[int, ...]:
+        """The faces of the pile's cards at ``positions`` (indices in the ``Shuffle``
+        request's handles) turned up now, drawn from ``left`` (faces not drawn yet, sorted)."""
+        ...
+
+
+@dataclass
+class _UndecidedPile:
+    index: int  # its entry in ``Chance.shuffles``
+    handles: tuple[int, ...]
+    left: list[int]  # faces not drawn yet, sorted
+
+
 class LocalTable:
     """Answers table requests with full knowledge of every card.
 
@@ -65,6 +88,7 @@ class LocalTable:
         self.script_randoms = list(script_randoms)
         self.strict = strict  # a script that runs out is an error, not a fallback to the rng
         self.chance = Chance()
+        self._undecided: dict[int, _UndecidedPile] = {}  # handle not drawn yet -> its pile
 
     def answer(self, game: Game) -> None:
         """Answer the game's pending table request."""
@@ -74,9 +98,14 @@ class LocalTable:
         """The answer to the game's pending request (``Game.attach`` calls this inline)."""
         req = game.pending
         if isinstance(req, Reveal):
+            if self._undecided:
+                self._draw(req.handles)
             fo = self.face_of
             return [fo[h] for h in req.handles]
         if isinstance(req, Shuffle):
+            if self._drawing(req):
+                self._lay_undecided(req)
+                return None
             order = self._order(req)
             self.chance.shuffles.append((req.pile, order))
             self.face_of.update(zip(req.handles, order, strict=True))
@@ -101,6 +130,45 @@ class LocalTable:
             return faces
         # An Open request never reaches a table that sees every card.
         raise TableMisuse(f"the local table cannot answer {req!r}")
+
+    def _drawing(self, req: Shuffle) -> bool:
+        """True if the chance source draws this pile card by card (and no script orders it)."""
+        if self.script_shuffles.get(req.pile):
+            return False
+        return req.pile in getattr(self.chance_source, "drawn_piles", ())
+
+    def _lay_undecided(self, req: Shuffle) -> None:
+        left = sorted(req.faces)
+        # The chance entry is completed as cards are drawn: the cards never turned up get the
+        # faces left, in sorted order (their order was never decided).
+        pile = _UndecidedPile(len(self.chance.shuffles), req.handles, left)
+        self.chance.shuffles.append((req.pile, tuple(left)))
+        for h in req.handles:
+            self._undecided[h] = pile
+
+    def _draw(self, handles: tuple[int, ...]) -> None:
+        todo = [h for h in handles if h in self._undecided]
+        if not todo:
+            return
+        pile = self._undecided[todo[0]]
+        if any(self._undecided[h] is not pile for h in todo):
+            raise TableMisuse("one reveal draws from two undecided piles")
+        name = self.chance.shuffles[pile.index][0]
+        source: Any = self.chance_source
+        positions = tuple(pile.handles.index(h) for h in todo)
+        faces = tuple(source.draw(name, positions, tuple(pile.left)))
+        if len(faces) != len(todo):
+            raise SetupError(f"the chance source drew the wrong number of {name} cards")
+        for h, f in zip(todo, faces, strict=True):
+            if f not in pile.left:
+                raise SetupError(f"the chance source drew a card not left in the {name} pile")
+            pile.left.remove(f)  # keeps the rest sorted
+            self.face_of[h] = f
+            del self._undecided[h]
+        rest = iter(pile.left)
+        fo = self.face_of
+        order = tuple(fo[h] if h in fo else next(rest) for h in pile.handles)
+        self.chance.shuffles[pile.index] = (name, order)
 
     def _order(self, req: Shuffle) -> tuple[int, ...]:
         queued = self.script_shuffles.get(req.pile)
