@@ -47,6 +47,9 @@ def _seats(
         players=tuple(f"{k}-{s + 1}" for s, k in enumerate(names)),
         buildings=selection or BuildingSelection.random_cards(),
         simultaneous_supply=simultaneous_supply,
+        # Secure games mix hands (no handle may tell where a card came from); mixing changes
+        # what a seat can follow in other hands, so the local game mixes too, to stay equal.
+        mix_hands=True,
     )
     return names, config, [make_bot(k, seed * 7919 + s) for s, k in enumerate(names)]
 
