@@ -82,6 +82,13 @@ def test_dialog_give(snap_compare: Any) -> None:
     assert snap_compare(RattusApp(controller=c), press=["1"], terminal_size=SIZE)
 
 
+def test_table_resolve_phase(snap_compare: Any) -> None:
+    """Phase D: the table behind the Hospital dialog (Escape looks at the table)."""
+    c = controller_at(K.DISCARD, players=4, seed=1, buildings=BuildingSelection.random_cards())
+    assert c.view.phase.value.startswith("D")
+    assert snap_compare(RattusApp(controller=c), press=["escape"], terminal_size=SIZE)
+
+
 def test_dialog_discard(snap_compare: Any) -> None:
     c = controller_at(K.DISCARD, players=4, seed=1, buildings=BuildingSelection.random_cards())
     assert snap_compare(RattusApp(controller=c), terminal_size=SIZE)
