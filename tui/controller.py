@@ -58,6 +58,22 @@ class GameController(Protocol):
     def awaited(self) -> str: ...
 
 
+def narrate(view: PlayerView, narrator: Narrator, start: int) -> list[str]:
+    """The view's events from ``start`` on, in words; a look at the nun row says, to the seat
+    that looked, which card it saw."""
+    lines: list[str] = []
+    for event in view.events(start):
+        text = narrator(event)
+        if text is None:
+            continue
+        if event.kind == "look" and event.player == view.seat:
+            face = view.nun_row_known.get(event.data["position"])
+            if face is not None:
+                text = text[:-1] + f": {D.face_name(face)}."
+        lines.append(text)
+    return lines
+
+
 def default_bot_kind() -> str:
     """The strongest bot known, else the first: a heuristic bot if one is installed."""
     return "heuristic" if "heuristic" in BOT_KINDS else BOT_KINDS[0]
@@ -140,17 +156,7 @@ class OfflineGame:
         view = self.view
         start = self._read
         self._read = view.log_size
-        lines: list[str] = []
-        for event in view.events(start):
-            text = self._narrator(event)
-            if text is None:
-                continue
-            if event.kind == "look" and event.player == self.seat:
-                face = view.nun_row_known.get(event.data["position"])
-                if face is not None:
-                    text = text[:-1] + f": {D.face_name(face)}."
-            lines.append(text)
-        return lines
+        return narrate(view, self._narrator, start)
 
     def awaited(self) -> str:
         """Who must do what now, in words."""

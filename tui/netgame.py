@@ -45,7 +45,6 @@ from protocol.messages import (
 )
 from protocol.params import PeerSecrets
 from protocol.record import Verdict, verify_record
-from rattus_net.engine import data as D
 from rattus_net.engine.moves import Move, Supply
 from rattus_net.engine.narrate import Narrator
 from rattus_net.engine.view import PlayerView
@@ -63,7 +62,7 @@ from rattus_net.net.transport import (
     TransportError,
     TransportLimits,
 )
-from tui.controller import BOT_NAMES, decision_text
+from tui.controller import BOT_NAMES, decision_text, narrate
 
 Notify = Callable[[], None]
 
@@ -595,16 +594,7 @@ class NetworkGame:
         view = self.view
         start = self._read
         self._read = view.log_size
-        for event in view.events(start):
-            text = self._narrator(event)
-            if text is None:
-                continue
-            if event.kind == "look" and event.player == self.seat:
-                face = view.nun_row_known.get(event.data["position"])
-                if face is not None:
-                    text = text[:-1] + f": {D.face_name(face)}."
-            lines.append(text)
-        return lines
+        return lines + narrate(view, self._narrator, start)
 
     def waiting(self) -> Waiting:
         """What the table waits for, with how long it has waited."""
