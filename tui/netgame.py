@@ -9,7 +9,8 @@ No Textual here (everything runs on the app's asyncio loop, which is Textual's o
   under the data directory) so its journal is not the host's. It plays its moves in a thread
   (the node's usual executor), so the screen stays responsive.
 * :class:`GuestLobby` joins a table by address or by its zeroconf advert; the player's "ready"
-  is an event handed to :func:`~rattus_net.net.lobby.join_table`.
+  is an event handed to :func:`~rattus_net.net.lobby.join_table` (taken back before the start
+  with a second event that says the player changed his mind).
 * :class:`NetworkGame` drives one :class:`~rattus_net.net.node.PeerNode` and offers the table
   screen and the dialogs the same interface as the offline game
   (:class:`tui.controller.GameController`): the node awaits the player's decision through
@@ -137,6 +138,7 @@ class HostLobby:
         options: TableOptions,
         player: str,
         *,
+        colour: str | None = None,
         port: int = 0,
         advertise: bool = True,
         limits: TransportLimits = DEFAULT_TRANSPORT,
@@ -146,6 +148,7 @@ class HostLobby:
         self.table = table
         self.options = options.check()
         self.player = player
+        self.colour = colour
         self.port = port
         self.advertise = advertise
         self.limits = limits
@@ -179,7 +182,7 @@ class HostLobby:
         hosted = HostedTable(self.identity, self.table, self.options, self.limits)
         self.hosted = hosted
         self.port = await hosted.open("0.0.0.0", self.port)
-        hosted.core.sit(self.identity.public, self.player, "", self.port)
+        hosted.core.sit(self.identity.public, self.player, "", self.port, colour=self.colour)
         self._known = {self.identity.fingerprint}
         hosted.core.on_change.append(self._changed)
         if self._aiozc is not None:
@@ -225,6 +228,9 @@ class HostLobby:
     def my_ready(self) -> bool:
         i = self.state.seat_of(self.fingerprint)
         return i is not None and self.state.seats[i].ready
+
+    def wants_ready(self) -> bool:
+        return self.my_ready()
 
     def add_bot(self, kind: str) -> str:
         """Seat a bot (an in-process guest over loopback); returns its name."""
@@ -315,6 +321,7 @@ class GuestLobby:
         address: tuple[str, int],
         player: str,
         *,
+        colour: str | None = None,
         expect_fingerprint: str | None = None,
         limits: TransportLimits = DEFAULT_TRANSPORT,
         stall_timeout: float = 60.0,
@@ -323,12 +330,14 @@ class GuestLobby:
         self.address = address
         self.root = root
         self.player = player
+        self.colour = colour
         self.expect = expect_fingerprint
         self.limits = limits
         self.stall_timeout = stall_timeout
         self.master = new_master()
         self.identity: Identity = PeerSecrets(self.master).identity()
         self.ready = asyncio.Event()
+        self.ready_changed = asyncio.Event()
         self.state: LobbyState | None = None
         self.listeners: list[Notify] = []
         self.news: list[str] = []
@@ -348,8 +357,15 @@ class GuestLobby:
         return self.identity.fingerprint
 
     def set_ready(self, ready: bool) -> None:
+        """Get ready, or take it back (until the game starts)."""
         if ready:
             self.ready.set()
+        else:
+            self.ready.clear()
+        self.ready_changed.set()
+
+    def wants_ready(self) -> bool:
+        return self.ready.is_set()
 
     def my_ready(self) -> bool:
         if self.state is None:
@@ -385,10 +401,12 @@ class GuestLobby:
             self.identity,
             self.player,
             listen_port,
+            colour=self.colour,
             expect_fingerprint=self.expect,
             limits=self.limits,
             on_state=self._on_state,
             ready=self.ready,
+            ready_changed=self.ready_changed,
         )
 
     def game(self, state: LobbyState) -> NetworkGame:
@@ -657,14 +675,16 @@ class NetworkGame:
         return f"Game aborted: {o.blamed}: {o.abort}. Record: {o.record}"
 
 
-def join_by_advert(advert: TableAdvert, player: str) -> GuestLobby:
+def join_by_advert(advert: TableAdvert, player: str, colour: str | None = None) -> GuestLobby:
     """A guest lobby for a table seen on the LAN (its host must prove the advertised key)."""
     if not advert.compatible:
         raise LobbyRefusal(
             f"table {advert.name!r} speaks protocol version {advert.version}, this program "
             "another: update one of them"
         )
-    return GuestLobby((advert.host, advert.port), player, expect_fingerprint=advert.fingerprint)
+    return GuestLobby(
+        (advert.host, advert.port), player, colour=colour, expect_fingerprint=advert.fingerprint
+    )
 
 
 __all__ = [

@@ -138,14 +138,15 @@ class FormScreen(Screen[None]):
 
 
 class HostScreen(FormScreen):
-    """Open a table: its name, yours, the players, the buildings, simultaneous supplies."""
+    """Open a table: its name, yours, your colour, the players, the buildings, supplies."""
 
-    ROWS = ("table", "player", "players", "buildings", "simultaneous", "open")
+    ROWS = ("table", "player", "colour", "players", "buildings", "simultaneous", "open")
     INPUTS = ("table", "player")
 
     def __init__(self, player: str | None = None) -> None:
         super().__init__()
         self.player = player or default_player_name()
+        self.colour = 0
         self.players = 3
         self.buildings = 2
         self.simultaneous = False
@@ -166,6 +167,7 @@ class HostScreen(FormScreen):
 
     def redraw(self) -> None:
         labels = {
+            "colour": f"Colour         < {D.COLOURS[self.colour]} >",
             "players": f"Players        < {self.players} >  (you, and guests or bots)",
             "buildings": f"Buildings      < {BUILDING_WORDS[BUILDINGS[self.buildings]]} >",
             "simultaneous": "Supplies       < "
@@ -186,7 +188,9 @@ class HostScreen(FormScreen):
         self.query_one("#form-message", Static).update(Text(self.message, style="bold"))
 
     def change(self, delta: int) -> None:
-        if self.row == "players":
+        if self.row == "colour":
+            self.colour = (self.colour + delta) % len(D.COLOURS)
+        elif self.row == "players":
             self.players = min(D.MAX_PLAYERS, max(D.MIN_PLAYERS, self.players + delta))
         elif self.row == "buildings":
             self.buildings = (self.buildings + delta) % len(BUILDINGS)
@@ -202,7 +206,8 @@ class HostScreen(FormScreen):
         if not table or not player:
             self.say("A table needs a name, and so do you.")
             return
-        self.app.switch_screen(LobbyScreen(HostLobby(table, self.options(), player)))
+        lobby = HostLobby(table, self.options(), player, colour=D.COLOURS[self.colour])
+        self.app.switch_screen(LobbyScreen(lobby))
 
 
 # --- join ---------------------------------------------------------------------------------------
@@ -211,13 +216,14 @@ class HostScreen(FormScreen):
 class JoinScreen(FormScreen):
     """The tables announced on the LAN (live), or a HOST:PORT typed by hand."""
 
-    ROWS = ("player", "address")
+    ROWS = ("player", "colour", "address")
     INPUTS = ("player", "address")
 
     def __init__(self, player: str | None = None, *, discover: bool = True) -> None:
         super().__init__()
         self.player = player or default_player_name()
         self.discover = discover
+        self.colour = 0
         self.tables: list[TableAdvert] = []
         self.discovery_note = "Looking for tables on the local network..."
         self._browser: TableBrowser | None = None
@@ -227,6 +233,7 @@ class JoinScreen(FormScreen):
             yield Static(Text("JOIN A TABLE", style="bold"), id="form-title")
             yield Static("Your name", classes="label")
             yield Input(self.player, id="player", classes="field", max_length=24)
+            yield Static(id="colour-row")
             yield Static("Address typed by hand (HOST:PORT), then Enter", classes="label")
             yield Input("", id="address", classes="field", placeholder="192.168.1.5:7000")
             yield Static(id="form-body")
@@ -267,6 +274,9 @@ class JoinScreen(FormScreen):
         return len(self.ROWS) + len(self.tables)
 
     def redraw(self) -> None:
+        c = Text()
+        _row(c, self.row == "colour", f"Colour   < {D.COLOURS[self.colour]} >")
+        self.query_one("#colour-row", Static).update(c)
         t = Text(self.discovery_note + "\n", style="bold")
         if not self.tables:
             t.append("  (none yet: they appear here as they open)\n")
@@ -276,24 +286,33 @@ class JoinScreen(FormScreen):
             if not a.compatible:
                 label += " OTHER VERSION"
             _row(t, self.cursor == len(self.ROWS) + i, label)
-        t.append("Up/Down: choose; Enter: join the table or the address.", style="italic")
+        t.append(
+            "Up/Down: choose; Left/Right: colour; Enter: join the table or the address.",
+            style="italic",
+        )
         self.query_one("#form-body", Static).update(t)
         self.query_one("#form-message", Static).update(Text(self.message, style="bold"))
+
+    def change(self, delta: int) -> None:
+        if self.row == "colour":
+            self.colour = (self.colour + delta) % len(D.COLOURS)
 
     def action_select(self) -> None:
         player = self.query_one("#player", Input).value.strip()
         if not player:
             self.say("Type your name first.")
             return
-        if self.row == "player":
+        if self.row in ("player", "colour"):
             self.action_cursor(1)
             return
+        colour = D.COLOURS[self.colour]
         try:
             if self.row == "address":
-                lobby = GuestLobby(address_text(self.query_one("#address", Input).value), player)
+                address = address_text(self.query_one("#address", Input).value)
+                lobby = GuestLobby(address, player, colour=colour)
             else:
                 advert = self.tables[self.cursor - len(self.ROWS)]
-                lobby = join_by_advert(advert, player)
+                lobby = join_by_advert(advert, player, colour)
         except Exception as exc:
             self.say(problem_text(exc))
             return
@@ -436,7 +455,7 @@ class LobbyScreen(Screen[None]):
             else:
                 me = lobby.my_ready()
                 t.append(
-                    "You are ready; waiting for the others.\n"
+                    "You are ready; waiting for the others (Space: not ready).\n"
                     if me
                     else "Space: get ready. The game starts when every seat is taken and ready.\n",
                     style="bold",
@@ -451,10 +470,10 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-news", Static).update(Text("\n".join(news), style="italic"))
 
     def action_ready(self) -> None:
-        if self.problem or not self.connected:
+        if self.problem or not self.connected or self.starting:
             return
         try:
-            self.lobby.set_ready(not self.lobby.my_ready() or not self.lobby.is_host)
+            self.lobby.set_ready(not self.lobby.wants_ready())
         except Exception as exc:
             self.lobby.news.append(problem_text(exc))
         self.redraw()

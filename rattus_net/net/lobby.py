@@ -491,13 +491,17 @@ async def join_table(
     limits: TransportLimits = DEFAULT_TRANSPORT,
     on_state: Callable[[LobbyState], None] | None = None,
     ready: bool | asyncio.Event = True,
+    ready_changed: asyncio.Event | None = None,
 ) -> LobbyState:
     """Join the table at ``host:port``, sit, get ready and wait for the start; return the
     roster. Raises LobbyRefusal (refused, wrong host key) or TransportError.
 
     ``ready`` may be an event a user interface sets when its player says so (then the ready
     message goes out at that moment). Whenever the host un-readies our seat (somebody left,
-    the options changed) while we want to be ready, we say so again."""
+    the options changed) while we want to be ready, we say so again. ``ready_changed``, if
+    given, is set by the interface whenever its player changes his mind (``ready`` set or
+    cleared): then we tell the host at once, so a player may take back "ready" before the
+    start."""
     conn = await connect(host, port, limits)
     try:
         expect = {expect_fingerprint} if expect_fingerprint else None
@@ -520,15 +524,21 @@ async def join_table(
             while True:
                 waiters: set[asyncio.Future[Any]] = {recv}
                 nudge: asyncio.Future[Any] | None = None
-                if isinstance(ready, asyncio.Event) and not ready.is_set():
+                if ready_changed is not None:
+                    nudge = asyncio.ensure_future(ready_changed.wait())
+                elif isinstance(ready, asyncio.Event) and not ready.is_set():
                     nudge = asyncio.ensure_future(ready.wait())
+                if nudge is not None:
                     waiters.add(nudge)
                 await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
                 if nudge is not None:
                     nudge.cancel()
-                if not recv.done():  # our player just got ready
-                    if state is not None and me is not None and not state.seats[me].ready:
-                        await conn.send(ready_message(True))
+                if not recv.done():  # our player just got ready, or took it back
+                    if ready_changed is not None:
+                        ready_changed.clear()
+                    want = _wants_ready(ready)
+                    if state is not None and me is not None and state.seats[me].ready != want:
+                        await conn.send(ready_message(want))
                     continue
                 data = recv.result()
                 recv = asyncio.ensure_future(conn.recv())
@@ -551,8 +561,8 @@ async def _guest_step(
     on_state: Callable[[LobbyState], None] | None,
     ready: bool | asyncio.Event,
 ) -> tuple[LobbyState, int | None]:
-    """One message from the lobby host: the new state (after saying we are ready, if we want
-    to be and the host has us un-ready)."""
+    """One message from the lobby host: the new state (after saying we are ready, or not,
+    if the host has our seat otherwise than we want)."""
     try:
         msg = decode_message(data, peer=remote.fingerprint)
         if msg.kind == "lobby/refuse":
@@ -571,7 +581,11 @@ async def _guest_step(
         if me is None:
             raise LobbyRefusal("the game started without us")
         return state, me
-    want = ready.is_set() if isinstance(ready, asyncio.Event) else ready
-    if me is not None and want and not state.seats[me].ready:
-        await conn.send(ready_message(True))
+    want = _wants_ready(ready)
+    if me is not None and state.seats[me].ready != want:
+        await conn.send(ready_message(want))
     return state, me
+
+
+def _wants_ready(ready: bool | asyncio.Event) -> bool:
+    return ready.is_set() if isinstance(ready, asyncio.Event) else ready

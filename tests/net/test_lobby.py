@@ -16,6 +16,7 @@ from rattus_net.net.lobby import (
     LobbyCore,
     LobbyRefusal,
     LobbyState,
+    Seat,
     TableOptions,
     join_table,
     ready_message,
@@ -84,6 +85,9 @@ def test_guest_messages_are_checked() -> None:
     assert core.state.seats[0].host == "10.0.0.9" and core.state.seats[0].bot == "random"
     core.handle(a.public, "10.0.0.9", ready_message())
     assert core.state.seats[0].ready
+    core.handle(a.public, "10.0.0.9", ready_message(False))  # taken back before the start
+    assert not core.state.seats[0].ready
+    core.handle(a.public, "10.0.0.9", ready_message())
     for bad in (
         b"\x00garbage",
         encode_message("lobby/sit", {"name": 3, "port": 1}),
@@ -158,6 +162,60 @@ def test_host_and_guests_meet_and_start_over_loopback() -> None:
                 expect_fingerprint="0123456789abcdef",
                 limits=FAST,
             )
+        await table.close()
+
+    asyncio.run(asyncio.wait_for(main(), 20))
+
+
+def test_a_guest_takes_back_ready_over_loopback() -> None:
+    """``join_table`` with ``ready_changed``: the player's "ready" and "not ready" reach the
+    host at once; the chosen colour is the seat's."""
+
+    async def main() -> None:
+        host_id = ident()
+        table = HostedTable(host_id, "Loop", TableOptions(players=2), FAST)
+        port = await table.open("127.0.0.1", 0)
+        table.core.sit(host_id.public, "Host", "", port, colour="red")
+        ready, changed = asyncio.Event(), asyncio.Event()
+        guest = ident()
+        joined = asyncio.ensure_future(
+            join_table(
+                "127.0.0.1",
+                port,
+                guest,
+                "Gus",
+                6001,
+                colour="purple",
+                limits=FAST,
+                ready=ready,
+                ready_changed=changed,
+            )
+        )
+
+        async def until(cond: object) -> None:
+            while not cond():  # type: ignore[operator]
+                await asyncio.sleep(0.01)
+
+        def seat() -> Seat:
+            i = table.core.state.seat_of(guest.fingerprint)
+            assert i is not None
+            return table.core.state.seats[i]
+
+        await asyncio.wait_for(until(lambda: len(table.core.state.seats) == 2), 5)
+        assert seat().colour == "purple"
+        ready.set()
+        changed.set()
+        await asyncio.wait_for(until(lambda: seat().ready), 5)
+        ready.clear()
+        changed.set()
+        await asyncio.wait_for(until(lambda: not seat().ready), 5)
+        table.core.set_ready(host_id.fingerprint, True)
+        await asyncio.sleep(0.2)
+        assert not table.started.done()  # the guest is not ready: no start
+        ready.set()
+        changed.set()
+        state = await asyncio.wait_for(joined, 5)
+        assert state.phase == "playing" and state.seats[1].colour == "purple"
         await table.close()
 
     asyncio.run(asyncio.wait_for(main(), 20))

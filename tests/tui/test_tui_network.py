@@ -141,11 +141,56 @@ async def test_join_form_checks_the_address() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         app.push_screen(JoinScreen("Gus", discover=False))
         await pilot.pause()
-        await pilot.press("down")  # the address row
+        await pilot.press("down", "down")  # past the colour row to the address row
         await pilot.press(*"nowhere", "enter")
         await pilot.pause()
         assert "is not HOST:PORT" in text_of(app, "#form-message")
         assert isinstance(app.screen, JoinScreen)
+
+
+@sync
+async def test_join_form_offers_the_colour_and_a_guest_may_take_back_ready(
+    tmp_path: Path,
+) -> None:
+    """The join form's colour reaches the table (the first free one if taken), and Space in
+    the lobby toggles the guest's ready until the game starts."""
+    lobby = HostLobby(
+        "Loopback", TableOptions(3), "Hana", colour="blue", advertise=False, root=tmp_path / "h"
+    )
+    host = RattusApp(lobby=lobby)
+    async with host.run_test(size=(80, 24)) as hp:
+        await wait_until(hp, lambda: lobby.hosted is not None)
+        guest = RattusApp()
+        async with guest.run_test(size=(80, 24)) as gp:
+            guest.push_screen(JoinScreen("Gus", discover=False))
+            await gp.pause()
+            assert "Colour   < red >" in text_of(guest, "#colour-row")  # the first colour
+            await gp.press("down", "right", "right", "right", "right")  # purple
+            assert "Colour   < purple >" in text_of(guest, "#colour-row")
+            await gp.press("down", *f"127.0.0.1:{lobby.port}", "enter")
+            await wait_until(gp, lambda: len(lobby.state.seats) == 2)
+            assert [(s.name, s.colour) for s in lobby.state.seats] == [
+                ("Hana", "blue"),
+                ("Gus", "purple"),
+            ]
+            screen = guest.screen
+            assert isinstance(screen, LobbyScreen)
+            await wait_until(gp, lambda: screen.lobby.state is not None)
+
+            def guest_ready() -> bool:
+                return lobby.state.seats[1].ready
+
+            await gp.press("space")
+            await wait_until(gp, guest_ready)
+            await wait_until(gp, lambda: "Space: not ready" in text_of(guest, "#lobby-body"))
+            await gp.press("space")  # taken back
+            await wait_until(gp, lambda: not guest_ready())
+            await wait_until(gp, lambda: "Space: get ready" in text_of(guest, "#lobby-body"))
+            await gp.press("space", "space", "space")  # ready, not, ready again
+            await wait_until(gp, guest_ready)
+            assert isinstance(host.screen, LobbyScreen) and lobby.state.phase == "open"
+            await gp.press("escape")
+            await wait_until(gp, lambda: len(lobby.state.seats) == 1)
 
 
 def test_address_text() -> None:
@@ -169,7 +214,7 @@ async def test_join_list_follows_the_adverts() -> None:
         await pilot.pause()
         body = text_of(app, "#form-body")
         assert "Kitchen" in body and "10.0.0.5:7000" in body and "OTHER VERSION" in body
-        await pilot.press("down", "down", "down", "enter")  # the incompatible table
+        await pilot.press("down", "down", "down", "down", "enter")  # the incompatible table
         await pilot.pause()
         assert "protocol version 99" in text_of(app, "#form-message")
         screen.tables_changed({"a": a})
@@ -195,13 +240,18 @@ async def test_host_form_opens_a_lobby(monkeypatch: pytest.MonkeyPatch) -> None:
         await pilot.press("h")
         await pilot.pause()
         assert isinstance(app.screen, HostScreen)
-        await pilot.press("down", "down", "right", "right")  # 5 players
+        assert "Colour         < red >" in text_of(app, "#form-body")  # the first colour
+        await pilot.press("down", "down", "right", "right")  # green discs
+        assert "Colour         < green >" in text_of(app, "#form-body")
+        await pilot.press("down", "right", "right")  # 5 players
         await pilot.press("down", "down", "right")  # simultaneous supplies
         await pilot.press("down", "enter")
         await wait_until(pilot, lambda: bool(made) and made[0].hosted is not None)
         await pilot.pause()
         assert made[0].options == TableOptions(5, "random-cards", True)
+        assert made[0].state.seats[0].colour == "green"
         assert "5 players, random cards, supplies simultaneous" in text_of(app, "#lobby-body")
+        assert "green" in text_of(app, "#lobby-body")
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)

@@ -168,7 +168,7 @@ def test_join_screen(snap_compare: Any) -> None:
         await pilot.pause()
 
     assert snap_compare(
-        RattusApp(seed=1), run_before=run_before, press=["down", "down"], terminal_size=SIZE
+        RattusApp(seed=1), run_before=run_before, press=["down"] * 3, terminal_size=SIZE
     )
 
 
