@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from protocol.errors import ProtocolError
-from protocol.record import verify_record
+from protocol.record import Verdict, verify_record
 from rattus_net.bots import BOT_KINDS, BOT_LEVELS
 from rattus_net.engine import data as D
 from rattus_net.net.discovery import TableAdvert, TableBrowser, local_addresses, new_zeroconf
@@ -39,6 +39,7 @@ from tui.netgame import (
     join_by_advert,
     problem_text,
 )
+from tui.screens import EndScreen, TableScreen
 
 BUILDINGS = ("first-game", "random-buildings", "random-cards")
 BUILDING_WORDS = {
@@ -406,8 +407,6 @@ class LobbyScreen(Screen[None]):
             self.redraw()
             return
         game.start()
-        from tui.screens import TableScreen
-
         self.app.switch_screen(TableScreen(game))
 
     def redraw(self) -> None:
@@ -595,19 +594,13 @@ class VerifyScreen(FormScreen):
 # --- the end of a network game ------------------------------------------------------------------
 
 
-class NetEndScreen(Screen[None]):
+class NetEndScreen(EndScreen):
     """How the network game ended, the scoring, and the verifier's verdict on our record."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,escape", "menu", "Main menu"),
-        Binding("l", "full_log", "Log"),
-        Binding("q", "quit_app", "Quit"),
-    ]
+    controller: NetworkGame
 
     def __init__(self, controller: NetworkGame, log_lines: list[str]) -> None:
-        super().__init__()
-        self.controller = controller
-        self.log_lines = log_lines
+        super().__init__(controller, log_lines)
         self.verdict_text = Text("Verifying the signed record...", style="italic")
 
     def compose(self) -> ComposeResult:
@@ -623,7 +616,7 @@ class NetEndScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#end-scroll", VerticalScroll).focus()
+        super().on_mount()
         if self.controller.outcome is not None:
             self.run_worker(self._verify, thread=True, group="verify")
         else:
@@ -633,17 +626,16 @@ class NetEndScreen(Screen[None]):
     def _verify(self) -> None:
         try:
             verdict = self.controller.verify()
-            text = Text("No record.") if verdict is None else self._verdict(verdict.fair, verdict)
+            text = Text("No record.") if verdict is None else self._verdict(verdict)
         except Exception as exc:
             text = Text(f"The record could not be verified: {problem_text(exc)}", style="bold")
         self.app.call_from_thread(self._show, text)
 
     @staticmethod
-    def _verdict(fair: bool, verdict: object) -> Text:
-        report = str(getattr(verdict, "text", lambda: "")())
-        head, _, rest = report.partition("\n")
+    def _verdict(verdict: Verdict) -> Text:
+        head, _, rest = verdict.text().partition("\n")
         t = Text("Verification: ", style="bold")
-        t.append(head, style="bold" if fair else "bold reverse")
+        t.append(head, style="bold" if verdict.fair else "bold reverse")
         if rest:
             t.append("\n" + rest)
         return t
@@ -652,14 +644,3 @@ class NetEndScreen(Screen[None]):
         self.verdict_text = text
         if self.is_attached:
             self.query_one("#verdict", Static).update(text)
-
-    def action_menu(self) -> None:
-        self.app.pop_screen()
-
-    def action_full_log(self) -> None:
-        from tui.screens import LogScreen
-
-        self.app.push_screen(LogScreen(self.log_lines))
-
-    def action_quit_app(self) -> None:
-        self.app.exit()
