@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -372,8 +372,13 @@ class Session:
         self._arrive(msg, now)
         self._pump(now)
 
-    def tick(self, now: float) -> None:
-        """Let time pass: a step that waited too long aborts, blaming who did not answer."""
+    def tick(self, now: float, absent: Mapping[int, float] | None = None) -> None:
+        """Let time pass: a step that waited too long aborts, blaming who did not answer.
+
+        A player may think for ``decision_timeout``; a protocol step may take ``timeout``.
+        ``absent`` maps seats whose connection is down to the time it went down (the caller
+        knows its links): a seat we wait for that has been gone longer than ``timeout`` is
+        blamed at once, even while it owes a move, instead of being given thinking time."""
         st = self.step
         if st is None or self.abort is not None or self.finished:
             return
@@ -381,6 +386,12 @@ class Session:
         if self.seat in missing:
             return  # we owe the message ourselves (our player has not decided)
         if not missing:
+            return
+        gone = [s for s in missing if absent and s in absent and now - absent[s] > self.timeout]
+        if gone:
+            self._abort(
+                gone[0], f"stalled: gone while it owed the {st.kind} of step {st.index}", ()
+            )
             return
         limit = self.decision_timeout if st.kind in (MOVE, SUPPLY_COMMIT) else self.timeout
         if now - st.started > limit:

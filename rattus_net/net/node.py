@@ -15,7 +15,9 @@ What the node adds to the sans-IO :class:`~protocol.session.Session`:
   frame we had sent, by replaying the journal. A decision is journaled *before* it is made, so
   a restarted peer can never sign two different moves for one step (equivocation).
 * **Time.** ``session.tick`` runs every half second: a peer silent beyond ``stall_timeout``
-  makes the others abort with a signed record naming it.
+  makes the others abort with a signed record naming it. A player may think for the session's
+  decision timeout (minutes), but a peer whose link has been down longer than ``stall_timeout``
+  is blamed even while it owes a move.
 * **Hooks for a user interface.** ``choose_async`` (a coroutine function) is awaited on the
   loop for our player's decision instead of running ``choose``/the bot in a thread, and
   ``on_event(kind, seat, detail)`` hears ``"link-up"``/``"link-down"`` (a peer's link came or
@@ -183,6 +185,10 @@ class PeerNode:
         self.faults: list[str] = []
         self.inbox: asyncio.Queue[tuple[int, bytes]] = asyncio.Queue()
         self._wake_main = asyncio.Event()
+        # Seats whose link is down, and since when (every other seat until it first connects):
+        # the session blames a seat gone too long even while it owes a move.
+        start = time.monotonic()
+        self.down_since: dict[int, float] = {s: start for s in range(self.n) if s != self.seat}
         self._tasks: set[asyncio.Task[None]] = set()
         self.listener: Listener | None = None
         self.purpose = f"game/{setup.game_id}"
@@ -340,6 +346,7 @@ class PeerNode:
             old.conn.abort()
         link = _Link(conn, seat)
         self.links[seat] = link
+        self.down_since.pop(seat, None)
         self._emit("link-up", seat)
         writer = asyncio.get_running_loop().create_task(self._writer(link))
         try:
@@ -368,6 +375,7 @@ class PeerNode:
             writer.cancel()
             if self.links.get(seat) is link:
                 del self.links[seat]
+                self.down_since.setdefault(seat, time.monotonic())
                 if seat not in self.done_from:
                     self._emit("link-down", seat)
             conn.abort()
@@ -457,7 +465,7 @@ class PeerNode:
                 self.session.decide(move, time.monotonic())
                 self._flush_outgoing()
                 self._wake_main.set()
-            self.session.tick(time.monotonic())
+            self.session.tick(time.monotonic(), self.down_since)
             self._flush_outgoing()
             self._emit("progress")
         # Our game is over: let everybody have every frame, then say so and linger.

@@ -9,7 +9,9 @@ decision that will never come.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import time
 from pathlib import Path
 
 from protocol.params import GameParams, PeerSecrets
@@ -64,3 +66,51 @@ def test_an_abort_reaches_a_node_whose_player_is_still_thinking(tmp_path: Path) 
     assert ann.abort is not None and ann.blamed == "Bob"
     assert bob.abort is not None  # seen while Bob's player was thinking
     assert not bob.finished
+
+
+async def _bob_crashes_owing_a_move(tmp_path: Path) -> tuple[Outcome, float]:
+    masters = [os.urandom(32) for _ in range(2)]
+    identities = tuple(PeerSecrets(m).identity().public for m in masters)
+    params = GameParams(GameConfig(("Ann", "Bob"), first_player=1), identities, os.urandom(32))
+    nodes: dict[int, PeerNode] = {}
+    listeners = []
+    for seat in range(2):
+
+        async def on_link(conn: Connection, seat: int = seat) -> None:
+            await nodes[seat].accept(conn)
+
+        listener = Listener(on_link, max_connections=8)
+        listeners.append((listener, await listener.start("127.0.0.1", 0)))
+    addresses = tuple(("127.0.0.1", port) for _, port in listeners)
+    thinking = asyncio.Event()
+
+    async def bob_thinks(view: PlayerView) -> Move:
+        thinking.set()
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+    for seat in range(2):
+        setup = Setup(params, seat, masters[seat], addresses, "T", "random", 1)
+        kw = {"choose_async": bob_thinks} if seat == 1 else {}
+        root = tmp_path / f"seat{seat}"
+        # Ann allows protocol steps 2 s and, as for people, ten minutes to decide.
+        nodes[seat] = PeerNode.create(setup, root, stall_timeout=2.0, linger=1.0, **kw)
+    ann_run = asyncio.ensure_future(nodes[0].run(listeners[0][0]))
+    bob_run = asyncio.ensure_future(nodes[1].run(listeners[1][0]))
+    await asyncio.wait_for(thinking.wait(), 30)
+    # Bob's process dies while his move is awaited: his links and his listener go away.
+    bob_run.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await bob_run
+    gone = time.monotonic()
+    ann = await asyncio.wait_for(ann_run, 30)
+    return ann, time.monotonic() - gone
+
+
+def test_a_peer_gone_while_it_owes_a_move_is_blamed_after_the_stall_timeout(
+    tmp_path: Path,
+) -> None:
+    ann, waited = asyncio.run(_bob_crashes_owing_a_move(tmp_path))
+    assert ann.abort is not None and ann.blamed == "Bob"
+    assert "gone" in ann.abort
+    assert waited < 15  # the stall timeout (2 s) from the drop, not the 10-minute thinking time

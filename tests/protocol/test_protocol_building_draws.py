@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from test_protocol_session import kind_of, random_chooser, table
 
 from protocol.errors import ProofError
 from protocol.memnet import MemoryNetwork
@@ -19,7 +20,6 @@ from rattus_net.engine.game import Game
 from rattus_net.engine.local import LocalTable, run
 from rattus_net.engine.record import GameRecord
 from rattus_net.engine.table import Reveal
-from tests.protocol.test_protocol_session import kind_of, random_chooser, table
 
 
 def building_events(g: Game) -> list[tuple[str, object]]:
