@@ -10,10 +10,9 @@ table appears in `rattus tables` in under 2 s.
 The loopback game is *the same game* as `rattus selfplay --secure` of that seed: the benchmark
 writes each seat's journal with the seeded setup (seeded secrets, roster on free loopback ports)
 and starts every seat with `rattus resume GAME_ID` in its own process and data directory, so
-both start from the same secrets, card order and bot seeds. (They can still part ways: a bot
-over the network decides as soon as its turn comes, in memory only when no frame is in flight,
-so its view, hence its random draw, may differ; the line says so, and the ratio per signed
-message is printed too.) The process figure includes Python start-up of each peer.
+both start from the same secrets, card order and bot seeds, and play the same game (the line
+says so if they ever part ways; the ratio per signed message is printed too). The process
+figure includes Python start-up of each peer.
 """
 
 from __future__ import annotations
@@ -52,7 +51,9 @@ def loopback_game(players: int, seed: int) -> tuple[float, bytes]:
     root = Path(tempfile.mkdtemp(prefix="rattus-bench-"))
     game_id = ""
     for s in range(players):
-        setup = Setup(params, s, secrets[s]._master, addresses, "bench", "random", seed)
+        # Each seat's bot is seeded as in `rattus selfplay --secure` (see rattus_net/selfplay.py).
+        bot_seed = seed * 7919 + s
+        setup = Setup(params, s, secrets[s]._master, addresses, "bench", "random", bot_seed)
         game_id = setup.game_id
         node = PeerNode.create(setup, root / str(s))
         node.journal.close()
