@@ -83,36 +83,49 @@ def settle_all(master: Game, mtable: LocalTable, peers: list[Game], ptables: lis
             t.answer(g)
 
 
+class Lockstep:
+    """An omniscient game beside one engine per seat, advanced together: each move is chosen
+    uniformly by the acting seat's own engine (which knows its hand), applied by face there
+    and on the omniscient game, and by handle on every other seat's engine."""
+
+    def __init__(self, config: GameConfig, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.master, self.mtable = Game(config), LocalTable(seed)
+        self.openings: dict[int, tuple[int, ...]] = {}
+        self.peers = [Game(config) for _ in config.players]
+        self.ptables = [PeerTable(s, self.mtable, self.openings) for s in range(len(self.peers))]
+        settle_all(self.master, self.mtable, self.peers, self.ptables)
+
+    def step(self) -> None:
+        master = self.master
+        seat = master.decision.players[0]
+        own = self.peers[seat]
+        space = legal_choices(own, seat)
+        move = space[self.rng.randrange(len(space))]
+        wire, handles = own.to_handles(seat, move)
+        if isinstance(move, Enter):
+            self.openings[seat] = handles
+        master.apply(seat, move)
+        for s, g in enumerate(self.peers):
+            g.apply(seat, move if s == seat else wire)
+        settle_all(master, self.mtable, self.peers, self.ptables)
+
+
 def play_lockstep(
     n: int, seed: int, simultaneous: bool = False, mix_hands: bool = True
 ) -> tuple[Game, list[Game]]:
-    rng = random.Random(seed)
     config = GameConfig(
         GameConfig.default_names(n),
         BuildingSelection.random_cards(),
         simultaneous_supply=simultaneous,
         mix_hands=mix_hands,
     )
-    master, mtable = Game(config), LocalTable(seed)
-    openings: dict[int, tuple[int, ...]] = {}
-    peers = [Game(config) for _ in range(n)]
-    ptables = [PeerTable(s, mtable, openings) for s in range(n)]
-    settle_all(master, mtable, peers, ptables)
-    while not master.is_over:
-        seat = master.decision.players[0]
-        own = peers[seat]
-        space = legal_choices(own, seat)  # the acting seat's own engine knows its hand
-        move = space[rng.randrange(len(space))]
-        wire, handles = own.to_handles(seat, move)
-        if isinstance(move, Enter):
-            openings[seat] = handles
-        master.apply(seat, move)
-        for s, g in enumerate(peers):
-            g.apply(seat, move if s == seat else wire)
-        settle_all(master, mtable, peers, ptables)
-        for g in peers:
-            assert public_state(g) == public_state(master)
-    return master, peers
+    ls = Lockstep(config, seed)
+    while not ls.master.is_over:
+        ls.step()
+        for g in ls.peers:
+            assert public_state(g) == public_state(ls.master)
+    return ls.master, ls.peers
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
@@ -186,26 +199,11 @@ def test_samples_for_search_are_the_same_on_a_peer_and_on_the_local_table() -> N
             tuple(g.faces[h] for h in g.nun_row),
         )
 
-    config = GameConfig(GameConfig.default_names(4), first_player=0)
-    master, mtable = Game(config), LocalTable(12)
-    openings: dict[int, tuple[int, ...]] = {}
-    peers = [Game(config) for _ in range(4)]
-    ptables = [PeerTable(s, mtable, openings) for s in range(4)]
-    settle_all(master, mtable, peers, ptables)
-    rng = random.Random(12)
+    ls = Lockstep(GameConfig(GameConfig.default_names(4), first_player=0), 12)
+    master, peers = ls.master, ls.peers
     compared = 0
     while not master.is_over and compared < 12:
-        seat = master.decision.players[0]
-        own = peers[seat]
-        space = legal_choices(own, seat)
-        move = space[rng.randrange(len(space))]
-        wire, handles = own.to_handles(seat, move)
-        if isinstance(move, Enter):
-            openings[seat] = handles
-        master.apply(seat, move)
-        for s, g in enumerate(peers):
-            g.apply(seat, move if s == seat else wire)
-        settle_all(master, mtable, peers, ptables)
+        ls.step()
         me = master.decision.players[0] if master.decision else 0
         if any(peers[me].hidden):
             a = determinize(PlayerView(peers[me], me), random.Random(5))
@@ -221,12 +219,8 @@ def _faces_known_in_other_hands_at_phase_c(mix_hands: bool) -> int:
     config = GameConfig(
         GameConfig.default_names(3), BuildingSelection.random_cards(), mix_hands=mix_hands
     )
-    master, mtable = Game(config), LocalTable(8)
-    openings: dict[int, tuple[int, ...]] = {}
-    peers = [Game(config) for _ in range(3)]
-    ptables = [PeerTable(s, mtable, openings) for s in range(3)]
-    settle_all(master, mtable, peers, ptables)
-    rng = random.Random(8)
+    ls = Lockstep(config, 8)
+    master, peers = ls.master, ls.peers
     known = 0
     while not master.is_over:
         d = master.decision
@@ -239,16 +233,7 @@ def _faces_known_in_other_hands_at_phase_c(mix_hands: bool) -> int:
                 for h in g.hands[s]
                 if h in g.faces
             )
-        seat = d.players[0]
-        space = legal_choices(peers[seat], seat)
-        move = space[rng.randrange(len(space))]
-        wire, handles = peers[seat].to_handles(seat, move)
-        if isinstance(move, Enter):
-            openings[seat] = handles
-        master.apply(seat, move)
-        for s, g in enumerate(peers):
-            g.apply(seat, move if s == seat else wire)
-        settle_all(master, mtable, peers, ptables)
+        ls.step()
     return known
 
 

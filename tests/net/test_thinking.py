@@ -22,40 +22,45 @@ from rattus_net.net.node import Outcome, PeerNode, Setup
 from rattus_net.net.transport import Connection, Listener
 
 
-async def _two_nodes(tmp_path: Path) -> tuple[Outcome, Outcome, bool]:
+async def _ann_and_thinking_bob(
+    tmp_path: Path, ann_stall: float, bob_stall: float
+) -> tuple[list[PeerNode], list[Listener], asyncio.Event]:
+    """Two peer nodes on loopback listeners; Bob's player, once asked, thinks forever (the
+    returned event is set when he starts). Bob moves first."""
     masters = [os.urandom(32) for _ in range(2)]
     identities = tuple(PeerSecrets(m).identity().public for m in masters)
     params = GameParams(GameConfig(("Ann", "Bob"), first_player=1), identities, os.urandom(32))
     nodes: dict[int, PeerNode] = {}
     listeners = []
+    ports = []
     for seat in range(2):
 
         async def on_link(conn: Connection, seat: int = seat) -> None:
             await nodes[seat].accept(conn)
 
         listener = Listener(on_link, max_connections=8)
-        listeners.append((listener, await listener.start("127.0.0.1", 0)))
-    addresses = tuple(("127.0.0.1", port) for _, port in listeners)
+        ports.append(await listener.start("127.0.0.1", 0))
+        listeners.append(listener)
+    addresses = tuple(("127.0.0.1", port) for port in ports)
     thinking = asyncio.Event()
-    never = asyncio.Event()
 
     async def bob_thinks_forever(view: PlayerView) -> Move:
         thinking.set()
-        await never.wait()
+        await asyncio.Event().wait()
         raise AssertionError("unreachable")
 
-    for seat in range(2):
+    for seat, stall in ((0, ann_stall), (1, bob_stall)):
         setup = Setup(params, seat, masters[seat], addresses, "T", "random", 1)
         kw = {"choose_async": bob_thinks_forever} if seat == 1 else {}
-        nodes[seat] = PeerNode.create(
-            setup,
-            tmp_path / f"seat{seat}",
-            stall_timeout=2.0 if seat == 0 else 600.0,
-            linger=1.0,
-            **kw,
-        )
+        root = tmp_path / f"seat{seat}"
+        nodes[seat] = PeerNode.create(setup, root, stall_timeout=stall, linger=1.0, **kw)
+    return [nodes[0], nodes[1]], listeners, thinking
+
+
+async def _two_nodes(tmp_path: Path) -> tuple[Outcome, Outcome, bool]:
+    nodes, listeners, thinking = await _ann_and_thinking_bob(tmp_path, 2.0, 600.0)
     nodes[0].session.decision_timeout = 2.0  # Ann gives Bob's player two seconds, not ten minutes
-    runs = [asyncio.ensure_future(nodes[s].run(listeners[s][0])) for s in range(2)]
+    runs = [asyncio.ensure_future(nodes[s].run(listeners[s])) for s in range(2)]
     ann, bob = await asyncio.wait_for(asyncio.gather(*runs), 30)
     return ann, bob, thinking.is_set()
 
@@ -69,34 +74,10 @@ def test_an_abort_reaches_a_node_whose_player_is_still_thinking(tmp_path: Path) 
 
 
 async def _bob_crashes_owing_a_move(tmp_path: Path) -> tuple[Outcome, float]:
-    masters = [os.urandom(32) for _ in range(2)]
-    identities = tuple(PeerSecrets(m).identity().public for m in masters)
-    params = GameParams(GameConfig(("Ann", "Bob"), first_player=1), identities, os.urandom(32))
-    nodes: dict[int, PeerNode] = {}
-    listeners = []
-    for seat in range(2):
-
-        async def on_link(conn: Connection, seat: int = seat) -> None:
-            await nodes[seat].accept(conn)
-
-        listener = Listener(on_link, max_connections=8)
-        listeners.append((listener, await listener.start("127.0.0.1", 0)))
-    addresses = tuple(("127.0.0.1", port) for _, port in listeners)
-    thinking = asyncio.Event()
-
-    async def bob_thinks(view: PlayerView) -> Move:
-        thinking.set()
-        await asyncio.Event().wait()
-        raise AssertionError("unreachable")
-
-    for seat in range(2):
-        setup = Setup(params, seat, masters[seat], addresses, "T", "random", 1)
-        kw = {"choose_async": bob_thinks} if seat == 1 else {}
-        root = tmp_path / f"seat{seat}"
-        # Ann allows protocol steps 2 s and, as for people, ten minutes to decide.
-        nodes[seat] = PeerNode.create(setup, root, stall_timeout=2.0, linger=1.0, **kw)
-    ann_run = asyncio.ensure_future(nodes[0].run(listeners[0][0]))
-    bob_run = asyncio.ensure_future(nodes[1].run(listeners[1][0]))
+    # Ann allows protocol steps 2 s and, as for people, ten minutes to decide.
+    nodes, listeners, thinking = await _ann_and_thinking_bob(tmp_path, 2.0, 2.0)
+    ann_run = asyncio.ensure_future(nodes[0].run(listeners[0]))
+    bob_run = asyncio.ensure_future(nodes[1].run(listeners[1]))
     await asyncio.wait_for(thinking.wait(), 30)
     # Bob's process dies while his move is awaited: his links and his listener go away.
     bob_run.cancel()
