@@ -52,15 +52,7 @@ def plural(count: int, word: str) -> str:
 
 
 def supply_short(face: int) -> str:
-    a = D.face_supply(face)
-    parts = []
-    if a.draw:
-        parts.append(f"draw {a.draw}")
-    if a.rats:
-        parts.append(f"-{a.rats} rat{'s' if a.rats > 1 else ''}")
-    if a.looks:
-        parts.append(f"look {a.looks}")
-    return ", ".join(parts)
+    return D.face_supply(face).describe(short=True)
 
 
 def status(view: PlayerView) -> Text:

@@ -223,14 +223,16 @@ class SupplyAction:
     rats: int
     looks: int
 
-    def describe(self) -> str:
+    def describe(self, short: bool = False) -> str:
+        """In words: ``draw 2, discard 1 rat``; ``short`` for narrow screens: ``draw 2, -1 rat``."""
         parts = []
         if self.draw:
             parts.append(f"draw {self.draw}")
         if self.rats:
-            parts.append(f"discard {self.rats} rat{'s' if self.rats > 1 else ''}")
+            rats = f"{self.rats} rat{'s' if self.rats > 1 else ''}"
+            parts.append(f"-{rats}" if short else f"discard {rats}")
         if self.looks:
-            parts.append(f"look at {self.looks}")
+            parts.append(f"look {self.looks}" if short else f"look at {self.looks}")
         return ", ".join(parts)
 
 
