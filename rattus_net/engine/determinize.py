@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
 
 from rattus_net.engine import data as D
 from rattus_net.engine.game import Decision, Game, Phase
@@ -63,13 +62,6 @@ def determinize(view: PlayerView, rng: random.Random) -> Game:
     g = real.clone()
     # A table attached to the real game knows every face: the sample must never ask it.
     g._inline = None
-    # Guard against containers a newer engine field might add without ``clone`` copying it:
-    # a sample must never share mutable state with the real game.
-    for key, value in g.__dict__.items():
-        shared = value is real.__dict__.get(key)
-        if shared and isinstance(value, list | set | dict):
-            fresh: list[Any] | set[Any] | dict[Any, Any] = value.copy()
-            g.__dict__[key] = fresh
     me = view.seat
     n = g.n
     faces = real.faces

@@ -154,3 +154,32 @@ def test_a_clone_has_no_attached_table() -> None:
     copy = game.clone()
     assert copy._inline is None
     assert game._inline is not None
+
+
+def test_a_clone_shares_no_mutable_state_with_its_game() -> None:
+    """Search bots play on clones: a clone must never change the real game (this guards any
+    engine field added later without ``Game.clone`` copying it)."""
+    import random
+
+    from rattus_net.engine.choices import legal_choices
+    from rattus_net.engine.config import BuildingSelection, GameConfig
+    from rattus_net.engine.game import Game
+    from rattus_net.engine.local import LocalTable
+
+    game = Game(GameConfig(GameConfig.default_names(4), BuildingSelection.random_cards()))
+    game.attach(LocalTable(3))
+    rng = random.Random(3)
+    for _ in range(40):  # into round 2 or 3: hands, laid cards, stacks all in use
+        seat = game.decision.players[0]
+        space = legal_choices(game, seat)
+        game.apply(seat, space[rng.randrange(len(space))])
+    twin = game.clone()
+    for key, value in game.__dict__.items():
+        if isinstance(value, list | set | dict):
+            assert twin.__dict__[key] is not value, key
+            inner = value.values() if isinstance(value, dict) else value
+            other = twin.__dict__[key]
+            other_inner = other.values() if isinstance(other, dict) else other
+            for a, b in zip(inner, other_inner, strict=False):
+                if isinstance(a, list | set | dict):
+                    assert a is not b, key
