@@ -23,7 +23,7 @@ import hashlib
 from dataclasses import dataclass
 
 from protocol.crypto.identity import Identity, PublicIdentity
-from protocol.errors import DecodeError, ProofError
+from protocol.errors import DecodeError
 from protocol.wire import DEFAULT_LIMITS, Limits, WireValue, decode_message, encode_message
 from rattus_net.engine.moves import (
     ChoosePlayer,
@@ -184,11 +184,6 @@ def check_equivocation(m1: Signed, m2: Signed) -> bool:
         and m1.seq == m2.seq
         and m1.inner != m2.inner
     )
-
-
-def require_equivocation(m1: Signed, m2: Signed, name: str) -> None:
-    if not check_equivocation(m1, m2):
-        raise ProofError(name, "the two messages do not prove an equivocation")
 
 
 # --- moves on the wire ------------------------------------------------------------------------

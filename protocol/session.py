@@ -43,7 +43,7 @@ from protocol.crypto.elgamal import (
     verify_key,
     verify_share,
 )
-from protocol.crypto.group import Point, Scalar, base_mul, point_sum
+from protocol.crypto.group import Point, Scalar, base_mul
 from protocol.crypto.identity import Identity
 from protocol.crypto.shuffle import (
     ShuffleProof,
@@ -289,7 +289,6 @@ class Session:
         self._own_queue: deque[tuple[TableRequest, Any]] = deque()
         # Our pending decision (sent in the step's message).
         self._my_move: Move | None = None
-        self._my_wire: dict[str, WireValue] | None = None
         self._my_open: tuple[tuple[int, ...], bytes] | None = None
         self._my_supply: tuple[dict[str, WireValue], bytes] | None = None
         self.ops = {
@@ -1299,10 +1298,6 @@ class Session:
                 raise CryptoError(None, f"card {h} does not decrypt to a card")
             out[h] = face
         return out
-
-
-def point_total(points: list[Point]) -> Point:
-    return point_sum(points)
 
 
 Chooser = Callable[[Game, int], Move]

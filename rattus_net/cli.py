@@ -279,10 +279,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0 if verdict.fair else 1
 
 
-def _fail(message: str) -> NoReturn:
-    raise UsageError(message)
-
-
 # --- network play: host, join, tables, resume ---------------------------------------------------
 
 NETWORK_COMMANDS = ("host", "join", "tables", "resume")

@@ -72,12 +72,6 @@ class Multisets:
                 index -= w
         return tuple(out)
 
-    def contains(self, cards: tuple[int, ...]) -> bool:
-        if not self.lo <= len(cards) <= self.hi:
-            return False
-        have = dict(zip(self.faces, self.counts, strict=True))
-        return all(cards.count(f) <= have.get(f, 0) for f in set(cards))
-
 
 class ChoiceSpace(Sequence[Move]):
     """All legal choices of one decision for one seat."""
