@@ -8,9 +8,9 @@ installed, the advert is also checked with Avahi (an independent mDNS implementa
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
-import subprocess
 import time
 import warnings
 from collections.abc import Iterator
@@ -54,10 +54,10 @@ def test_a_table_found_with_zeroconf_is_played_across_namespaces(
     assert tables[0]["compatible"] and tables[0]["state"] == "open"
     text = lab.run(2, rattus(["tables"]), timeout=30, env=env_for(tmp_path / "l"))
     assert "Cellar" in text.stdout and "1/3 seated" in text.stdout
-    if shutil.which("avahi-browse") and shutil.which("avahi-daemon"):
+    if all(shutil.which(tool) for tool in ("avahi-browse", "avahi-daemon", "dbus-daemon")):
         check_with_avahi(lab, tmp_path)
-    else:  # optional by design: .ci/run installs it; say so when it is missing
-        warnings.warn("avahi-utils not installed: advert not cross-checked", stacklevel=1)
+    else:  # optional by design: .ci/run installs them; say so when they are missing
+        warnings.warn("Avahi or D-Bus not installed: advert not cross-checked", stacklevel=1)
     guests = [
         lab.popen(
             i,
@@ -71,20 +71,63 @@ def test_a_table_found_with_zeroconf_is_played_across_namespaces(
 
 
 def check_with_avahi(lab: NetnsLab, tmp_path: Path) -> None:
-    """Avahi, run in its own namespace, sees the same advert (TXT fields included)."""
+    """Avahi, run in its own namespace, sees the same advert (TXT fields included).
+
+    The check brings its own D-Bus bus and its own ``/run``: it must not depend on (or disturb)
+    a system bus or an Avahi daemon of the machine running the tests, which may be missing,
+    stale or already own Avahi's bus name.
+    """
+    bus_socket = tmp_path / "bus"
+    bus_conf = tmp_path / "bus.conf"
+    bus_conf.write_text(BUS_CONF.format(socket=bus_socket))
     conf = tmp_path / "avahi-daemon.conf"
     conf.write_text("[server]\nuse-ipv6=no\nenable-dbus=yes\n[publish]\ndisable-publishing=yes\n")
-    # avahi-daemon needs its own D-Bus system bus; inside the namespace we share the host's
-    # filesystem, so only try where a system bus is running.
-    if not Path("/run/dbus/system_bus_socket").exists():
-        warnings.warn("no D-Bus system bus: advert not cross-checked with Avahi", stacklevel=1)
-        return
-    daemon = lab.popen(1, ["avahi-daemon", "--no-drop-root", "--no-chroot", "-f", str(conf)])
+    env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": f"unix:path={bus_socket}"}
+    bus = lab.popen(1, ["dbus-daemon", "--nofork", f"--config-file={bus_conf}"], env=env)
+    deadline = time.monotonic() + 10
+    while not bus_socket.exists():
+        assert bus.poll() is None, f"dbus-daemon did not start: {bus.communicate()[1]}"
+        assert time.monotonic() < deadline, "dbus-daemon did not open its socket"
+        time.sleep(0.05)
+    # `ip netns exec` gives the command its own mount namespace: a fresh /run there keeps
+    # Avahi's pid file apart from any daemon on the machine.
+    start = (
+        "mount -t tmpfs rattus-run /run && mkdir /run/avahi-daemon && "
+        f"exec avahi-daemon --no-drop-root --no-chroot --no-rlimits -f {conf}"
+    )
+    daemon = lab.popen(1, ["sh", "-c", start], env=env)
     try:
-        time.sleep(2)
-        out = lab.run(1, ["avahi-browse", "-rtp", "_rattus._tcp"], timeout=20)
-        assert daemon.poll() is None, "avahi-daemon did not start in the namespace"
-        assert "Cellar" in out.stdout and "fp=" in out.stdout, out.stdout + out.stderr
+        resolved: list[str] = []
+        for _ in range(20):  # the daemon needs a moment to start and to hear the advert
+            time.sleep(0.5)
+            assert daemon.poll() is None, f"avahi-daemon stopped: {daemon.communicate()[1]}"
+            out = lab.run(1, ["avahi-browse", "-rtp", "_rattus._tcp"], timeout=20, env=env)
+            # "=" lines are resolved services: ...;host;address;port;"txt" "txt" ...
+            resolved = [line for line in out.stdout.splitlines() if line.startswith("=")]
+            if resolved:
+                break
+        assert len(resolved) == 1, resolved
+        fields = resolved[0].split(";")
+        assert fields[7:9] == [lab.addr(0), "47000"], fields
+        txt = set(re.findall(r'"([^"]*)"', fields[9]))
+        assert {"name=Cellar", "state=open", "taken=1", "free=2", "v=1"} <= txt, txt
+        assert any(item.startswith("fp=") for item in txt), txt
     finally:
         daemon.terminate()
-        subprocess.run(["true"])
+        bus.terminate()
+
+
+BUS_CONF = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>system</type>
+  <listen>unix:path={socket}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/>
+    <allow own="*"/>
+    <allow send_destination="*"/>
+    <allow receive_sender="*"/>
+  </policy>
+</busconfig>
+"""
