@@ -452,17 +452,20 @@ def _network_tui(args: argparse.Namespace, name: str) -> int:
                 args.name,
                 options,
                 player,
+                colour=args.colour,
                 port=args.port,
                 advertise=not args.no_advertise,
                 stall_timeout=args.stall_timeout,
             )
         elif args.address is not None:
-            lobby = GuestLobby(args.address, player, stall_timeout=args.stall_timeout)
+            lobby = GuestLobby(
+                args.address, player, colour=args.colour, stall_timeout=args.stall_timeout
+            )
         else:
             advert = asyncio.run(find_table(args.table, args.wait))
             if advert is None:
                 raise LobbyRefusal(f"no table {args.table!r} found on the local network")
-            lobby = join_by_advert(advert, player)
+            lobby = join_by_advert(advert, player, args.colour)
             lobby.stall_timeout = args.stall_timeout
     except LobbyRefusal as exc:
         print(f"{name}: {exc}", file=sys.stderr)

@@ -15,13 +15,12 @@ from pathlib import Path
 import pytest
 from textual.app import App
 from textual.widgets import Static
-from tui_helpers import keys_for, sync
+from tui_helpers import play_network_to_end, sync
 
 from rattus_net.net.discovery import TableAdvert
 from rattus_net.net.lobby import TableOptions
 from rattus_net.selfplay import play_secure_game
 from tui.app import RattusApp
-from tui.dialogs import DecisionDialog
 from tui.netgame import GuestLobby, HostLobby, address_text
 from tui.netscreens import (
     HostScreen,
@@ -31,7 +30,7 @@ from tui.netscreens import (
     VerifyScreen,
     verify_file,
 )
-from tui.screens import MenuScreen, TableScreen
+from tui.screens import MenuScreen
 
 
 @pytest.fixture(autouse=True)
@@ -86,22 +85,7 @@ async def test_two_apps_host_and_join_a_loopback_game_to_the_end(tmp_path: Path)
             await hp.pause(0.3)
             assert isinstance(host.screen, LobbyScreen)  # the guest is not ready yet
             await gp.press("space")
-            rng = random.Random(3)
-            kinds: set[str] = set()
-            deadline = time.monotonic() + 240
-            while time.monotonic() < deadline:
-                if all(isinstance(a.screen, NetEndScreen) for a in (host, guest)):
-                    break
-                for app, pilot in ((host, hp), (guest, gp)):
-                    screen = app.screen
-                    if isinstance(screen, DecisionDialog):
-                        kinds.add(screen.decision.kind.value)
-                        await pilot.press(*keys_for(screen, rng))
-                    elif isinstance(screen, TableScreen):
-                        await pilot.press("enter")
-                    await pilot.pause(0.02)
-            else:
-                raise AssertionError("the network game did not end")
+            kinds = await play_network_to_end([(host, hp), (guest, gp)], random.Random(3))
             assert {"supply", "enter"} <= kinds
             for app in (host, guest):
                 end = app.screen

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import random
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any, ParamSpec
 
@@ -121,3 +122,26 @@ def sync(fn: Callable[P, Coroutine[Any, Any, None]]) -> Callable[P, None]:
         asyncio.run(fn(*args, **kwargs))
 
     return wrapper
+
+
+async def play_network_to_end(
+    players: list[tuple[RattusApp, Pilot[None]]], rng: random.Random, seconds: float = 240
+) -> set[str]:
+    """Drive network apps (each with its pilot) through their dialogs until every one shows
+    its network end screen; returns the dialog kinds seen."""
+    from tui.netscreens import NetEndScreen
+
+    kinds: set[str] = set()
+    deadline = time.monotonic() + seconds
+    while not all(isinstance(app.screen, NetEndScreen) for app, _ in players):
+        if time.monotonic() > deadline:
+            raise AssertionError("the network game did not end")
+        for app, pilot in players:
+            screen = app.screen
+            if isinstance(screen, DecisionDialog):
+                kinds.add(screen.decision.kind.value)
+                await pilot.press(*keys_for(screen, rng))
+            elif isinstance(screen, TableScreen):
+                await pilot.press("enter")
+            await pilot.pause(0.02)
+    return kinds

@@ -1,0 +1,199 @@
+"""`rattus host` and `rattus join` without `--bot` open the TUI in the table's lobby.
+
+Two layers are checked. In process, the CLI's own argument handling builds the lobby and the
+app (``RattusApp.run`` is replaced by a Pilot run), and a whole game is played against a
+headless peer in another process. In a real pseudo-terminal, the installed command draws the
+lobby and quits cleanly on Ctrl+C.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import os
+import random
+import re
+import select
+import struct
+import subprocess
+import termios
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from net.procs import finish, free_port, rattus, read_line, records_of, spawn
+from textual.widgets import Static
+from tui_helpers import play_network_to_end
+
+from rattus_net import cli
+from tui.app import RattusApp
+from tui.netscreens import LobbyScreen, NetEndScreen
+
+OPEN_LINE = re.compile(r"open on port (\d+)")
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("RATTUS_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def run_app_with(
+    monkeypatch: pytest.MonkeyPatch, drive: Callable[[RattusApp], Awaitable[None]]
+) -> list[RattusApp]:
+    """Make ``RattusApp.run`` run the app headless under ``drive`` (which gets the app and
+    plays it through its Pilot); returns the list the started apps are put in."""
+    started: list[RattusApp] = []
+
+    def run(self: RattusApp) -> None:
+        started.append(self)
+        asyncio.run(drive(self))
+
+    monkeypatch.setattr(RattusApp, "run", run)
+    return started
+
+
+async def play_from_lobby(app: RattusApp, seats: int) -> tuple[str, bytes]:
+    """In the app's lobby: wait for ``seats`` seats, get ready, play to the end screen and its
+    verdict; returns the lobby's text as it was before the start, and the app's record."""
+    async with app.run_test(size=(80, 24)) as pilot:
+        deadline = time.monotonic() + 30
+        while not (
+            isinstance(app.screen, LobbyScreen)
+            and app.lobby is not None
+            and app.lobby.state is not None
+            and len(app.lobby.state.seats) == seats
+        ):
+            assert time.monotonic() < deadline, "the lobby did not fill"
+            await pilot.pause(0.05)
+        await pilot.pause()
+        lobby_text = "\n".join(
+            str(app.screen.query_one(part, Static).render())
+            for part in ("#lobby-title", "#lobby-body")
+        )
+        await pilot.press("space")
+        await play_network_to_end([(app, pilot)], random.Random(5))
+        end = app.screen
+        assert isinstance(end, NetEndScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert end.controller.verdict is not None and end.controller.verdict.fair
+        assert end.controller.outcome is not None
+        record = end.controller.outcome.record.read_bytes()
+        app.exit()
+    return lobby_text, record
+
+
+def test_join_without_bot_plays_a_whole_game_in_the_tui(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    port = free_port()
+    host = spawn(
+        ["host", "--name", "Attic", "--players", "2", "--bot", "random", "--player", "Hana",
+         "--port", str(port), "--no-advertise", "--seed", "4"],
+        tmp_path / "h",
+    )  # fmt: skip
+    assert read_line(host, OPEN_LINE, 20) == str(port)
+    seen: list[tuple[str, bytes]] = []
+
+    async def drive(app: RattusApp) -> None:
+        seen.append(await play_from_lobby(app, 2))
+
+    started = run_app_with(monkeypatch, drive)
+    rc = cli.main(["join", f"127.0.0.1:{port}", "--player", "Gus", "--colour", "purple"])
+    assert rc == 0 and len(started) == 1
+    [(lobby_text, record)] = seen
+    assert "Attic" in lobby_text and "Hana" in lobby_text and "Gus" in lobby_text
+    assert "purple" in lobby_text  # the --colour option reached the table
+    [(host_rc, host_out, host_err)] = finish([host], 60)
+    assert host_rc == 0, host_err
+    assert records_of([(host_rc, host_out, host_err)]) == [record]
+
+
+def test_host_without_bot_plays_a_whole_game_in_the_tui(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    port = free_port()
+    guests: list[subprocess.Popen[str]] = []
+    seen: list[tuple[str, bytes]] = []
+
+    async def drive(app: RattusApp) -> None:
+        # the table is open once the app runs: a headless guest joins it
+        guests.append(
+            spawn(["join", f"127.0.0.1:{port}", "--bot", "heuristic", "--seed", "2"], tmp_path)
+        )
+        seen.append(await play_from_lobby(app, 2))
+
+    started = run_app_with(monkeypatch, drive)
+    rc = cli.main(
+        ["host", "--name", "Cellar", "--players", "2", "--player", "Hana", "--colour", "green",
+         "--port", str(port), "--no-advertise", "--buildings", "random-buildings"]
+    )  # fmt: skip
+    assert rc == 0 and len(started) == 1
+    [(lobby_text, record)] = seen
+    assert "Cellar" in lobby_text and "green" in lobby_text
+    assert "random buildings" in lobby_text
+    [(guest_rc, guest_out, guest_err)] = finish(guests, 60)
+    assert guest_rc == 0, guest_err
+    assert records_of([(guest_rc, guest_out, guest_err)]) == [record]
+
+
+def test_user_mistakes_are_one_line_errors_before_the_terminal_is_taken(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started = run_app_with(monkeypatch, lambda app: asyncio.sleep(0))
+    assert cli.main(["host", "--name", "Attic", "--players", "7"]) == 2
+    assert cli.main(["join", "127.0.0.1:5", "--table", "Attic"]) == 2
+    assert cli.main(["join", "--table", "Nowhere", "--wait", "0.3"]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "no table 'Nowhere' found" in err
+    assert not started
+
+
+class Terminal:
+    """A command in a pseudo-terminal of 80x24, as over SSH; collects what it draws."""
+
+    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+        self.master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        self.proc = subprocess.Popen(
+            argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True
+        )
+        os.close(slave)
+        self.output = b""
+
+    def read_until(self, needles: list[bytes], seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while not all(n in self.output for n in needles):
+            assert time.monotonic() < deadline, f"not drawn: {needles}; got {self.output[-800:]!r}"
+            ready, _, _ = select.select([self.master], [], [], 0.1)
+            if ready:
+                try:
+                    self.output += os.read(self.master, 65536)
+                except OSError:  # the command has ended
+                    break
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        os.close(self.master)
+
+
+def test_rattus_host_draws_the_lobby_in_a_real_terminal(tmp_path: Path) -> None:
+    port = free_port()
+    env = {**os.environ, "TERM": "xterm-256color", "RATTUS_DATA_DIR": str(tmp_path / "d")}
+    term = Terminal(
+        rattus(["host", "--name", "Attic", "--players", "3", "--player", "Hana",
+                "--port", str(port), "--no-advertise"]),
+        env,
+    )  # fmt: skip
+    try:
+        term.read_until([b"Attic", b"Hana", str(port).encode(), b"Add bot"], 30)
+        os.write(term.master, b"\x03")  # Ctrl+C
+        assert term.proc.wait(timeout=15) == 0
+        term.read_until([], 0)
+        assert b"Traceback" not in term.output
+    finally:
+        term.close()
