@@ -1,6 +1,8 @@
-"""TUI benchmark: time to the first rendered table, and time to apply a decision and repaint.
+"""TUI benchmark: time to the first rendered table, time to apply a decision and repaint, and
+how long the screen's loop is held up during a TUI-hosted network game with bot seats.
 
-Run: ``.venv/bin/python benchmarks/tui.py [--players N] [--bots KIND] [--decisions K]``.
+Run: ``.venv/bin/python benchmarks/tui.py [--players N] [--bots KIND] [--decisions K]
+[--hosted N]``.
 Prints figures; asserts nothing. Uses ``App.run_test`` (headless, 80x24).
 
 Two ways of timing a decision are printed:
@@ -169,6 +171,54 @@ def cold_start() -> None:
     print(f"  new process to the table's first paint (imports included): {best:.0f} ms")
 
 
+async def hosted_lag(players: int, seed: int) -> None:
+    """How long the screen's loop is blocked while a TUI-hosted network game runs: the human
+    seat (driven by keys) and ``players - 1`` bot seats in this process, over loopback. A
+    ticker asks for 5 ms sleeps; lateness is time the screen could not react to a key."""
+    import os
+    import tempfile
+
+    from tui_helpers import play_network_to_end
+
+    from rattus_net.net.lobby import TableOptions
+    from tui.netgame import HostLobby
+
+    root = Path(tempfile.mkdtemp(prefix="rattus-bench-"))
+    os.environ["RATTUS_DATA_DIR"] = str(root)
+    lobby = HostLobby(
+        "Bench", TableOptions(players, "first-game"), "Hana", advertise=False, root=root
+    )
+    app = RattusApp(lobby=lobby)
+    late: list[float] = []
+
+    async def ticker() -> None:
+        while True:
+            t = time.perf_counter()
+            await asyncio.sleep(0.005)
+            late.append(time.perf_counter() - t - 0.005)
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        while lobby.hosted is None:
+            await pilot.pause(0.05)
+        await pilot.press(*["b"] * (players - 1))
+        while len(lobby.state.seats) < players:
+            await pilot.pause(0.05)
+        ticking = asyncio.get_running_loop().create_task(ticker())
+        started = time.perf_counter()
+        await pilot.press("space")
+        await play_network_to_end([(app, pilot)], random.Random(seed), 900)
+        took = time.perf_counter() - started
+        ticking.cancel()
+    late.sort()
+    over = sum(x > 0.1 for x in late)
+    print(
+        f"  hosted network game, {players} players ({players - 1} bot seats in this process): "
+        f"{took:.1f} s; screen loop late by p50 {late[len(late) // 2] * 1000:.1f} ms, "
+        f"p99 {late[int(len(late) * 0.99)] * 1000:.0f} ms, max {late[-1] * 1000:.0f} ms "
+        f"({over} of {len(late)} ticks over 100 ms)"
+    )
+
+
 def main() -> None:
     if "--cold-child" in sys.argv:
         asyncio.run(cold_child())
@@ -178,10 +228,15 @@ def main() -> None:
     parser.add_argument("--bots", choices=BOT_KINDS, default="random")
     parser.add_argument("--decisions", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--hosted", type=int, default=5, help="players at the hosted network table (0: skip)"
+    )
     args = parser.parse_args()
     asyncio.run(measure(args.players, args.bots, args.decisions, args.seed))
     engine_only(args.players, args.bots, args.seed)
     cold_start()
+    if args.hosted:
+        asyncio.run(hosted_lag(args.hosted, args.seed))
 
 
 if __name__ == "__main__":

@@ -4,10 +4,12 @@ No Textual here (everything runs on the app's asyncio loop, which is Textual's o
 
 * :class:`HostLobby` opens a table (:class:`~rattus_net.net.lobby.HostedTable`), seats the
   player, advertises the table with zeroconf and fills seats with bots on request. A bot seat
-  is a second peer *in this process*: :func:`rattus_net.net.play.join_game` run as a task that
-  joins the table over loopback like any guest, with its own data directory (``bot-seats/<id>``
-  under the data directory) so its journal is not the host's. It plays its moves in a thread
-  (the node's usual executor), so the screen stays responsive.
+  is a second peer *in this process*: :func:`rattus_net.net.play.join_game`, joining the table
+  over loopback like any guest, with its own data directory (``bot-seats/<id>`` under the data
+  directory) so its journal is not the host's. Bot seats run on their own asyncio loop in a
+  background thread (:class:`BotSeats`): each peer checks every shuffle and decryption, and
+  four bots' share of that work on the screen's loop would freeze it for half a second at a
+  time.
 * :class:`GuestLobby` joins a table by address or by its zeroconf advert; the player's "ready"
   is an event handed to :func:`~rattus_net.net.lobby.join_table` (taken back before the start
   with a second event that says the player changed his mind).
@@ -22,8 +24,10 @@ No Textual here (everything runs on the app's asyncio loop, which is Textual's o
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import os
+import threading
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
@@ -129,6 +133,64 @@ def _addresses(state: LobbyState, host: str, port: int) -> tuple[tuple[str, int]
 # --- lobbies ----------------------------------------------------------------------------------
 
 
+class BotSeats:
+    """A background thread with its own asyncio loop, where a host's bot seats play.
+
+    Each bot seat is a full peer: it checks every shuffle proof and decryption share like
+    anybody else. Run on the screen's loop, that work blocked it for up to half a second in a
+    five-player game; here it only competes for the interpreter, which switches threads every
+    few milliseconds."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._run, name="rattus-bot-seats", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        try:
+            self.loop.run_forever()
+        finally:
+            self.loop.close()
+
+    def start(self, coro: Coroutine[Any, Any, None]) -> concurrent.futures.Future[None]:
+        """Run ``coro`` on the bots' loop; cancelling the future cancels it there."""
+        return asyncio.run_coroutine_threadsafe(coro, self.loop)
+
+    async def stop(self) -> None:
+        """Cancel every bot seat, let each close its node and links, and end the thread."""
+        wound_up = self._submit(self._wind_up(0.0, stop_loop=False))
+        if wound_up is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.wrap_future(wound_up), 10)
+            with contextlib.suppress(RuntimeError):  # already stopped and closed
+                self.loop.call_soon_threadsafe(self.loop.stop)
+        await asyncio.to_thread(self._thread.join, 10)
+
+    def retire(self, grace: float = 120.0) -> None:
+        """End the thread once the bot seats have finished their game on their own (they are
+        cancelled after ``grace`` seconds)."""
+        self._submit(self._wind_up(grace, stop_loop=True))
+
+    def _submit(self, coro: Coroutine[Any, Any, None]) -> concurrent.futures.Future[None] | None:
+        try:
+            return asyncio.run_coroutine_threadsafe(coro, self.loop)
+        except RuntimeError:  # the loop is closed: nothing is left to wind up
+            coro.close()
+            return None
+
+    @staticmethod
+    async def _wind_up(grace: float, *, stop_loop: bool) -> None:
+        tasks = {t for t in asyncio.all_tasks() if t is not asyncio.current_task()}
+        if tasks and grace > 0:
+            _, tasks = await asyncio.wait(tasks, timeout=grace)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if stop_loop:
+            asyncio.get_running_loop().stop()
+
+
 class HostLobby:
     """A table this player hosts (seat 1), with its advert and its in-process bot seats."""
 
@@ -162,7 +224,8 @@ class HostLobby:
         self._aiozc = new_zeroconf() if advertise else None
         self._advertiser: Advertiser | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
-        self.bot_tasks: list[asyncio.Task[None]] = []
+        self.bot_tasks: list[concurrent.futures.Future[None]] = []
+        self._bots: BotSeats | None = None
         self._known: set[str] = set()
         self.closed = False
 
@@ -240,7 +303,14 @@ class HostLobby:
         name = next((b for b in BOT_NAMES if b not in taken), "Bot")
         root = (self.root or data_dir()) / "bot-seats" / os.urandom(6).hex()
 
-        async def run() -> None:
+        screen_loop = asyncio.get_running_loop()
+
+        def stopped(problem: str) -> None:  # on the screen's loop
+            self.news.append(f"The bot {name} stopped: {problem}")
+            for hook in list(self.listeners):
+                hook()
+
+        async def run() -> None:  # on the bots' loop
             try:
                 await play.join_game(
                     ("127.0.0.1", self.port),
@@ -254,12 +324,11 @@ class HostLobby:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                self.news.append(f"The bot {name} stopped: {problem_text(exc)}")
-                for hook in list(self.listeners):
-                    hook()
+                screen_loop.call_soon_threadsafe(stopped, problem_text(exc))
 
-        task = asyncio.get_running_loop().create_task(run())
-        self.bot_tasks.append(task)
+        if self._bots is None:
+            self._bots = BotSeats()
+        self.bot_tasks.append(self._bots.start(run()))
         return name
 
     def remove_bot(self) -> bool:
@@ -295,12 +364,16 @@ class HostLobby:
         return NetworkGame(node, self.hosted.listener, cleanup=self.close)
 
     async def close(self, *, bots: bool = True) -> None:
+        """Close the table; ``bots=False`` lets the bot seats finish their game first (our own
+        game is over, theirs ends with it)."""
+        if self._bots is not None:
+            if bots:
+                await self._bots.stop()
+            else:
+                self._bots.retire()
         if self.closed:
             return
         self.closed = True
-        if bots:
-            for task in self.bot_tasks:
-                task.cancel()
         for t in list(self._tasks):
             t.cancel()
         if self._advertiser is not None:

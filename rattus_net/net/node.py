@@ -398,15 +398,18 @@ class PeerNode:
             for link in self.links.values():
                 link.wake.set()
 
-    def _drain_inbox(self) -> None:
+    async def _drain_inbox(self) -> None:
         """Hand every frame received so far to the session, journalled and made durable
-        before anything that depends on it is sent."""
-        now = time.monotonic()
+        before anything that depends on it is sent. Checking a frame can take a tenth of a
+        second (a shuffle proof at five players), so the loop is let go between frames: a
+        screen on the same loop stays responsive."""
         dirty = False
         while not self.inbox.empty():
             seat, frame = self.inbox.get_nowait()
+            if dirty:
+                await asyncio.sleep(0)
             try:
-                self.session.receive(frame, now, link=seat)
+                self.session.receive(frame, time.monotonic(), link=seat)
             except ReplayError:
                 continue
             except RemoteProtocolError as exc:
@@ -438,7 +441,7 @@ class PeerNode:
             await asyncio.wait(waiting, timeout=0.5, return_when=asyncio.FIRST_COMPLETED)
             woken.cancel()
             self._wake_main.clear()
-            self._drain_inbox()
+            await self._drain_inbox()
             self._flush_outgoing()
             if self.session.abort is not None:
                 thinking.cancel()
@@ -455,7 +458,7 @@ class PeerNode:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake_main.wait(), 0.5)
             self._wake_main.clear()
-            self._drain_inbox()
+            await self._drain_inbox()
             self._flush_outgoing()
             if self.session.needs_decision:
                 move = await self._decision(loop)

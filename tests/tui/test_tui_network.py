@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 import time
 from pathlib import Path
 
@@ -104,6 +105,35 @@ async def test_two_apps_host_and_join_a_loopback_game_to_the_end(tmp_path: Path)
             await gp.press("enter")  # back to the menu
             await gp.pause()
             assert isinstance(guest.screen, MenuScreen)
+            # the bot seat finished its game on its own thread, and the thread has ended
+            await wait_until(None, lambda: not bot_threads(), 60)
+
+
+def bot_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "rattus-bot-seats" and t.is_alive()]
+
+
+@sync
+async def test_bot_seats_play_off_the_screen_loop_and_leave_with_the_host(
+    tmp_path: Path,
+) -> None:
+    """Bot seats are peers on their own loop in a background thread (their cryptography must
+    not freeze the screen): added with b, taken off with x, all gone when the host leaves."""
+    lobby = HostLobby("Loopback", TableOptions(4), "Hana", advertise=False, root=tmp_path / "h")
+    app = RattusApp(lobby=lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: lobby.hosted is not None)
+        await pilot.press("b", "b")
+        await wait_until(pilot, lambda: len(lobby.state.seats) == 3)
+        assert [s.bot is not None for s in lobby.state.seats] == [False, True, True]
+        [thread] = bot_threads()
+        assert thread is not threading.current_thread()
+        await pilot.press("x")  # the last bot leaves the table
+        await wait_until(pilot, lambda: len(lobby.state.seats) == 2)
+        assert [s.name for s in lobby.state.seats] == ["Hana", "Agnes"]
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: lobby.closed and not bot_threads())
+        assert isinstance(app.screen, MenuScreen)
 
 
 @sync
