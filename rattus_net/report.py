@@ -12,7 +12,7 @@ from typing import Any
 
 from rattus_net.engine import data as D
 from rattus_net.engine.game import Decision, Game
-from rattus_net.engine.moves import DecisionKind
+from rattus_net.engine.narrate import decision_words
 from rattus_net.engine.scoring import Result
 
 PLACE = ("1st", "2nd", "3rd")
@@ -34,20 +34,8 @@ def awaited(game: Game) -> str:
 
 
 def describe_decision(game: Game, d: Decision) -> str:
-    names = game.config.players
-    if d.kind is DecisionKind.SUPPLY:
-        return "choose a building card for its supply action"
-    if d.kind is DecisionKind.ENTER:
-        return "enter a building (or play a Pass)"
-    if d.kind is DecisionKind.GIVE:
-        assert d.to is not None
-        return f"give {d.count} card(s) to {names[d.to]} ({d.reason})"
-    if d.kind is DecisionKind.DISCARD:
-        return f"discard up to {d.count} hand card(s) at the Hospital"
-    if d.kind is DecisionKind.LOOK:
-        return f"look at {d.count} nun-row card(s)"
-    tied = ", ".join(names[s] for s in d.candidates)
-    return f"choose which tied player is affected by the {d.reason} ({tied})"
+    """What ``d`` asks, in the engine's one wording (the row's buildings are face up)."""
+    return decision_words(d, game.config.players, [game.faces[h] for h in game.row])
 
 
 def state_dict(game: Game) -> dict[str, Any]:

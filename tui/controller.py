@@ -17,7 +17,7 @@ from rattus_net.engine.config import BuildingSelection, GameConfig
 from rattus_net.engine.game import Game
 from rattus_net.engine.local import LocalTable
 from rattus_net.engine.moves import Move
-from rattus_net.engine.narrate import Narrator
+from rattus_net.engine.narrate import Narrator, decision_words
 from rattus_net.engine.view import PlayerView
 
 BOT_NAMES = ("Agnes", "Bertram", "Cecily", "Dietrich", "Elsbeth")
@@ -167,28 +167,6 @@ class OfflineGame:
         if d is None:
             return "The table is working."
         if view.my_turn:
-            return "Your turn: " + decision_text(d, self.names, self.seat)
+            return "Your turn: " + decision_words(d, self.names, view.row)
         who = ", ".join(self.names[s] for s in d.players)
         return f"Waiting for {who}."
-
-
-def decision_text(d: object, names: tuple[str, ...], seat: int) -> str:
-    """What a decision asks of ``seat``, in words."""
-    from rattus_net.engine.game import Decision
-    from rattus_net.engine.moves import DecisionKind as K
-
-    assert isinstance(d, Decision)
-    if d.kind is K.SUPPLY:
-        return "choose a building card and carry out its supply action."
-    if d.kind is K.ENTER:
-        return "enter a building and lay cards face down (or play a Pass)."
-    if d.kind is K.GIVE:
-        to = names[d.to] if d.to is not None else "someone"
-        return f"give {d.count} card{'s' if d.count != 1 else ''} to {to} ({d.reason})."
-    if d.kind is K.DISCARD:
-        return f"discard up to {d.count} card{'s' if d.count != 1 else ''} at the Hospital."
-    if d.kind is K.LOOK:
-        return f"look at {d.count} nun-row card{'s' if d.count != 1 else ''}."
-    if d.kind is K.CHOOSE_PLAYER:
-        return f"choose which tied player the {d.reason.capitalize()} affects."
-    return d.kind.value

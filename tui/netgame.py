@@ -51,7 +51,7 @@ from protocol.messages import (
 from protocol.params import PeerSecrets
 from protocol.record import Verdict, verify_record
 from rattus_net.engine.moves import Move, Supply
-from rattus_net.engine.narrate import Narrator
+from rattus_net.engine.narrate import Narrator, decision_words
 from rattus_net.engine.view import PlayerView
 from rattus_net.net import play
 from rattus_net.net.discovery import Advertiser, TableAdvert, new_zeroconf
@@ -67,7 +67,7 @@ from rattus_net.net.transport import (
     TransportError,
     TransportLimits,
 )
-from tui.controller import BOT_NAMES, decision_text, narrate
+from tui.controller import BOT_NAMES, narrate
 
 Notify = Callable[[], None]
 
@@ -722,8 +722,9 @@ class NetworkGame:
 
     def awaited(self) -> str:
         if self.my_turn:
-            d = self.view.decision
-            return "Your turn: " + (decision_text(d, self.names, self.seat) if d else "decide.")
+            view = self.view
+            d = view.decision
+            return "Your turn: " + (decision_words(d, self.names, view.row) if d else "decide.")
         w = self.waiting()
         return f"{w.text} ({w.seconds:.0f} s)" if w.seconds >= 1 else w.text
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from rattus_net.engine import data as D
-from rattus_net.engine.moves import DecisionKind
+from rattus_net.engine import narrate as N
 from rattus_net.engine.view import PlayerView
 
 # Short words for the building actions (rules section 4), so that three cards fit in 80 columns.
@@ -203,28 +203,9 @@ def awaited(view: PlayerView, names: Sequence[str]) -> Text:
 
 
 def decision_words(view: PlayerView, names: Sequence[str]) -> str:
+    """What the view's pending decision asks (the engine's one wording), or nothing."""
     d = view.decision
-    if d is None:
-        return ""
-    K = DecisionKind
-    where = ""
-    if d.building is not None and d.building < len(view.row):
-        where = f" at the {D.face_building(view.row[d.building]).label}"
-    if d.kind is K.SUPPLY:
-        return "choose a supply action."
-    if d.kind is K.ENTER:
-        return "enter a building (or play a Pass)."
-    if d.kind is K.GIVE:
-        to = names[d.to] if d.to is not None else "?"
-        why = "Guard Tower" if d.reason == "guard tower" else "Sword"
-        return f"give {plural(d.count, 'card')} to {to} ({why}{where})."
-    if d.kind is K.DISCARD:
-        return f"discard up to {plural(d.count, 'card')} for rats (Hospital)."
-    if d.kind is K.LOOK:
-        return f"look at {plural(d.count, 'nun-row card')}{where}."
-    if d.kind is K.CHOOSE_PLAYER:
-        return f"choose who loses the {d.reason.capitalize()} tie{where}."
-    return d.kind.value
+    return "" if d is None else N.decision_words(d, names, view.row)
 
 
 # --- the end -----------------------------------------------------------------------------------

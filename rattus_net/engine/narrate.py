@@ -8,6 +8,9 @@ at all (``PlayerView.events`` filters them), and if one does it is described wit
 Events that name a row building carry only its index in the row; pass ``row`` (building card
 faces, as in ``PlayerView.row`` or the last ``row`` event) to get the building's name. A
 :class:`Narrator` keeps that row for you while it reads the log in order.
+
+:func:`decision_words` says what a pending decision asks; it is the one wording shared by
+``rattus replay``, the table's status line, the dialogs and the network game's waiting line.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from rattus_net.engine import data as D
 
 if TYPE_CHECKING:
-    from rattus_net.engine.game import Event
+    from rattus_net.engine.game import Decision, Event
 
 _RAT_REASONS = {
     "cards": "for cards of another class",
@@ -82,6 +85,33 @@ def _building(data: dict[str, Any], row: Sequence[int] | None) -> str:
     if row is not None and 0 <= i < len(row):
         return f"the {D.face_building(row[i]).label}"
     return f"building {i + 1}"
+
+
+def decision_words(d: Decision, names: Sequence[str], row: Sequence[int] | None = None) -> str:
+    """What ``d`` asks of the player who must take it, as one short sentence ("give 2 cards to
+    Bob (Sword at the Brewery)."): short enough for the table's status line at 80 columns, the
+    dialogs say the details. ``row`` (the building faces on display) names the building the
+    decision comes from."""
+    from rattus_net.engine.moves import DecisionKind as K
+
+    where = ""
+    if d.building is not None and row is not None and d.building < len(row):
+        where = f" at the {D.face_building(row[d.building]).label}"
+    if d.kind is K.SUPPLY:
+        return "choose a supply action."
+    if d.kind is K.ENTER:
+        return "enter a building (or play a Pass)."
+    if d.kind is K.GIVE:
+        to = names[d.to] if d.to is not None else "another player"
+        why = "Guard Tower" if d.reason == "guard tower" else "Sword"
+        return f"give {plural(d.count, 'card')} to {to} ({why}{where})."
+    if d.kind is K.DISCARD:
+        return f"discard up to {plural(d.count, 'card')} for rats (Hospital)."
+    if d.kind is K.LOOK:
+        return f"look at {plural(d.count, 'nun-row card')}{where}."
+    if d.kind is K.CHOOSE_PLAYER:
+        return f"choose who loses the {d.reason.capitalize()} tie{where}."
+    return d.kind.value + "."
 
 
 def describe(

@@ -8,9 +8,10 @@ import pytest
 
 from rattus_net.engine import data as D
 from rattus_net.engine.config import BuildingSelection, GameConfig
-from rattus_net.engine.game import Event, Game
+from rattus_net.engine.game import Decision, Event, Game
 from rattus_net.engine.local import LocalTable, run
-from rattus_net.engine.narrate import EVENT_KINDS, Narrator, cards_text, describe
+from rattus_net.engine.moves import DecisionKind
+from rattus_net.engine.narrate import EVENT_KINDS, Narrator, cards_text, decision_words, describe
 from rattus_net.engine.view import PlayerView
 
 NAMES = ("Ann", "Bob", "Cyd")
@@ -176,3 +177,39 @@ def test_row_and_replace_and_actions() -> None:
 def test_cards_text_groups_identical_cards() -> None:
     assert cards_text([D.SWORD, D.pop_face(0, 1), D.SWORD]) == "Peasantry (1 nun), 2 x Sword"
     assert cards_text([]) == "no cards"
+
+
+@pytest.mark.parametrize(
+    ("decision", "text"),
+    [
+        (Decision(DecisionKind.SUPPLY, (0,)), "choose a supply action."),
+        (Decision(DecisionKind.ENTER, (1,)), "enter a building (or play a Pass)."),
+        (
+            Decision(DecisionKind.GIVE, (2,), count=2, to=1, reason="sword", building=0),
+            "give 2 cards to Bob (Sword at the Brewery).",
+        ),
+        (
+            Decision(DecisionKind.GIVE, (0,), count=1, to=2, reason="guard tower", building=1),
+            "give 1 card to Cyd (Guard Tower at the Hospital).",
+        ),
+        (
+            Decision(DecisionKind.DISCARD, (0,), count=3, reason="hospital", building=1),
+            "discard up to 3 cards for rats (Hospital).",
+        ),
+        (
+            Decision(DecisionKind.LOOK, (0,), count=2, reason="tent", building=1),
+            "look at 2 nun-row cards at the Hospital.",
+        ),
+        (
+            Decision(
+                DecisionKind.CHOOSE_PLAYER, (0,), candidates=(1, 2), reason="flute", building=0
+            ),
+            "choose who loses the Flute tie at the Brewery.",
+        ),
+    ],
+)
+def test_decision_words(decision: Decision, text: str) -> None:
+    """One wording for a pending decision: the status line, the dialogs, the network waiting
+    line and `rattus replay` all use it."""
+    row = (D.building_face(D.Building.BREWERY, 0), D.building_face(D.Building.HOSPITAL, 0))
+    assert decision_words(decision, NAMES, row) == text
