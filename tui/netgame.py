@@ -57,6 +57,7 @@ from rattus_net.net import play
 from rattus_net.net.discovery import Advertiser, TableAdvert, new_zeroconf
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import HostedTable, LobbyRefusal, LobbyState, TableOptions, join_table
+from rattus_net.net.news import LinkNews
 from rattus_net.net.node import JOURNAL, Outcome, PeerNode, Setup, new_master
 from rattus_net.net.persist import data_dir, game_dir
 from rattus_net.net.transport import (
@@ -549,8 +550,8 @@ class NetworkGame:
         self.error: str | None = None
         self.verdict: Verdict | None = None
         self._task: asyncio.Task[None] | None = None
-        self._gone: set[int] = set()
-        self._linked: set[int] = set()
+        session = node.session
+        self._news = LinkNews(node.names, lambda: session.finished or session.abort is not None)
 
     # -- running ---------------------------------------------------------------------------
 
@@ -606,20 +607,9 @@ class NetworkGame:
             self._pending = None
 
     def _event(self, kind: str, seat: int | None, detail: str) -> None:
-        name = self.names[seat] if seat is not None else "somebody"
-        if kind == "link-up" and seat is not None:
-            if seat in self._gone:
-                self._gone.discard(seat)
-                self._net_lines.append(f"{name} is back at the table.")
-            elif seat not in self._linked:
-                self._net_lines.append(f"{name} is connected.")
-            self._linked.add(seat)
-        elif kind == "link-down" and seat is not None:
-            if not self.node.session.finished and self.node.session.abort is None:
-                self._gone.add(seat)
-                self._net_lines.append(f"{name} dropped off the table; waiting for a return.")
-        elif kind == "fault":
-            self._net_lines.append(f"{name} sent something invalid: {detail}.")
+        line = self._news(kind, seat, detail)
+        if line is not None:
+            self._net_lines.append(line)
         self._notify()
 
     # -- the controller interface ----------------------------------------------------------

@@ -18,6 +18,7 @@ from rattus_net.engine.config import GameConfig
 from rattus_net.net.discovery import Advertiser, TableAdvert, find_table, new_zeroconf
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import HostedTable, LobbyRefusal, LobbyState, TableOptions, join_table
+from rattus_net.net.news import headless_reporter
 from rattus_net.net.node import NodeError, Outcome, PeerNode, Setup, new_master
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
@@ -95,6 +96,7 @@ async def host_game(
             game_params(state), 0, master, _addresses(state, "", port), table, bot, bot_seed
         )
         node = PeerNode.create(setup, limits=limits, stall_timeout=stall_timeout)
+        headless_reporter(node, say)
 
         async def game_link(conn: Connection, hs: Handshake) -> None:
             await node.accept(conn, hs)
@@ -177,6 +179,7 @@ async def join_game(
             bot_seed,
         )
         node = PeerNode.create(setup, root, limits=limits, stall_timeout=stall_timeout)
+        headless_reporter(node, say)
         holder["node"] = node
         say(f"game {setup.game_id} started: {', '.join(setup.params.config.players)}")
         return await node.run(listener)
@@ -193,6 +196,7 @@ async def resume_game(
     **kw: Any,
 ) -> Outcome:
     node = PeerNode.load(game_id, limits=limits, stall_timeout=stall_timeout, **kw)
+    headless_reporter(node, say)
     if node.session.finished or node.session.abort is not None:
         say(f"game {game_id} is already over")
     else:

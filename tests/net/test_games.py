@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import signal
 import struct
 import time
@@ -27,7 +28,7 @@ from .procs import (
     spawn,
 )
 
-OPEN_LINE = __import__("re").compile(r"open on port (\d+)")
+OPEN_LINE = re.compile(r"open on port (\d+)")
 
 
 def start_table(tmp: Path, players: int, *extra: str) -> tuple[list, int]:
@@ -60,32 +61,41 @@ def journal_size(data: Path, game: str) -> int:
     return path.stat().st_size if path.exists() else 0
 
 
-# A three-player journal ends at about 150-165 KB: 3 KB is during setup (keys and the first
-# shared random numbers), 80 KB mid-game, 125 KB in the last rounds.
 @pytest.mark.parametrize(
-    ("victim", "at_bytes"),
-    [(0, 80_000), (2, 80_000), (1, 3_000), (2, 125_000)],
-    ids=["host-mid", "guest-mid", "guest-setup", "guest-late"],
+    ("victim", "moment"),
+    [(0, "round 5"), (2, "round 5"), (1, "setup"), (2, "round 9")],
+    ids=["host-mid", "guest-mid", "guest-setup", "guest-last-round"],
 )
 def test_a_killed_peer_resumes_and_the_game_completes(
-    tmp_path: Path, victim: int, at_bytes: int
+    tmp_path: Path, victim: int, moment: str
 ) -> None:
+    """kill -9 of one of three peers during setup (its journal holds the keys and the first
+    shared random numbers, no round has begun), in the middle of the game, or in the last of
+    the 9 rounds; `rattus resume` brings it back and the game completes for everybody."""
     procs, _ = start_table(tmp_path, 3)
     games = [read_line(p, GAME_LINE, 30) for p in procs]
     assert len(set(games)) == 1
     game = games[0]
     data = tmp_path / ("h" if victim == 0 else f"g{victim}")
-    deadline = time.monotonic() + 60
-    while journal_size(data, game) < at_bytes:
-        assert time.monotonic() < deadline, "the game did not progress"
-        assert procs[victim].poll() is None, "the game ended before the kill"
-        time.sleep(0.05)
+    if moment == "setup":
+        deadline = time.monotonic() + 60
+        while journal_size(data, game) < 3_000:
+            assert time.monotonic() < deadline, "the game did not progress"
+            time.sleep(0.02)
+    else:
+        read_line(procs[victim], re.compile(rf"^({moment}) of 9$"), 60)
+    assert procs[victim].poll() is None, "the game ended before the kill"
     os.kill(procs[victim].pid, signal.SIGKILL)
     procs[victim].wait(10)
     time.sleep(0.5)
     procs[victim] = spawn(["resume", game], data)
     results = finish(procs, 150)
     assert "resumed at seat" in results[victim][1]
+    if moment == "setup":
+        assert "round 1 of 9" in results[victim][1]  # the killed peer had not reached a round
+    for i, (_, out, _) in enumerate(results):
+        if i != victim:  # the others saw it go and come back
+            assert "dropped off the table" in out and "is back at the table." in out, out
     assert_same_fair_records(records_of(results), 3)
 
 

@@ -1,0 +1,63 @@
+"""A node's events in words, for the player.
+
+:class:`LinkNews` turns a :class:`~rattus_net.net.node.PeerNode`'s ``on_event`` calls into
+sentences: who is connected, who dropped off the table and came back, who sent something
+invalid. The TUI's log and the headless commands' output (``rattus host/join/resume --bot``)
+say the same things. :func:`headless_reporter` adds, for the headless commands, a line at the
+start of each round, so a long game shows its progress.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rattus_net.net.node import PeerNode
+
+
+class LinkNews:
+    """Remembers who was linked and who is gone, to tell a first connection from a return."""
+
+    def __init__(self, names: Sequence[str], over: Callable[[], bool]) -> None:
+        self.names = tuple(names)
+        self.over = over  # a link going down at the end of the game is no news
+        self.linked: set[int] = set()
+        self.gone: set[int] = set()
+
+    def __call__(self, kind: str, seat: int | None, detail: str) -> str | None:
+        name = self.names[seat] if seat is not None else "somebody"
+        if kind == "link-up" and seat is not None:
+            first = seat not in self.linked and seat not in self.gone
+            back = seat in self.gone
+            self.gone.discard(seat)
+            self.linked.add(seat)
+            if back:
+                return f"{name} is back at the table."
+            return f"{name} is connected." if first else None
+        if kind == "link-down" and seat is not None and not self.over():
+            self.gone.add(seat)
+            return f"{name} dropped off the table; waiting for a return."
+        if kind == "fault":
+            return f"{name} sent something invalid: {detail}."
+        return None
+
+
+def headless_reporter(node: PeerNode, say: Callable[[str], None]) -> None:
+    """Hook ``say`` lines onto ``node``: the news of the links, and each new round."""
+    session = node.session
+    news = LinkNews(node.names, lambda: session.finished or session.abort is not None)
+    said_round = 0
+
+    def hook(kind: str, seat: int | None, detail: str) -> None:
+        nonlocal said_round
+        line = news(kind, seat, detail)
+        if line is not None:
+            say(line)
+        game = session.game
+        if game is not None and game.round > said_round and not game.is_over:
+            said_round = game.round
+            say(f"round {game.round} of {game.plan.rounds}")
+
+    node.on_event = hook
+
+
+__all__ = ["LinkNews", "headless_reporter"]
