@@ -50,6 +50,7 @@ from protocol.messages import (
 )
 from protocol.params import PeerSecrets
 from protocol.record import Verdict, verify_record
+from rattus_net.bots import BOT_LEVELS
 from rattus_net.engine.moves import Move, Supply
 from rattus_net.engine.narrate import Narrator, decision_words
 from rattus_net.engine.view import PlayerView
@@ -125,6 +126,13 @@ def seat_root(setup: Setup, root: Path | None) -> Path:
     if (game_dir(setup.game_id, base) / JOURNAL).exists():
         return base / f"seat-{setup.seat + 1}"
     return base
+
+
+def options_words(options: TableOptions) -> str:
+    """``4 players, random cards, supplies in turn``."""
+    buildings = options.buildings.replace("-", " ")
+    simultaneous = "simultaneous" if options.simultaneous_supply else "in turn"
+    return f"{options.players} players, {buildings}, supplies {simultaneous}"
 
 
 def _addresses(state: LobbyState, host: str, port: int) -> tuple[tuple[str, int], ...]:
@@ -271,7 +279,7 @@ class HostLobby:
         now = {s.fingerprint: s for s in state.seats}
         for fp, seat in now.items():
             if fp not in self._known:
-                what = f"a {seat.bot} bot" if seat.bot else "a player"
+                what = f"a bot, {BOT_LEVELS.get(seat.bot, seat.bot)}" if seat.bot else "a player"
                 self.news.append(f"{seat.name} ({what}) sat down in {seat.colour}.")
         for _fp in self._known - set(now):
             self.news.append("A player left the table; everyone must get ready again.")
@@ -288,6 +296,14 @@ class HostLobby:
     def set_ready(self, ready: bool) -> None:
         assert self.hosted is not None
         self.hosted.core.set_ready(self.fingerprint, ready)
+
+    def set_options(self, options: TableOptions) -> None:
+        """Change the table's options; every seat must get ready again (bots do so at once).
+        Raises LobbyRefusal (more players seated than the new count, the game started)."""
+        assert self.hosted is not None
+        self.hosted.core.set_options(options)
+        self.options = options
+        self.news.append(f"Options: {options_words(options)}; all get ready again.")
 
     def my_ready(self) -> bool:
         i = self.state.seat_of(self.fingerprint)
@@ -453,7 +469,14 @@ class GuestLobby:
             for name in sorted(names - self._names):
                 self.news.append(f"{name} sat down.")
             for name in sorted(self._names - names):
-                self.news.append(f"{name} left the table; everyone must get ready again.")
+                self.news.append(f"{name} left the table.")
+            if state.options != self.state.options:
+                # the host un-readied every seat: our player confirms the new options himself
+                self.ready.clear()
+                self.news.append(
+                    f"The host changed the options: {options_words(state.options)}. "
+                    "Space: get ready again."
+                )
         self._names = names
         self.state = state
         for hook in list(self.listeners):
@@ -757,5 +780,6 @@ __all__ = [
     "NetworkGame",
     "TransportError",
     "address_text",
+    "options_words",
     "problem_text",
 ]

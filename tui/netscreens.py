@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import getpass
+from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
@@ -37,6 +38,7 @@ from tui.netgame import (
     NetworkGame,
     address_text,
     join_by_advert,
+    options_words,
     problem_text,
 )
 from tui.screens import EndScreen, TableScreen
@@ -55,12 +57,6 @@ def default_player_name() -> str:
     except Exception:
         name = ""
     return (name or "Player").capitalize()[:24]
-
-
-def options_text(options: TableOptions) -> str:
-    buildings = BUILDING_WORDS.get(options.buildings, options.buildings)
-    simultaneous = "simultaneous" if options.simultaneous_supply else "in turn"
-    return f"{options.players} players, {buildings}, supplies {simultaneous}"
 
 
 def _row(t: Text, selected: bool, label: str) -> None:
@@ -332,6 +328,9 @@ class LobbyScreen(Screen[None]):
         Binding("b", "add_bot", "Add bot"),
         Binding("x", "remove_bot", "Remove bot"),
         Binding("k", "bot_kind", "Bot kind"),
+        Binding("p", "option('players')", "Players", show=False),
+        Binding("g", "option('buildings')", "Buildings", show=False),
+        Binding("s", "option('supplies')", "Supplies", show=False),
         Binding("escape,q", "leave", "Leave"),
     ]
 
@@ -352,7 +351,7 @@ class LobbyScreen(Screen[None]):
         yield Footer()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("add_bot", "remove_bot", "bot_kind"):
+        if action in ("add_bot", "remove_bot", "bot_kind", "option"):
             return self.lobby.is_host
         return True
 
@@ -430,7 +429,7 @@ class LobbyScreen(Screen[None]):
         elif state is None:
             t.append("Connecting...\n")
         else:
-            t.append(f"Options: {options_text(state.options)}\n\n")
+            t.append(f"Options: {options_words(state.options)}\n\n")
             for i in range(state.options.players):
                 t.append(f"  Seat {i + 1}  ")
                 if i >= len(state.seats):
@@ -463,6 +462,7 @@ class LobbyScreen(Screen[None]):
                     t.append(
                         f"b: add a bot ({BOT_LEVELS[self.bot_kind]}, k changes), "
                         "x: remove the last bot.\n"
+                        "p: players, g: buildings, s: supplies (all get ready again).\n"
                     )
         self.query_one("#lobby-body", Static).update(t)
         news = lobby.news[-5:]
@@ -490,6 +490,28 @@ class LobbyScreen(Screen[None]):
     def action_remove_bot(self) -> None:
         if isinstance(self.lobby, HostLobby) and not self.lobby.remove_bot():
             self.lobby.news.append("There is no bot to remove.")
+        self.redraw()
+
+    def action_option(self, which: str) -> None:
+        """The host changes one table option: the next player count that fits the seated
+        players, the next building selection, or supplies in turn / simultaneous."""
+        lobby = self.lobby
+        if not isinstance(lobby, HostLobby) or lobby.hosted is None or self.starting:
+            return
+        now = lobby.state.options
+        if which == "players":
+            low = max(len(lobby.state.seats), D.MIN_PLAYERS)
+            fitting = list(range(low, D.MAX_PLAYERS + 1))
+            new = replace(now, players=fitting[(fitting.index(now.players) + 1) % len(fitting)])
+        elif which == "buildings":
+            i = BUILDINGS.index(now.buildings) if now.buildings in BUILDINGS else -1
+            new = replace(now, buildings=BUILDINGS[(i + 1) % len(BUILDINGS)])
+        else:
+            new = replace(now, simultaneous_supply=not now.simultaneous_supply)
+        try:
+            lobby.set_options(new)
+        except Exception as exc:
+            lobby.news.append(problem_text(exc))
         self.redraw()
 
     def action_bot_kind(self) -> None:

@@ -309,12 +309,20 @@ def _fits(app: App[None]) -> None:
             assert r.height >= widget.virtual_size.height or widget.id == "lobby-news", widget
 
 
-@pytest.mark.parametrize("which", ["host", "join", "lobby", "verify"])
+@pytest.mark.parametrize("which", ["host", "join", "lobby", "host-lobby", "verify"])
 @sync
-async def test_network_screens_fit_80x24(which: str) -> None:
+async def test_network_screens_fit_80x24(which: str, tmp_path: Path) -> None:
     app = RattusApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        if which == "host":
+        if which == "host-lobby":  # the host's lobby says more: a full table of five
+            lobby = HostLobby("Kitchen", TableOptions(5), "Hana", advertise=False, root=tmp_path)
+            app.push_screen(LobbyScreen(lobby))
+            await wait_until(pilot, lambda: lobby.hosted is not None)
+            await pilot.press("b", "b", "b", "b")
+            await wait_until(pilot, lambda: len(lobby.state.seats) == 5)
+            await pilot.press("g")
+            await wait_until(pilot, lambda: all(s.ready for s in lobby.state.seats[1:]))
+        elif which == "host":
             app.push_screen(HostScreen("Hana"))
         elif which == "join":
             screen = JoinScreen("Gus", discover=False)
@@ -333,6 +341,10 @@ async def test_network_screens_fit_80x24(which: str) -> None:
         await pilot.pause()
         await pilot.pause()
         _fits(app)
+        if which == "host-lobby":
+            body = text_of(app, "#lobby-body")
+            assert "p: players, g: buildings, s: supplies" in body and "Seat 5" in body
+            await pilot.press("escape")
 
 
 class FixedLobby(GuestLobby):
@@ -386,3 +398,53 @@ def test_network_events_in_words() -> None:
     session._has_message = lambda seat, step: False
     assert game.awaited().startswith("Shuffling: 1 of 3 peers done (Bob is shuffling)")
     assert "(Bob not connected)" in game.awaited() and game.awaited().endswith("(12 s)")
+
+
+@sync
+async def test_the_host_changes_the_options_in_the_lobby(tmp_path: Path) -> None:
+    """p, g and s change the players, the buildings and the supplies; every seat is un-readied:
+    a bot gets ready again by itself, a human guest is asked to confirm."""
+    lobby = HostLobby(
+        "Loopback", TableOptions(3, "first-game"), "Hana", advertise=False, root=tmp_path / "h"
+    )
+    host = RattusApp(lobby=lobby)
+    async with host.run_test(size=(80, 24)) as hp:
+        await wait_until(hp, lambda: lobby.hosted is not None)
+        guest_lobby = GuestLobby(("127.0.0.1", lobby.port), "Gus", root=tmp_path / "g")
+        guest = RattusApp(lobby=guest_lobby)
+        async with guest.run_test(size=(80, 24)) as gp:
+            await wait_until(gp, lambda: guest_lobby.state is not None)
+            await hp.press("b")
+            await wait_until(hp, lambda: len(lobby.state.seats) == 3)
+            await gp.press("space")
+            await wait_until(gp, lambda: all(s.ready for s in lobby.state.seats[1:]))
+
+            await hp.press("p")  # 3 -> 4 players
+            await wait_until(hp, lambda: guest_lobby.state.options.players == 4)  # type: ignore[union-attr]
+            assert lobby.state.options == TableOptions(4, "first-game", False)
+            await wait_until(hp, lambda: lobby.state.seats[2].ready)  # the bot, again
+            assert not lobby.state.seats[1].ready and not guest_lobby.wants_ready()
+            await gp.pause()
+            assert "Space: get ready again" in text_of(guest, "#lobby-news")
+            assert "4 players, first game, supplies in turn" in text_of(guest, "#lobby-body")
+
+            await hp.press("p")  # 4 -> 5
+            await hp.press("p")  # 5 -> 3: fewer than 3 cannot seat the three already here
+            await hp.press("g", "s")
+            await wait_until(
+                hp,
+                lambda: (
+                    guest_lobby.state.options  # type: ignore[union-attr]
+                    == TableOptions(3, "random-buildings", True)
+                ),
+            )
+            await hp.pause()
+            assert "3 players, random buildings, supplies simultaneous" in text_of(
+                host, "#lobby-body"
+            )
+            await gp.press("space")  # the guest confirms
+            await wait_until(gp, lambda: lobby.state.seats[1].ready)
+            await gp.press("p")  # not the guest's to change
+            await gp.pause()
+            assert lobby.state.options.players == 3
+            await gp.press("escape")
