@@ -57,7 +57,14 @@ from rattus_net.engine.view import PlayerView
 from rattus_net.net import play
 from rattus_net.net.discovery import Advertiser, TableAdvert, new_zeroconf
 from rattus_net.net.handshake import Handshake
-from rattus_net.net.lobby import HostedTable, LobbyRefusal, LobbyState, TableOptions, join_table
+from rattus_net.net.lobby import (
+    HostedTable,
+    LobbyRefusal,
+    LobbyState,
+    TableOptions,
+    colour_message,
+    join_table,
+)
 from rattus_net.net.news import LinkNews
 from rattus_net.net.node import JOURNAL, Outcome, PeerNode, Setup, new_master
 from rattus_net.net.persist import data_dir, game_dir
@@ -297,6 +304,10 @@ class HostLobby:
         assert self.hosted is not None
         self.hosted.core.set_ready(self.fingerprint, ready)
 
+    def set_colour(self, colour: str) -> None:
+        assert self.hosted is not None
+        self.hosted.core.set_colour(self.fingerprint, colour)
+
     def set_options(self, options: TableOptions) -> None:
         """Change the table's options; every seat must get ready again (bots do so at once).
         Raises LobbyRefusal (more players seated than the new count, the game started)."""
@@ -428,6 +439,7 @@ class GuestLobby:
         self.identity: Identity = PeerSecrets(self.master).identity()
         self.ready = asyncio.Event()
         self.ready_changed = asyncio.Event()
+        self.outbox: asyncio.Queue[bytes] = asyncio.Queue()
         self.state: LobbyState | None = None
         self.listeners: list[Notify] = []
         self.news: list[str] = []
@@ -456,6 +468,10 @@ class GuestLobby:
 
     def wants_ready(self) -> bool:
         return self.ready.is_set()
+
+    def set_colour(self, colour: str) -> None:
+        """Ask the host for another (free) disc colour; the next lobby state shows it."""
+        self.outbox.put_nowait(colour_message(colour))
 
     def my_ready(self) -> bool:
         if self.state is None:
@@ -504,6 +520,7 @@ class GuestLobby:
             on_state=self._on_state,
             ready=self.ready,
             ready_changed=self.ready_changed,
+            outbox=self.outbox,
         )
 
     def game(self, state: LobbyState) -> NetworkGame:

@@ -328,6 +328,7 @@ class LobbyScreen(Screen[None]):
         Binding("b", "add_bot", "Add bot"),
         Binding("x", "remove_bot", "Remove bot"),
         Binding("k", "bot_kind", "Bot kind"),
+        Binding("c", "colour", "Colour", show=False),
         Binding("p", "option('players')", "Players", show=False),
         Binding("g", "option('buildings')", "Buildings", show=False),
         Binding("s", "option('supplies')", "Supplies", show=False),
@@ -461,9 +462,11 @@ class LobbyScreen(Screen[None]):
                 if lobby.is_host:
                     t.append(
                         f"b: add a bot ({BOT_LEVELS[self.bot_kind]}, k changes), "
-                        "x: remove the last bot.\n"
+                        "x: remove the last bot. c: your colour.\n"
                         "p: players, g: buildings, s: supplies (all get ready again).\n"
                     )
+                else:
+                    t.append("c: another colour.\n")
         self.query_one("#lobby-body", Static).update(t)
         news = lobby.news[-5:]
         self.query_one("#lobby-news", Static).update(Text("\n".join(news), style="italic"))
@@ -490,6 +493,29 @@ class LobbyScreen(Screen[None]):
     def action_remove_bot(self) -> None:
         if isinstance(self.lobby, HostLobby) and not self.lobby.remove_bot():
             self.lobby.news.append("There is no bot to remove.")
+        self.redraw()
+
+    def action_colour(self) -> None:
+        """The next disc colour nobody else sits with."""
+        lobby = self.lobby
+        state = lobby.state if not isinstance(lobby, HostLobby) or lobby.hosted else None
+        if state is None or self.starting or state.phase == "playing":
+            return
+        me = state.seat_of(lobby.fingerprint)
+        if me is None:
+            return
+        others = {s.colour for j, s in enumerate(state.seats) if j != me}
+        mine = state.seats[me].colour
+        start = D.COLOURS.index(mine) if mine in D.COLOURS else -1
+        free = [D.COLOURS[(start + k) % len(D.COLOURS)] for k in range(1, len(D.COLOURS))]
+        choice = next((c for c in free if c not in others), None)
+        if choice is None:
+            lobby.news.append("Every other colour is taken.")
+        else:
+            try:
+                lobby.set_colour(choice)
+            except Exception as exc:
+                lobby.news.append(problem_text(exc))
         self.redraw()
 
     def action_option(self, which: str) -> None:

@@ -27,6 +27,7 @@ from protocol.errors import DecodeError, RemoteProtocolError
 from protocol.wire import WireValue, decode_message, encode_message
 from rattus_net.bots import BOT_KINDS
 from rattus_net.engine.config import BuildingSelection
+from rattus_net.engine.data import COLOURS
 from rattus_net.engine.errors import RattusError
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.handshake import field as body_field
@@ -43,7 +44,6 @@ from rattus_net.net.transport import (
 
 log = logging.getLogger(__name__)
 
-COLOURS = ("red", "blue", "green", "yellow", "purple")
 LOBBY_PURPOSE = "lobby"
 MAX_NAME = 24
 
@@ -294,6 +294,22 @@ class LobbyCore:
         seats[i] = replace(seats[i], ready=ready)
         self._set(replace(self.state, seats=tuple(seats)))
 
+    def set_colour(self, fingerprint: str, colour: str) -> bool:
+        """Change a seat's disc colour to a free one; ``False`` (nothing changes) if somebody
+        else took it meanwhile. Readiness is kept: a colour changes nothing in the game."""
+        self._require_open()
+        i = self.state.seat_of(fingerprint)
+        if i is None:
+            raise LobbyRefusal("take a seat before choosing a colour")
+        if colour not in COLOURS:
+            raise LobbyRefusal(f"no colour {colour!r} (one of {', '.join(COLOURS)})")
+        if any(s.colour == colour for j, s in enumerate(self.state.seats) if j != i):
+            return False
+        seats = list(self.state.seats)
+        seats[i] = replace(seats[i], colour=colour)
+        self._set(replace(self.state, seats=tuple(seats)))
+        return True
+
     def set_options(self, options: TableOptions) -> None:
         """Change the options (host only); everybody must confirm again by getting ready."""
         self._require_open()
@@ -335,6 +351,11 @@ class LobbyCore:
         elif msg.kind == "lobby/ready":
             ready = body_field(body, "ready", bool, peer=peer)
             self.set_ready(peer, bool(ready))
+        elif msg.kind == "lobby/colour":
+            colour = body_field(body, "colour", str, peer=peer, max_len=20)
+            if colour not in COLOURS:
+                raise DecodeError(peer, f"no colour {colour!r}")
+            self.set_colour(peer, str(colour))  # a colour taken meanwhile: the state says so
         elif msg.kind == "lobby/leave":
             self.leave(peer)
         else:
@@ -358,6 +379,10 @@ def sit_message(name: str, port: int, colour: str | None = None, bot: str | None
 
 def ready_message(ready: bool = True) -> bytes:
     return encode_message("lobby/ready", {"ready": ready})
+
+
+def colour_message(colour: str) -> bytes:
+    return encode_message("lobby/colour", {"colour": colour})
 
 
 # -- asyncio adapters --------------------------------------------------------------------------
@@ -492,6 +517,7 @@ async def join_table(
     on_state: Callable[[LobbyState], None] | None = None,
     ready: bool | asyncio.Event = True,
     ready_changed: asyncio.Event | None = None,
+    outbox: asyncio.Queue[bytes] | None = None,
 ) -> LobbyState:
     """Join the table at ``host:port``, sit, get ready and wait for the start; return the
     roster. Raises LobbyRefusal (refused, wrong host key) or TransportError.
@@ -501,7 +527,7 @@ async def join_table(
     the options changed) while we want to be ready, we say so again. ``ready_changed``, if
     given, is set by the interface whenever its player changes his mind (``ready`` set or
     cleared): then we tell the host at once, so a player may take back "ready" before the
-    start."""
+    start. Messages put in ``outbox`` (say, :func:`colour_message`) are sent as they come."""
     conn = await connect(host, port, limits)
     try:
         expect = {expect_fingerprint} if expect_fingerprint else None
@@ -530,9 +556,18 @@ async def join_table(
                     nudge = asyncio.ensure_future(ready.wait())
                 if nudge is not None:
                     waiters.add(nudge)
+                posted: asyncio.Future[bytes] | None = None
+                if outbox is not None:
+                    posted = asyncio.ensure_future(outbox.get())
+                    waiters.add(posted)
                 await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
                 if nudge is not None:
                     nudge.cancel()
+                if posted is not None:
+                    if posted.done():
+                        await conn.send(posted.result())
+                        continue
+                    posted.cancel()
                 if not recv.done():  # our player just got ready, or took it back
                     if ready_changed is not None:
                         ready_changed.clear()

@@ -18,6 +18,7 @@ from rattus_net.net.lobby import (
     LobbyState,
     Seat,
     TableOptions,
+    colour_message,
     join_table,
     ready_message,
     sit_message,
@@ -76,6 +77,33 @@ def test_leaving_frees_the_seat_and_unreadies_the_rest() -> None:
     core.set_ready(a.fingerprint, True)
     core.leave(b.fingerprint)
     assert core.state.phase == "open" and not core.state.seats[0].ready
+
+
+def test_a_seat_changes_to_a_free_colour_and_keeps_its_ready() -> None:
+    core = LobbyCore.open("T", ident().public, TableOptions(players=3))
+    a, b = ident(), ident()
+    core.sit(a.public, "A", "h", 1, colour="red")
+    core.sit(b.public, "B", "h", 2, colour="blue")
+    core.set_ready(a.fingerprint, True)
+    assert core.set_colour(a.fingerprint, "green")
+    assert [s.colour for s in core.state.seats] == ["green", "blue"]
+    assert core.state.seats[0].ready
+    assert not core.set_colour(a.fingerprint, "blue")  # B's: nothing changes
+    assert core.state.seats[0].colour == "green"
+    core.handle(b.public, "h", colour_message("red"))
+    assert core.state.seats[1].colour == "red"
+    with pytest.raises(LobbyRefusal, match="no colour"):
+        core.set_colour(a.fingerprint, "pink")
+    with pytest.raises(LobbyRefusal, match="take a seat"):
+        core.set_colour(ident().fingerprint, "yellow")
+    with pytest.raises(RemoteProtocolError):
+        core.handle(b.public, "h", colour_message("pink"))
+    core.sit(ident().public, "C", "h", 3)
+    for seat in core.state.seats:
+        core.set_ready(seat.fingerprint, True)
+    core.start(os.urandom(32))
+    with pytest.raises(LobbyRefusal, match="started"):
+        core.set_colour(a.fingerprint, "purple")
 
 
 def test_guest_messages_are_checked() -> None:

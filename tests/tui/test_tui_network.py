@@ -401,9 +401,10 @@ def test_network_events_in_words() -> None:
 
 
 @sync
-async def test_the_host_changes_the_options_in_the_lobby(tmp_path: Path) -> None:
+async def test_options_and_colours_change_in_the_lobby(tmp_path: Path) -> None:
     """p, g and s change the players, the buildings and the supplies; every seat is un-readied:
-    a bot gets ready again by itself, a human guest is asked to confirm."""
+    a bot gets ready again by itself, a human guest is asked to confirm. c changes a player's
+    colour to the next free one, host or guest."""
     lobby = HostLobby(
         "Loopback", TableOptions(3, "first-game"), "Hana", advertise=False, root=tmp_path / "h"
     )
@@ -444,6 +445,13 @@ async def test_the_host_changes_the_options_in_the_lobby(tmp_path: Path) -> None
             )
             await gp.press("space")  # the guest confirms
             await wait_until(gp, lambda: lobby.state.seats[1].ready)
+            # c: the next colour nobody else has (Hana red, Gus blue, the bot green)
+            await gp.press("c")
+            await wait_until(gp, lambda: lobby.state.seats[1].colour == "yellow")
+            assert lobby.state.seats[1].ready  # a colour changes nothing in the game
+            await hp.press("c", "c")  # red -> blue (now free) -> purple
+            await wait_until(hp, lambda: lobby.state.seats[0].colour == "purple")
+            await wait_until(gp, lambda: "purple" in text_of(guest, "#lobby-body"))
             await gp.press("p")  # not the guest's to change
             await gp.pause()
             assert lobby.state.options.players == 3
