@@ -92,6 +92,10 @@ class FormScreen(Screen[None]):
         return self.ROWS[self.cursor] if self.cursor < len(self.ROWS) else ""
 
     def on_mount(self) -> None:
+        for field in self.query(Input):
+            # a steady cursor: no repaint twice a second over SSH while the player types
+            # nothing (and screenshots that do not depend on the moment)
+            field.cursor_blink = False
         self.focus_row()
         self.redraw()
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from textual.app import App
-from textual.widgets import Static
+from textual.widgets import Input, Static
 from tui_helpers import play_network_to_end, sync
 
 from rattus_net.net.discovery import TableAdvert
@@ -159,6 +159,8 @@ async def test_join_form_checks_the_address() -> None:
         await pilot.press(*"nowhere", "enter")
         await pilot.pause()
         assert "is not HOST:PORT" in text_of(app, "#form-message")
+        # a steady cursor: nothing repaints while the player does nothing
+        assert not any(field.cursor_blink for field in app.screen.query(Input))
         assert isinstance(app.screen, JoinScreen)
 
 
