@@ -34,6 +34,7 @@ from rattus_net.engine.moves import (
     PlayPass,
     Supply,
 )
+from rattus_net.engine.narrate import decision_words
 from rattus_net.engine.view import PlayerView
 from tui import render as R
 from tui.controller import GameController
@@ -515,7 +516,8 @@ class LookDialog(DecisionDialog):
         self.nuns = NunPicker(self.view.nun_row_known, self.decision.count)
 
     def heading(self) -> str:
-        return "Fortune-teller's Tent: " + R.decision_words(self.view, self.controller.names)
+        # the building is in the heading already: the decision's words without it
+        return "Fortune-teller's Tent: " + decision_words(self.decision, self.controller.names)
 
     def help_line(self) -> str:
         return "Arrows + Space or 1-5 toggle, Enter confirm, Esc look at the table"

@@ -197,7 +197,9 @@ def awaited(view: PlayerView, names: Sequence[str]) -> Text:
         return Text("The table is working.")
     if view.my_turn:
         t = Text("YOUR TURN: ", style="bold reverse")
-        t.append(" " + decision_words(view, names) + "  (Enter: decide)", style="bold")
+        words = decision_words(view, names)
+        hint = "  (Enter: decide)" if len(words) <= 80 - 12 - 17 else ""  # one line at 80
+        t.append(" " + words + hint, style="bold")
         return t
     return Text("Waiting for " + ", ".join(names[s] for s in d.players) + ".")
 
