@@ -19,6 +19,7 @@ from rattus_net.engine.config import BuildingSelection
 from rattus_net.engine.errors import SetupError
 from tui.controller import OfflineGame, OfflineOptions, default_bot_kind
 from tui.netgame import Lobby
+from tui.saves import save_path
 from tui.screens import MenuScreen, TableScreen
 
 
@@ -49,7 +50,7 @@ class RattusApp(App[None]):
     def on_mount(self) -> None:
         self.push_screen(MenuScreen(self.seed))
         if self.controller is None and self.options is not None:
-            self.controller = OfflineGame(self.options, advance=False)
+            self.controller = OfflineGame(self.options, advance=False, save_to=save_path())
         if self.controller is not None:
             self.push_screen(TableScreen(self.controller))
         elif self.lobby is not None:
@@ -77,7 +78,8 @@ def run_offline(
     options = OfflineOptions(
         players=players, bots=bots or default_bot_kind(), seed=seed, buildings=selection
     )
-    controller = OfflineGame(options, advance=False)  # validates before taking the terminal
+    # validates before taking the terminal
+    controller = OfflineGame(options, advance=False, save_to=save_path())
     RattusApp(controller=controller).run()
     return 0
 

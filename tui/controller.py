@@ -8,17 +8,21 @@ must decide again or the game is over.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import random
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Protocol
 
 from rattus_net.bots import BOT_KINDS, Bot, make_bot
 from rattus_net.engine import data as D
 from rattus_net.engine.config import BuildingSelection, GameConfig
+from rattus_net.engine.errors import RattusError
 from rattus_net.engine.game import Game
 from rattus_net.engine.local import LocalTable
 from rattus_net.engine.moves import Move
 from rattus_net.engine.narrate import Narrator, decision_words
 from rattus_net.engine.view import PlayerView
+from tui.saves import SavedGame, SaveError, write_save
 
 BOT_NAMES = ("Agnes", "Bertram", "Cecily", "Dietrich", "Elsbeth")
 HUMAN_NAME = "You"
@@ -84,9 +88,18 @@ class OfflineGame:
 
     network = False
 
-    def __init__(self, options: OfflineOptions, advance: bool = True) -> None:
+    def __init__(
+        self,
+        options: OfflineOptions,
+        advance: bool = True,
+        *,
+        save_to: Path | None = None,
+        start: tuple[Game, LocalTable] | None = None,
+    ) -> None:
         """``advance=False`` leaves the first bot and table steps to a later :meth:`advance`
-        (the TUI runs it in a worker thread)."""
+        (the TUI runs it in a worker thread). With ``save_to``, the game is saved there
+        whenever the human is awaited (see :mod:`tui.saves`). ``start``: a game under way and
+        its table, to continue (:meth:`continued`)."""
         n = options.players
         if not D.MIN_PLAYERS <= n <= D.MAX_PLAYERS:
             raise ValueError(f"Rattus Cartus is for {D.MIN_PLAYERS} to {D.MAX_PLAYERS} players")
@@ -94,17 +107,26 @@ class OfflineGame:
             raise ValueError(f"unknown bot {options.bots!r}; choose one of {', '.join(BOT_KINDS)}")
         self.options = options
         self.seat = options.human_seat
-        bot_names = iter(BOT_NAMES)
-        names = tuple(options.human_name if s == self.seat else next(bot_names) for s in range(n))
-        self.config = GameConfig(names, buildings=options.buildings)
-        self.table = LocalTable(options.seed)
+        self.save_to = save_to
         self.bots: dict[int, Bot] = {}
         for s in range(n):
             if s != self.seat:
                 bot_seed = None if options.seed is None else options.seed * 101 + s
                 self.bots[s] = make_bot(options.bots, bot_seed)
-        self.game = Game(self.config)
+        if start is not None:
+            self.game, self.table = start
+            self.config = self.game.config
+            names = self.config.players
+        else:
+            bot_names = iter(BOT_NAMES)
+            names = tuple(
+                options.human_name if s == self.seat else next(bot_names) for s in range(n)
+            )
+            self.config = GameConfig(names, buildings=options.buildings)
+            self.table = LocalTable(options.seed)
+            self.game = Game(self.config)
         self.view = PlayerView(self.game, self.seat)
+        self._moved = False  # a human move not saved yet
         self._narrator = Narrator(names, self.seat)
         self._read = 0  # log events already narrated
         if advance:
@@ -124,9 +146,30 @@ class OfflineGame:
     def is_over(self) -> bool:
         return self.game.is_over
 
+    @classmethod
+    def continued(cls, saved: SavedGame, save_to: Path | None = None) -> OfflineGame:
+        """The saved game, replayed to where it stopped (raises ``SaveError`` if its record
+        does not replay). Discard piles shuffled from now on get fresh chance."""
+        record = replace(saved.record, seed=random.SystemRandom().randrange(2**63))
+        try:
+            game, table = record.replay()
+        except RattusError as exc:
+            raise SaveError(f"the saved game does not replay: {exc}") from None
+        options = OfflineOptions(
+            players=game.n,
+            bots=saved.bots,
+            buildings=game.config.buildings,
+            human_name=game.config.players[saved.human_seat],
+            human_seat=saved.human_seat,
+        )
+        return cls(options, advance=False, save_to=save_to, start=(game, table))
+
     def advance(self) -> None:
-        """Let the table and the bots act until the human must decide or the game ends."""
+        """Let the table and the bots act until the human must decide or the game ends; then
+        save the game, if it is saved."""
         game = self.game
+        if self._moved:  # the human's move is kept even if the bots' turns are cut short
+            self._save()
         while not game.is_over:
             d = game.decision
             if d is None:
@@ -134,9 +177,15 @@ class OfflineGame:
                 continue
             bots = [s for s in d.players if s != self.seat]
             if not bots:
-                return  # only the human is awaited
+                break  # only the human is awaited
             seat = bots[0]
             game.apply(seat, self.bots[seat].choose(PlayerView(game, seat)))
+        self._save()
+
+    def _save(self) -> None:
+        self._moved = False
+        if self.save_to is not None:
+            write_save(self.game, self.table, self.options.bots, self.seat, self.save_to)
 
     def apply(self, move: Move) -> None:
         """The human's move; raises the engine's ``IllegalMove`` (nothing changes) if the
@@ -148,6 +197,7 @@ class OfflineGame:
         """Only the human's move (raises ``IllegalMove`` and changes nothing if illegal); call
         :meth:`advance` next, for instance in a worker thread while slow bots think."""
         self.game.apply(self.seat, move)
+        self._moved = True
 
     # --- words --------------------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ from rattus_net.engine.config import BuildingSelection
 from tui import render as R
 from tui.controller import GameController, OfflineGame, OfflineOptions, default_bot_kind
 from tui.dialogs import dialog_for
+from tui.saves import SavedGame, SaveError, read_save, save_path
 
 SELECTIONS: tuple[tuple[str, BuildingSelection], ...] = (
     ("first game", BuildingSelection.first_game()),
@@ -62,6 +63,9 @@ class MenuScreen(Screen[None]):
         super().__init__()
         self.seed = seed
         self.cursor = 0
+        self.items: tuple[str, ...] = self.ITEMS
+        self.saved: SavedGame | None = None
+        self.note = ""
         self.players = 3
         kinds = list(BOT_KINDS)
         self.bot_index = kinds.index(default_bot_kind())
@@ -78,13 +82,21 @@ class MenuScreen(Screen[None]):
         title = Text("RATTUS NET\n", style="bold")
         title.append("Rattus Cartus in a terminal: the plague, the princes and the rats.\n")
         self.query_one("#menu-title", Static).update(title)
-        self.query_one("#menu-help", Static).update(
-            Text(
-                "Up/Down choose, Left/Right or +/- change a setting, Enter select.\n"
-                "A game against bots is offline; host or join to play over the network.",
-                style="italic",
-            )
-        )
+        self.look_for_save()
+
+    def on_screen_resume(self) -> None:
+        self.look_for_save()  # back from a game: saved, finished or given up
+
+    def look_for_save(self) -> None:
+        """Offer "Continue" when an offline game is saved."""
+        try:
+            self.saved = read_save(save_path())
+        except SaveError as exc:
+            self.saved, self.note = None, f"{exc}."
+        had = "continue" in self.items
+        self.items = (("continue",) if self.saved else ()) + self.ITEMS
+        if had != ("continue" in self.items):
+            self.cursor = 0
         self.redraw()
 
     @property
@@ -101,7 +113,9 @@ class MenuScreen(Screen[None]):
 
     def redraw(self) -> None:
         labels = {
-            "play": "Play against bots",
+            "continue": "Continue the saved game"
+            + (f" ({self.saved.describe()})" if self.saved else ""),
+            "play": "Play against bots" + (" (a new game)" if self.saved else ""),
             "players": f"  Players      < {self.players} >  (you and {self.players - 1} bots)",
             "bots": f"  Bots         < {BOT_LEVELS[self.bot_kind]} ({self.bot_kind}) >",
             "buildings": f"  Buildings    < {SELECTIONS[self.selection][0]} >",
@@ -112,19 +126,27 @@ class MenuScreen(Screen[None]):
             "quit": "Quit",
         }
         t = Text()
-        for i, item in enumerate(self.ITEMS):
+        for i, item in enumerate(self.items):
             sel = i == self.cursor
             t.append("> " if sel else "  ", style="bold")
             t.append(labels[item], style="reverse bold" if sel else "")
             t.append("\n")
         self.query_one("#menu-body", Static).update(t)
+        help_text = Text(
+            "Up/Down choose, Left/Right or +/- change a setting, Enter select.\n"
+            "A game against bots is offline; host or join to play over the network.",
+            style="italic",
+        )
+        if self.note:
+            help_text.append("\n" + self.note, style="bold")
+        self.query_one("#menu-help", Static).update(help_text)
 
     def action_cursor(self, delta: int) -> None:
-        self.cursor = (self.cursor + delta) % len(self.ITEMS)
+        self.cursor = (self.cursor + delta) % len(self.items)
         self.redraw()
 
     def action_change(self, delta: int) -> None:
-        item = self.ITEMS[self.cursor]
+        item = self.items[self.cursor]
         if item == "players":
             self.players = min(D.MAX_PLAYERS, max(D.MIN_PLAYERS, self.players + delta))
         elif item == "bots":
@@ -134,8 +156,10 @@ class MenuScreen(Screen[None]):
         self.redraw()
 
     def action_select(self) -> None:
-        item = self.ITEMS[self.cursor]
-        if item in ("play", "players", "bots", "buildings"):
+        item = self.items[self.cursor]
+        if item == "continue":
+            self.action_continue()
+        elif item in ("play", "players", "bots", "buildings"):
             self.action_play()
         elif item == "host":
             self.action_host()
@@ -149,7 +173,20 @@ class MenuScreen(Screen[None]):
             self.action_quit_app()
 
     def action_play(self) -> None:
-        self.app.push_screen(TableScreen(OfflineGame(self.options(), advance=False)))
+        self.note = ""
+        game = OfflineGame(self.options(), advance=False, save_to=save_path())
+        self.app.push_screen(TableScreen(game))
+
+    def action_continue(self) -> None:
+        if self.saved is None:
+            return
+        try:
+            game = OfflineGame.continued(self.saved, save_to=save_path())
+        except SaveError as exc:
+            self.note = f"{exc}."
+            self.redraw()
+            return
+        self.app.push_screen(TableScreen(game))
 
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen())
@@ -376,7 +413,9 @@ class TableScreen(Screen[None]):
             if self.controller.network:
                 self.notify("Press q again to leave: the others will see you stall the game.")
             else:
-                self.notify("Press q again to leave this game (it is not saved).")
+                self.notify(
+                    "Press q again to leave this game (it is saved: Continue it from the menu)."
+                )
             return
         stop = getattr(self.controller, "stop", None)
         if stop is not None:

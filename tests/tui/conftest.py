@@ -1,0 +1,18 @@
+"""Every TUI test gets its own data directory: offline games are saved there as they go, and
+the menu offers to continue a saved game, so tests must neither read nor leave saves of the
+person running them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _own_data_dir(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    path = tmp_path_factory.mktemp("data")
+    monkeypatch.setenv("RATTUS_DATA_DIR", str(path))
+    return path
