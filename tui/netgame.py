@@ -118,7 +118,7 @@ def problem_text(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.strerror:
         return f"network error: {exc.strerror}"
     text = str(exc) or type(exc).__name__
-    if "Connect call failed" in text or "Connection refused" in text:
+    if "nobody answers there" in text:  # the transport's words for a refused connection
         where = text.split(": ", 1)[0].removeprefix("cannot connect to ")
         return f"nobody answers at {where} (is the table open?)"
     return text[0].upper() + text[1:] if text else text

@@ -269,7 +269,11 @@ async def connect(
     except TimeoutError:
         raise ConnectionClosed(f"no answer from {host}:{port} in time") from None
     except OSError as exc:
-        raise ConnectionClosed(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
+        text = exc.strerror or str(exc)
+        if isinstance(exc, ConnectionRefusedError) or "Connect call failed" in text:
+            # (several addresses tried, all refused: asyncio says "Multiple exceptions")
+            text = "nobody answers there (is the table open?)"
+        raise ConnectionClosed(f"cannot connect to {host}:{port}: {text}") from None
     conn = Connection(reader, writer, limits)
     try:
         await conn.exchange_preamble(PROTOCOL_VERSION if version is None else version)

@@ -160,7 +160,9 @@ def test_connect_errors_are_one_line() -> None:
         listener = await echo_listener([])
         port = listener.port
         await listener.close()
-        with pytest.raises(ConnectionClosed, match="cannot connect"):
+        with pytest.raises(ConnectionClosed, match=r"cannot connect to 127\.0\.0\.1:\d+: nobody"):
             await connect("127.0.0.1", port, FAST)
+        with pytest.raises(ConnectionClosed, match=r"cannot connect to localhost:.*nobody answers"):
+            await connect("localhost", port, FAST)  # IPv6 and IPv4 tried, both refused
 
     run(main())
