@@ -8,13 +8,17 @@ where a test says otherwise.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import threading
 import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from textual.app import App
+from textual.pilot import Pilot
 from textual.widgets import Input, Static
 from tui_helpers import play_network_to_end, sync
 
@@ -52,22 +56,21 @@ def text_of(app: App[None], selector: str) -> str:
     return str(app.screen.query_one(selector, Static).render())
 
 
-@sync
-async def test_two_apps_host_and_join_a_loopback_game_to_the_end(tmp_path: Path) -> None:
-    """Two RattusApp instances in this process, on one asyncio loop, play a whole 3-player
-    network game over loopback: the host's app (seat 1, human, driven by its Pilot), the guest's
-    app (seat 2, human, driven by its Pilot) and a bot seat the host adds from the lobby (an
-    in-process peer). Every decision of the two humans goes through dialogs and key presses;
-    the game runs to the end, both end screens show the verifier's FAIR verdict on their own
-    record, and the two records are identical. The lobby is checked on the way (seats, names,
-    colours, who is ready, the start only when everybody is)."""
-    lobby = HostLobby(
-        "Loopback",
-        TableOptions(3, "first-game", True),
-        "Hana",
-        advertise=False,
-        root=tmp_path / "h",
-    )
+@dataclass
+class TwoApps:
+    lobby: HostLobby
+    host: RattusApp
+    hp: Pilot[None]
+    guest_lobby: GuestLobby
+    guest: RattusApp
+    gp: Pilot[None]
+
+
+@contextlib.asynccontextmanager
+async def host_guest_and_bot(tmp_path: Path, options: TableOptions) -> AsyncIterator[TwoApps]:
+    """A host's app (Hana) and a guest's app (Gus) in the host's lobby over loopback, with a
+    bot the host seated (b)."""
+    lobby = HostLobby("Loopback", options, "Hana", advertise=False, root=tmp_path / "h")
     host = RattusApp(lobby=lobby)
     async with host.run_test(size=(80, 24)) as hp:
         await wait_until(hp, lambda: lobby.hosted is not None)
@@ -77,36 +80,50 @@ async def test_two_apps_host_and_join_a_loopback_game_to_the_end(tmp_path: Path)
             await wait_until(gp, lambda: guest_lobby.state is not None)
             await hp.press("b")  # a bot in the free seat
             await wait_until(hp, lambda: len(lobby.state.seats) == 3)
-            await hp.pause()
-            body = text_of(host, "#lobby-body")
-            assert "Hana" in body and "Gus" in body and "Agnes" in body
-            assert "red" in body and "blue" in body and "green" in body
-            assert "(you)" in body and "bot:" in body and "not ready" in body
-            await hp.press("space")
-            await hp.pause(0.3)
-            assert isinstance(host.screen, LobbyScreen)  # the guest is not ready yet
-            await gp.press("space")
-            kinds = await play_network_to_end([(host, hp), (guest, gp)], random.Random(3))
-            assert {"supply", "enter"} <= kinds
-            for app in (host, guest):
-                end = app.screen
-                assert isinstance(end, NetEndScreen)
-                await wait_until(None, lambda end=end: end.controller.verdict is not None, 60)
-                await app.workers.wait_for_complete()
-                await asyncio.sleep(0.1)
-                assert end.controller.verdict is not None and end.controller.verdict.fair
-                assert "Verification: FAIR" in str(end.verdict_text)
-                lines = end.log_lines
-                assert any("is connected" in line for line in lines)
-                assert lines[-1].startswith("Game over")
-            h_out, g_out = (a.screen.controller.outcome for a in (host, guest))  # type: ignore[attr-defined]
-            assert h_out is not None and g_out is not None and h_out.finished
-            assert h_out.record.read_bytes() == g_out.record.read_bytes()
-            await gp.press("enter")  # back to the menu
-            await gp.pause()
-            assert isinstance(guest.screen, MenuScreen)
-            # the bot seat finished its game on its own thread, and the thread has ended
-            await wait_until(None, lambda: not bot_threads(), 60)
+            yield TwoApps(lobby, host, hp, guest_lobby, guest, gp)
+
+
+@sync
+async def test_two_apps_host_and_join_a_loopback_game_to_the_end(tmp_path: Path) -> None:
+    """Two RattusApp instances in this process, on one asyncio loop, play a whole 3-player
+    network game over loopback: the host's app (seat 1, human, driven by its Pilot), the guest's
+    app (seat 2, human, driven by its Pilot) and a bot seat the host adds from the lobby (an
+    in-process peer). Every decision of the two humans goes through dialogs and key presses;
+    the game runs to the end, both end screens show the verifier's FAIR verdict on their own
+    record, and the two records are identical. The lobby is checked on the way (seats, names,
+    colours, who is ready, the start only when everybody is)."""
+    async with host_guest_and_bot(tmp_path, TableOptions(3, "first-game", True)) as t:
+        host, hp, guest, gp = t.host, t.hp, t.guest, t.gp
+        await hp.pause()
+        body = text_of(host, "#lobby-body")
+        assert "Hana" in body and "Gus" in body and "Agnes" in body
+        assert "red" in body and "blue" in body and "green" in body
+        assert "(you)" in body and "bot:" in body and "not ready" in body
+        await hp.press("space")
+        await hp.pause(0.3)
+        assert isinstance(host.screen, LobbyScreen)  # the guest is not ready yet
+        await gp.press("space")
+        kinds = await play_network_to_end([(host, hp), (guest, gp)], random.Random(3))
+        assert {"supply", "enter"} <= kinds
+        for app in (host, guest):
+            end = app.screen
+            assert isinstance(end, NetEndScreen)
+            await wait_until(None, lambda end=end: end.controller.verdict is not None, 60)
+            await app.workers.wait_for_complete()
+            await asyncio.sleep(0.1)
+            assert end.controller.verdict is not None and end.controller.verdict.fair
+            assert "Verification: FAIR" in str(end.verdict_text)
+            lines = end.log_lines
+            assert any("is connected" in line for line in lines)
+            assert lines[-1].startswith("Game over")
+        h_out, g_out = (a.screen.controller.outcome for a in (host, guest))  # type: ignore[attr-defined]
+        assert h_out is not None and g_out is not None and h_out.finished
+        assert h_out.record.read_bytes() == g_out.record.read_bytes()
+        await gp.press("enter")  # back to the menu
+        await gp.pause()
+        assert isinstance(guest.screen, MenuScreen)
+        # the bot seat finished its game on its own thread, and the thread has ended
+        await wait_until(None, lambda: not bot_threads(), 60)
 
 
 def bot_threads() -> list[threading.Thread]:
@@ -407,54 +424,44 @@ async def test_options_and_colours_change_in_the_lobby(tmp_path: Path) -> None:
     """p, g and s change the players, the buildings and the supplies; every seat is un-readied:
     a bot gets ready again by itself, a human guest is asked to confirm. c changes a player's
     colour to the next free one, host or guest."""
-    lobby = HostLobby(
-        "Loopback", TableOptions(3, "first-game"), "Hana", advertise=False, root=tmp_path / "h"
-    )
-    host = RattusApp(lobby=lobby)
-    async with host.run_test(size=(80, 24)) as hp:
-        await wait_until(hp, lambda: lobby.hosted is not None)
-        guest_lobby = GuestLobby(("127.0.0.1", lobby.port), "Gus", root=tmp_path / "g")
-        guest = RattusApp(lobby=guest_lobby)
-        async with guest.run_test(size=(80, 24)) as gp:
-            await wait_until(gp, lambda: guest_lobby.state is not None)
-            await hp.press("b")
-            await wait_until(hp, lambda: len(lobby.state.seats) == 3)
-            await gp.press("space")
-            await wait_until(gp, lambda: all(s.ready for s in lobby.state.seats[1:]))
+    async with host_guest_and_bot(tmp_path, TableOptions(3, "first-game")) as t:
+        lobby, host, hp, guest, guest_lobby, gp = (
+            t.lobby, t.host, t.hp, t.guest, t.guest_lobby, t.gp
+        )  # fmt: skip
+        await gp.press("space")
+        await wait_until(gp, lambda: all(s.ready for s in lobby.state.seats[1:]))
 
-            await hp.press("p")  # 3 -> 4 players
-            await wait_until(hp, lambda: guest_lobby.state.options.players == 4)  # type: ignore[union-attr]
-            assert lobby.state.options == TableOptions(4, "first-game", False)
-            await wait_until(hp, lambda: lobby.state.seats[2].ready)  # the bot, again
-            assert not lobby.state.seats[1].ready and not guest_lobby.wants_ready()
-            await gp.pause()
-            assert "Space: get ready again" in text_of(guest, "#lobby-news")
-            assert "4 players, first game, supplies in turn" in text_of(guest, "#lobby-body")
+        await hp.press("p")  # 3 -> 4 players
+        await wait_until(hp, lambda: guest_lobby.state.options.players == 4)  # type: ignore[union-attr]
+        assert lobby.state.options == TableOptions(4, "first-game", False)
+        await wait_until(hp, lambda: lobby.state.seats[2].ready)  # the bot, again
+        assert not lobby.state.seats[1].ready and not guest_lobby.wants_ready()
+        await gp.pause()
+        assert "Space: get ready again" in text_of(guest, "#lobby-news")
+        assert "4 players, first game, supplies in turn" in text_of(guest, "#lobby-body")
 
-            await hp.press("p")  # 4 -> 5
-            await hp.press("p")  # 5 -> 3: fewer than 3 cannot seat the three already here
-            await hp.press("g", "s")
-            await wait_until(
-                hp,
-                lambda: (
-                    guest_lobby.state.options  # type: ignore[union-attr]
-                    == TableOptions(3, "random-buildings", True)
-                ),
-            )
-            await hp.pause()
-            assert "3 players, random buildings, supplies simultaneous" in text_of(
-                host, "#lobby-body"
-            )
-            await gp.press("space")  # the guest confirms
-            await wait_until(gp, lambda: lobby.state.seats[1].ready)
-            # c: the next colour nobody else has (Hana red, Gus blue, the bot green)
-            await gp.press("c")
-            await wait_until(gp, lambda: lobby.state.seats[1].colour == "yellow")
-            assert lobby.state.seats[1].ready  # a colour changes nothing in the game
-            await hp.press("c", "c")  # red -> blue (now free) -> purple
-            await wait_until(hp, lambda: lobby.state.seats[0].colour == "purple")
-            await wait_until(gp, lambda: "purple" in text_of(guest, "#lobby-body"))
-            await gp.press("p")  # not the guest's to change
-            await gp.pause()
-            assert lobby.state.options.players == 3
-            await gp.press("escape")
+        await hp.press("p")  # 4 -> 5
+        await hp.press("p")  # 5 -> 3: fewer than 3 cannot seat the three already here
+        await hp.press("g", "s")
+        await wait_until(
+            hp,
+            lambda: (
+                guest_lobby.state.options  # type: ignore[union-attr]
+                == TableOptions(3, "random-buildings", True)
+            ),
+        )
+        await hp.pause()
+        assert "3 players, random buildings, supplies simultaneous" in text_of(host, "#lobby-body")
+        await gp.press("space")  # the guest confirms
+        await wait_until(gp, lambda: lobby.state.seats[1].ready)
+        # c: the next colour nobody else has (Hana red, Gus blue, the bot green)
+        await gp.press("c")
+        await wait_until(gp, lambda: lobby.state.seats[1].colour == "yellow")
+        assert lobby.state.seats[1].ready  # a colour changes nothing in the game
+        await hp.press("c", "c")  # red -> blue (now free) -> purple
+        await wait_until(hp, lambda: lobby.state.seats[0].colour == "purple")
+        await wait_until(gp, lambda: "purple" in text_of(guest, "#lobby-body"))
+        await gp.press("p")  # not the guest's to change
+        await gp.pause()
+        assert lobby.state.options.players == 3
+        await gp.press("escape")
