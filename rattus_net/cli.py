@@ -360,6 +360,11 @@ def _add_network_parsers(sub: Any) -> None:
 
     up = sub.add_parser("resume", help="resume a network game after a crash (its game id)")
     up.add_argument("game_id", help="the game id printed when the game started")
+    up.add_argument(
+        "--bot",
+        choices=BOT_KINDS,
+        help="let this bot play the seat from now on (a seat a person played reopens in the TUI)",
+    )
     up.add_argument("--stall-timeout", type=_seconds, default=60.0)
 
 
@@ -376,6 +381,15 @@ def cmd_network(args: argparse.Namespace) -> int:
         raise UsageError(f"{name}: give either HOST:PORT or --table NAME")
     if args.command in ("host", "join") and args.bot is None:
         return _network_tui(args, name)
+    if args.command == "resume" and args.bot is None:
+        from rattus_net.net.node import HUMAN, read_setup
+
+        try:
+            if read_setup(args.game_id).bot == HUMAN:
+                return _resume_tui(args, name)
+        except NodeError as exc:
+            print(f"{name}: {exc}", file=sys.stderr)
+            return 1
 
     def say(line: str) -> None:
         print(line, flush=True)
@@ -418,8 +432,11 @@ def cmd_network(args: argparse.Namespace) -> int:
                 )
             )
         else:
+            from rattus_net.bots import make_bot
+
+            bot = None if args.bot is None else make_bot(args.bot, None)
             outcome = asyncio.run(
-                play.resume_game(args.game_id, stall_timeout=args.stall_timeout, say=say)
+                play.resume_game(args.game_id, stall_timeout=args.stall_timeout, say=say, bot=bot)
             )
     except (LobbyRefusal, NodeError) as exc:
         print(f"{name}: {exc}", file=sys.stderr)
@@ -471,6 +488,16 @@ def _network_tui(args: argparse.Namespace, name: str) -> int:
         print(f"{name}: {exc}", file=sys.stderr)
         return 1
     return run_lobby(lobby)
+
+
+def _resume_tui(args: argparse.Namespace, name: str) -> int:
+    """``rattus resume`` of a seat a person played: the TUI, at the table, where it stopped."""
+    from rattus_net.net.node import PeerNode
+    from tui.app import run_network_game
+
+    print(f"{name}: reloading game {args.game_id} from its journal...", file=sys.stderr)
+    node = PeerNode.load(args.game_id, stall_timeout=args.stall_timeout)
+    return run_network_game(node)
 
 
 async def _cmd_tables(args: argparse.Namespace) -> int:

@@ -2,7 +2,8 @@
 
 ``run_menu()`` opens the main menu; ``run_offline(players, bots, seed, buildings)`` goes straight
 into a game against bots (what ``rattus play`` does); ``run_lobby(lobby)`` opens the lobby of a
-network table (``rattus host`` / ``rattus join`` without ``--bot``). ``python -m tui.app
+network table (``rattus host`` / ``rattus join`` without ``--bot``); ``run_network_game(node)``
+the table of a network game resumed from its journal (``rattus resume``). ``python -m tui.app
 [--players N] [--bots KIND] [--seed S] [--buildings SEL]`` runs the menu or an offline game.
 """
 
@@ -17,8 +18,9 @@ from textual.binding import Binding, BindingType
 from rattus_net.bots import BOT_KINDS
 from rattus_net.engine.config import BuildingSelection
 from rattus_net.engine.errors import SetupError
+from rattus_net.net.node import PeerNode
 from tui.controller import OfflineGame, OfflineOptions, default_bot_kind
-from tui.netgame import Lobby
+from tui.netgame import Lobby, NetworkGame
 from tui.saves import save_path
 from tui.screens import MenuScreen, TableScreen
 
@@ -40,9 +42,11 @@ class RattusApp(App[None]):
         seed: int | None = None,
         controller: OfflineGame | None = None,
         lobby: Lobby | None = None,
+        network: NetworkGame | None = None,
     ) -> None:
         super().__init__()
         self.lobby = lobby
+        self.network = network  # a network game resumed from its journal
         self.options = options
         self.seed = seed if seed is not None else (options.seed if options else None)
         self.controller = controller  # a game already under way (tests, benchmarks)
@@ -53,6 +57,9 @@ class RattusApp(App[None]):
             self.controller = OfflineGame(self.options, advance=False, save_to=save_path())
         if self.controller is not None:
             self.push_screen(TableScreen(self.controller))
+        elif self.network is not None:
+            self.network.start()
+            self.push_screen(TableScreen(self.network))
         elif self.lobby is not None:
             from tui.netscreens import LobbyScreen
 
@@ -81,6 +88,13 @@ def run_offline(
     # validates before taking the terminal
     controller = OfflineGame(options, advance=False, save_to=save_path())
     RattusApp(controller=controller).run()
+    return 0
+
+
+def run_network_game(node: PeerNode) -> int:
+    """Open the TUI at the table of a network game resumed from its journal (``rattus
+    resume`` of a seat a person played)."""
+    RattusApp(network=NetworkGame(node)).run()
     return 0
 
 

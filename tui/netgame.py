@@ -66,7 +66,7 @@ from rattus_net.net.lobby import (
     join_table,
 )
 from rattus_net.net.news import LinkNews
-from rattus_net.net.node import JOURNAL, Outcome, PeerNode, Setup, new_master
+from rattus_net.net.node import HUMAN, JOURNAL, Outcome, PeerNode, Setup, new_master
 from rattus_net.net.persist import data_dir, game_dir
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
@@ -375,9 +375,8 @@ class HostLobby:
     def game(self, state: LobbyState) -> NetworkGame:
         """The node of our seat, once the lobby has started; mesh links share our port."""
         assert self.hosted is not None
-        setup = Setup(
-            play.game_params(state), 0, self.master, _addresses(state, "", self.port), self.table
-        )
+        addresses = _addresses(state, "", self.port)
+        setup = Setup(play.game_params(state), 0, self.master, addresses, self.table, HUMAN)
         node = PeerNode.create(
             setup,
             seat_root(setup, self.root),
@@ -532,6 +531,7 @@ class GuestLobby:
             self.master,
             _addresses(state, self.address[0], self.address[1]),
             state.table,
+            HUMAN,
         )
         node = PeerNode.create(
             setup,

@@ -72,9 +72,13 @@ class NodeError(Exception):
     """A game cannot be run or resumed (bad journal, no setup); one line for the user."""
 
 
+HUMAN = "human"  # ``Setup.bot`` of a seat a person plays (through the TUI)
+
+
 @dataclass(frozen=True)
 class Setup:
-    """Everything a seat needs to play (and later resume) a game: the first journal record."""
+    """Everything a seat needs to play (and later resume) a game: the first journal record.
+    ``bot`` is the bot kind playing the seat, or :data:`HUMAN`."""
 
     params: GameParams
     seat: int
@@ -174,7 +178,7 @@ class PeerNode:
         seed = (
             setup.bot_seed if setup.bot_seed is not None else random.SystemRandom().getrandbits(32)
         )
-        self.bot = bot or make_bot(setup.bot, seed)
+        self.bot = bot or (None if setup.bot == HUMAN else make_bot(setup.bot, seed))
         self.choose = choose
         self.choose_async = choose_async
         self.on_event = on_event
@@ -213,17 +217,8 @@ class PeerNode:
     @classmethod
     def load(cls, game_id: str, root: Path | None = None, **kw: Any) -> PeerNode:
         """Resume a game from its journal (after a crash, a kill or a reboot)."""
-        directory = game_dir(game_id, root)
-        path = directory / JOURNAL
-        if not path.exists():
-            raise NodeError(f"no game {game_id} in {directory.parent}")
-        journal = Journal.open(path)
-        if not journal.records or not isinstance(journal.records[0], list):
-            raise NodeError(f"the journal of game {game_id} has no setup")
-        first = journal.records[0]
-        if len(first) != 2 or first[0] != "setup":
-            raise NodeError(f"the journal of game {game_id} has no setup")
-        node = cls(Setup.from_wire(first[1]), journal, directory, **kw)
+        directory, journal, setup = _open_journal(game_id, root)
+        node = cls(setup, journal, directory, **kw)
         node._replay()
         return node
 
@@ -433,7 +428,9 @@ class PeerNode:
             self._emit("progress")
             thinking: asyncio.Future[Move] = asyncio.ensure_future(self.choose_async(view))
         else:
-            chooser = self.choose or self.bot.choose
+            chooser = self.choose or (self.bot.choose if self.bot is not None else None)
+            if chooser is None:
+                raise NodeError(f"seat {self.seat + 1} is played by a person, and nobody asks")
             thinking = loop.run_in_executor(None, chooser, view)
         while not thinking.done():
             woken: asyncio.Future[Any] = asyncio.ensure_future(self._wake_main.wait())
@@ -524,6 +521,25 @@ class PeerNode:
         for task in list(self._tasks):
             task.cancel()
         self.journal.close()
+
+
+def _open_journal(game_id: str, root: Path | None) -> tuple[Path, Journal, Setup]:
+    directory = game_dir(game_id, root)
+    path = directory / JOURNAL
+    if not path.exists():
+        raise NodeError(f"no game {game_id} in {directory.parent}")
+    journal = Journal.open(path)
+    first = journal.records[0] if journal.records else None
+    if not isinstance(first, list) or len(first) != 2 or first[0] != "setup":
+        raise NodeError(f"the journal of game {game_id} has no setup")
+    return directory, journal, Setup.from_wire(first[1])
+
+
+def read_setup(game_id: str, root: Path | None = None) -> Setup:
+    """The setup of a journaled game (who plays the seat, say), without replaying it."""
+    _, journal, setup = _open_journal(game_id, root)
+    journal.close()
+    return setup
 
 
 def new_master() -> bytes:

@@ -88,7 +88,9 @@ def test_a_killed_peer_resumes_and_the_game_completes(
     os.kill(procs[victim].pid, signal.SIGKILL)
     procs[victim].wait(10)
     time.sleep(0.5)
-    procs[victim] = spawn(["resume", game], data)
+    # (after the kill during setup, a heuristic bot takes the seat over: resume --bot)
+    takeover = ["--bot", "heuristic"] if moment == "setup" else []
+    procs[victim] = spawn(["resume", game, *takeover], data)
     results = finish(procs, 150)
     assert "resumed at seat" in results[victim][1]
     if moment == "setup":

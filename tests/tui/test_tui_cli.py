@@ -24,11 +24,14 @@ from pathlib import Path
 import pytest
 from net.procs import finish, free_port, rattus, read_line, records_of, spawn
 from textual.widgets import Static
-from tui_helpers import play_network_to_end
+from tui_helpers import keys_for, play_network_to_end
 
 from rattus_net import cli
 from tui.app import RattusApp
+from tui.dialogs import DecisionDialog
+from tui.netgame import NetworkGame
 from tui.netscreens import LobbyScreen, NetEndScreen
+from tui.screens import TableScreen
 
 OPEN_LINE = re.compile(r"open on port (\d+)")
 
@@ -197,3 +200,70 @@ def test_rattus_host_draws_the_lobby_in_a_real_terminal(tmp_path: Path) -> None:
         assert b"Traceback" not in term.output
     finally:
         term.close()
+
+
+def test_a_persons_seat_resumes_in_the_tui_after_a_crash(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A person at a network table loses the program mid-game (its node stops dead: the other
+    peer sees the link drop); `rattus resume GAME_ID` reopens the TUI at the table with the log
+    so far, the person plays on to the end, and both records are the same and fair."""
+    port = free_port()
+    host = spawn(
+        ["host", "--name", "Attic", "--players", "2", "--bot", "random", "--player", "Hana",
+         "--port", str(port), "--no-advertise"],
+        tmp_path / "h",
+    )  # fmt: skip
+    assert read_line(host, OPEN_LINE, 20) == str(port)
+    games: list[str] = []
+
+    async def until_round_3(app: RattusApp) -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            while not isinstance(app.screen, LobbyScreen) or app.lobby.state is None:  # type: ignore[union-attr]
+                await pilot.pause(0.05)
+            await pilot.press("space")
+            rng = random.Random(8)
+            while True:
+                screen = app.screen
+                if isinstance(screen, DecisionDialog):
+                    if screen.view.round >= 3:
+                        break
+                    await pilot.press(*keys_for(screen, rng))
+                elif isinstance(screen, TableScreen):
+                    await pilot.press("enter")
+                await pilot.pause(0.02)
+            controller = screen.controller
+            assert isinstance(controller, NetworkGame)
+            games.append(controller.game_id)
+            controller.node.journal.close()  # the program is gone: nothing more is written
+            assert controller._task is not None
+            controller._task.cancel()
+            app.exit()
+
+    run_app_with(monkeypatch, until_round_3)
+    assert cli.main(["join", f"127.0.0.1:{port}", "--player", "Gus"]) == 0
+    [game_id] = games
+    seen: list[tuple[list[str], bytes]] = []
+
+    async def to_the_end(app: RattusApp) -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            while not isinstance(app.screen, TableScreen | DecisionDialog):
+                await pilot.pause(0.05)
+            await play_network_to_end([(app, pilot)], random.Random(9))
+            end = app.screen
+            assert isinstance(end, NetEndScreen)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert end.controller.verdict is not None and end.controller.verdict.fair
+            assert end.controller.outcome is not None
+            seen.append((end.log_lines, end.controller.outcome.record.read_bytes()))
+            app.exit()
+
+    run_app_with(monkeypatch, to_the_end)
+    assert cli.main(["resume", game_id]) == 0
+    [(log, record)] = seen
+    assert any(line.startswith("Round 1 begins") for line in log)  # the log from the start
+    assert "Hana is connected." in log  # the resumed program's own link to the host
+    [(host_rc, host_out, host_err)] = finish([host], 60)
+    assert "dropped off the table" in host_out and "is back at the table" in host_out
+    assert records_of([(host_rc, host_out, host_err)]) == [record]
