@@ -359,7 +359,11 @@ def _add_network_parsers(sub: Any) -> None:
     tp.add_argument("--json", action="store_true")
 
     up = sub.add_parser("resume", help="resume a network game after a crash (its game id)")
-    up.add_argument("game_id", help="the game id printed when the game started")
+    up.add_argument(
+        "game_id",
+        nargs="?",
+        help="the game id printed when the game started (without it: the games left unfinished)",
+    )
     up.add_argument(
         "--bot",
         choices=BOT_KINDS,
@@ -381,6 +385,8 @@ def cmd_network(args: argparse.Namespace) -> int:
         raise UsageError(f"{name}: give either HOST:PORT or --table NAME")
     if args.command in ("host", "join") and args.bot is None:
         return _network_tui(args, name)
+    if args.command == "resume" and args.game_id is None:
+        return _unfinished_games()
     if args.command == "resume" and args.bot is None:
         from rattus_net.net.node import HUMAN, read_setup
 
@@ -488,6 +494,23 @@ def _network_tui(args: argparse.Namespace, name: str) -> int:
         print(f"{name}: {exc}", file=sys.stderr)
         return 1
     return run_lobby(lobby)
+
+
+def _unfinished_games() -> int:
+    """``rattus resume`` without a game id: the games of this data directory still playing."""
+    from rattus_net.net.persist import data_dir, list_games
+
+    playing = [(gid, meta) for gid, meta in list_games() if meta.get("status") == "playing"]
+    if not playing:
+        print(f"no unfinished network game in {data_dir() / 'games'}")
+        return 0
+    print("unfinished network games (rattus resume GAME_ID continues one):")
+    for gid, meta in playing:
+        players = meta.get("players") or []
+        seat = meta.get("seat")
+        who = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+        print(f"{gid}  table {meta.get('table', '?')!r}, seat of {who}, {len(players)} players")
+    return 0
 
 
 def _resume_tui(args: argparse.Namespace, name: str) -> int:

@@ -203,7 +203,7 @@ def test_rattus_host_draws_the_lobby_in_a_real_terminal(tmp_path: Path) -> None:
 
 
 def test_a_persons_seat_resumes_in_the_tui_after_a_crash(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A person at a network table loses the program mid-game (its node stops dead: the other
     peer sees the link drop); `rattus resume GAME_ID` reopens the TUI at the table with the log
@@ -243,6 +243,10 @@ def test_a_persons_seat_resumes_in_the_tui_after_a_crash(
     run_app_with(monkeypatch, until_round_3)
     assert cli.main(["join", f"127.0.0.1:{port}", "--player", "Gus"]) == 0
     [game_id] = games
+    capsys.readouterr()
+    assert cli.main(["resume"]) == 0  # without an id: the unfinished games
+    listed = capsys.readouterr().out
+    assert f"{game_id}  table 'Attic', seat of Gus, 2 players" in listed
     seen: list[tuple[list[str], bytes]] = []
 
     async def to_the_end(app: RattusApp) -> None:
@@ -267,3 +271,6 @@ def test_a_persons_seat_resumes_in_the_tui_after_a_crash(
     [(host_rc, host_out, host_err)] = finish([host], 60)
     assert "dropped off the table" in host_out and "is back at the table" in host_out
     assert records_of([(host_rc, host_out, host_err)]) == [record]
+    capsys.readouterr()
+    assert cli.main(["resume"]) == 0
+    assert "no unfinished network game" in capsys.readouterr().out
