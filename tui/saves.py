@@ -1,4 +1,4 @@
-"""The offline game in progress, saved after every turn.
+"""The offline game in progress, saved after every turn; and network games left unfinished.
 
 A closed terminal, a dropped SSH link or a crash must not cost a game against bots: whenever
 the human is awaited again, :class:`~tui.controller.OfflineGame` writes its game here, and the
@@ -9,6 +9,10 @@ so a crash while saving leaves the previous save whole. A finished game's save i
 
 The save holds the card order, as the local table does: an offline game is a person against
 bots on their own machine, and its secrets live in that machine's memory anyway.
+
+A network game needs no save: every peer journals it as it goes (``rattus_net/net/node.py``).
+:func:`unfinished_network_game` finds the one a person was playing here when the program
+stopped, for the menu to offer it.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ from rattus_net.engine.errors import RattusError
 from rattus_net.engine.game import Game
 from rattus_net.engine.local import LocalTable
 from rattus_net.engine.record import GameRecord, RecordError
-from rattus_net.net.persist import data_dir
+from rattus_net.net.node import HUMAN, JOURNAL
+from rattus_net.net.persist import data_dir, game_dir, list_games
 
 FILE_NAME = "offline-game.json"
 KIND = "rattus-offline-save"
@@ -109,4 +114,50 @@ def remove_save(path: Path) -> None:
     path.unlink(missing_ok=True)
 
 
-__all__ = ["SaveError", "SavedGame", "read_save", "remove_save", "save_path", "write_save"]
+@dataclass(frozen=True, slots=True)
+class UnfinishedNetworkGame:
+    """A network game this user played in the TUI and that stopped before its end (the
+    program was closed or crashed): its journal can bring the seat back."""
+
+    game_id: str
+    table: str
+    player: str
+    players: int
+
+    def describe(self) -> str:
+        return f"at {self.table!r}, you are {self.player}"
+
+
+def unfinished_network_game(root: Path | None = None) -> UnfinishedNetworkGame | None:
+    """The most recent network game in the data directory that a person played here and that
+    is still under way, if any."""
+    found: list[tuple[float, UnfinishedNetworkGame]] = []
+    for game_id, meta in list_games(root):
+        players, seat = meta.get("players"), meta.get("seat")
+        if meta.get("status") != "playing" or meta.get("bot") != HUMAN:
+            continue
+        if not isinstance(players, list) or not isinstance(seat, int):
+            continue
+        if not 0 <= seat < len(players):
+            continue
+        try:
+            when = (game_dir(game_id, root) / JOURNAL).stat().st_mtime
+        except OSError:
+            continue
+        table = str(meta.get("table", ""))
+        found.append(
+            (when, UnfinishedNetworkGame(game_id, table, str(players[seat]), len(players)))
+        )
+    return max(found, key=lambda f: f[0])[1] if found else None
+
+
+__all__ = [
+    "SaveError",
+    "SavedGame",
+    "UnfinishedNetworkGame",
+    "read_save",
+    "remove_save",
+    "save_path",
+    "unfinished_network_game",
+    "write_save",
+]

@@ -5,6 +5,7 @@ the table screen serves both an offline game and a seat at a network table."""
 
 from __future__ import annotations
 
+import asyncio
 from importlib import resources
 from typing import ClassVar
 
@@ -22,7 +23,14 @@ from rattus_net.engine.config import BuildingSelection
 from tui import render as R
 from tui.controller import GameController, OfflineGame, OfflineOptions, default_bot_kind
 from tui.dialogs import dialog_for
-from tui.saves import SavedGame, SaveError, read_save, save_path
+from tui.saves import (
+    SavedGame,
+    SaveError,
+    UnfinishedNetworkGame,
+    read_save,
+    save_path,
+    unfinished_network_game,
+)
 
 SELECTIONS: tuple[tuple[str, BuildingSelection], ...] = (
     ("first game", BuildingSelection.first_game()),
@@ -65,6 +73,7 @@ class MenuScreen(Screen[None]):
         self.cursor = 0
         self.items: tuple[str, ...] = self.ITEMS
         self.saved: SavedGame | None = None
+        self.unfinished: UnfinishedNetworkGame | None = None
         self.note = ""
         self.players = 3
         kinds = list(BOT_KINDS)
@@ -88,14 +97,20 @@ class MenuScreen(Screen[None]):
         self.look_for_save()  # back from a game: saved, finished or given up
 
     def look_for_save(self) -> None:
-        """Offer "Continue" when an offline game is saved."""
+        """Offer "Continue" when an offline game is saved, or a network game a person played
+        here stopped before its end."""
         try:
             self.saved = read_save(save_path())
         except SaveError as exc:
             self.saved, self.note = None, f"{exc}."
-        had = "continue" in self.items
-        self.items = (("continue",) if self.saved else ()) + self.ITEMS
-        if had != ("continue" in self.items):
+        self.unfinished = unfinished_network_game()
+        before = self.items
+        self.items = (
+            (("network",) if self.unfinished else ())
+            + (("continue",) if self.saved else ())
+            + self.ITEMS
+        )
+        if self.items != before:
             self.cursor = 0
         self.redraw()
 
@@ -113,6 +128,8 @@ class MenuScreen(Screen[None]):
 
     def redraw(self) -> None:
         labels = {
+            "network": "Back to the network game"
+            + (f" ({self.unfinished.describe()})" if self.unfinished else ""),
             "continue": "Continue the saved game"
             + (f" ({self.saved.describe()})" if self.saved else ""),
             "play": "Play against bots" + (" (a new game)" if self.saved else ""),
@@ -157,7 +174,9 @@ class MenuScreen(Screen[None]):
 
     def action_select(self) -> None:
         item = self.items[self.cursor]
-        if item == "continue":
+        if item == "network":
+            self.action_network()
+        elif item == "continue":
             self.action_continue()
         elif item in ("play", "players", "bots", "buildings"):
             self.action_play()
@@ -186,6 +205,30 @@ class MenuScreen(Screen[None]):
             self.note = f"{exc}."
             self.redraw()
             return
+        self.app.push_screen(TableScreen(game))
+
+    def action_network(self) -> None:
+        """Reload the unfinished network game from its journal (in a thread: replaying a long
+        journal takes a moment) and sit back down at its table."""
+        if self.unfinished is None:
+            return
+        self.note = "Reloading the game from its journal..."
+        self.redraw()
+        self.run_worker(self._back_to(self.unfinished.game_id), group="resume", exclusive=True)
+
+    async def _back_to(self, game_id: str) -> None:
+        from rattus_net.net.node import PeerNode
+        from tui.netgame import NetworkGame, problem_text
+
+        try:
+            node = await asyncio.to_thread(PeerNode.load, game_id)
+        except Exception as exc:
+            self.note = f"The game cannot be resumed: {problem_text(exc)}"
+            self.redraw()
+            return
+        self.note = ""
+        game = NetworkGame(node)
+        game.start()
         self.app.push_screen(TableScreen(game))
 
     def action_rules(self) -> None:

@@ -247,6 +247,7 @@ class PeerNode:
                 "players": list(self.names),
                 "status": status,
                 "listen": list(self.setup.addresses[self.seat]),
+                "bot": self.setup.bot,  # who plays the seat: a bot kind, or HUMAN
             },
         )
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from net.procs import finish, free_port, rattus, read_line, records_of, spawn
+from textual.pilot import Pilot
 from textual.widgets import Static
 from tui_helpers import keys_for, play_network_to_end
 
@@ -31,7 +32,7 @@ from tui.app import RattusApp
 from tui.dialogs import DecisionDialog
 from tui.netgame import NetworkGame
 from tui.netscreens import LobbyScreen, NetEndScreen
-from tui.screens import TableScreen
+from tui.screens import MenuScreen, TableScreen
 
 OPEN_LINE = re.compile(r"open on port (\d+)")
 
@@ -202,12 +203,12 @@ def test_rattus_host_draws_the_lobby_in_a_real_terminal(tmp_path: Path) -> None:
         term.close()
 
 
-def test_a_persons_seat_resumes_in_the_tui_after_a_crash(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """A person at a network table loses the program mid-game (its node stops dead: the other
-    peer sees the link drop); `rattus resume GAME_ID` reopens the TUI at the table with the log
-    so far, the person plays on to the end, and both records are the same and fair."""
+def crash_in_round_3(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> tuple[subprocess.Popen[str], str]:
+    """A headless host (Hana, a random bot) and Gus, a person in the TUI joined with `rattus
+    join`, play until round 3; then Gus's program stops dead (its journal is closed, its node
+    cancelled: the host sees the link drop). Returns the host's process and the game id."""
     port = free_port()
     host = spawn(
         ["host", "--name", "Attic", "--players", "2", "--bot", "random", "--player", "Hana",
@@ -243,6 +244,38 @@ def test_a_persons_seat_resumes_in_the_tui_after_a_crash(
     run_app_with(monkeypatch, until_round_3)
     assert cli.main(["join", f"127.0.0.1:{port}", "--player", "Gus"]) == 0
     [game_id] = games
+    return host, game_id
+
+
+async def play_on_to_the_end(app: RattusApp, pilot: Pilot[None]) -> tuple[list[str], bytes]:
+    """From the table of a resumed game to its end: the log and the (fair) record."""
+    while not isinstance(app.screen, TableScreen | DecisionDialog):
+        await pilot.pause(0.05)
+    await play_network_to_end([(app, pilot)], random.Random(9))
+    end = app.screen
+    assert isinstance(end, NetEndScreen)
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    assert end.controller.verdict is not None and end.controller.verdict.fair
+    assert end.controller.outcome is not None
+    return end.log_lines, end.controller.outcome.record.read_bytes()
+
+
+def check_the_return(host: subprocess.Popen[str], log: list[str], record: bytes) -> None:
+    assert any(line.startswith("Round 1 begins") for line in log)  # the log from the start
+    assert "Hana is connected." in log  # the resumed program's own link to the host
+    [(host_rc, host_out, host_err)] = finish([host], 60)
+    assert "dropped off the table" in host_out and "is back at the table" in host_out
+    assert records_of([(host_rc, host_out, host_err)]) == [record]
+
+
+def test_a_persons_seat_resumes_in_the_tui_after_a_crash(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A person at a network table loses the program mid-game; `rattus resume GAME_ID`
+    reopens the TUI at the table with the log so far, the person plays on to the end, and
+    both records are the same and fair."""
+    host, game_id = crash_in_round_3(monkeypatch, tmp_path)
     capsys.readouterr()
     assert cli.main(["resume"]) == 0  # without an id: the unfinished games
     listed = capsys.readouterr().out
@@ -251,26 +284,42 @@ def test_a_persons_seat_resumes_in_the_tui_after_a_crash(
 
     async def to_the_end(app: RattusApp) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            while not isinstance(app.screen, TableScreen | DecisionDialog):
-                await pilot.pause(0.05)
-            await play_network_to_end([(app, pilot)], random.Random(9))
-            end = app.screen
-            assert isinstance(end, NetEndScreen)
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            assert end.controller.verdict is not None and end.controller.verdict.fair
-            assert end.controller.outcome is not None
-            seen.append((end.log_lines, end.controller.outcome.record.read_bytes()))
+            seen.append(await play_on_to_the_end(app, pilot))
             app.exit()
 
     run_app_with(monkeypatch, to_the_end)
     assert cli.main(["resume", game_id]) == 0
     [(log, record)] = seen
-    assert any(line.startswith("Round 1 begins") for line in log)  # the log from the start
-    assert "Hana is connected." in log  # the resumed program's own link to the host
-    [(host_rc, host_out, host_err)] = finish([host], 60)
-    assert "dropped off the table" in host_out and "is back at the table" in host_out
-    assert records_of([(host_rc, host_out, host_err)]) == [record]
+    check_the_return(host, log, record)
     capsys.readouterr()
     assert cli.main(["resume"]) == 0
     assert "no unfinished network game" in capsys.readouterr().out
+
+
+def test_the_menu_takes_a_person_back_to_an_unfinished_network_game(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The same crash; this time the person just starts `rattus` again: the menu's first item
+    is the way back to the table."""
+    host, _ = crash_in_round_3(monkeypatch, tmp_path)
+    seen: list[tuple[list[str], bytes]] = []
+
+    async def from_the_menu(app: RattusApp) -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            menu = app.screen
+            assert isinstance(menu, MenuScreen)
+            body = str(menu.query_one("#menu-body", Static).render())
+            assert "> Back to the network game (at 'Attic', you are Gus)" in body
+            await pilot.press("enter")
+            seen.append(await play_on_to_the_end(app, pilot))
+            await pilot.press("enter")  # back to the menu: nothing left to go back to
+            await pilot.pause()
+            body = str(app.screen.query_one("#menu-body", Static).render())
+            assert "network game" not in body
+            app.exit()
+
+    run_app_with(monkeypatch, from_the_menu)
+    assert cli.main([]) == 0
+    [(log, record)] = seen
+    check_the_return(host, log, record)

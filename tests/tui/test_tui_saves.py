@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from net.procs import rattus
 from test_tui_cli import Terminal
+from test_tui_network import _fits
 from textual.widgets import Static
 from tui_helpers import keys_for, play_to_end, sync
 
@@ -145,3 +146,22 @@ def test_a_killed_rattus_play_leaves_a_save_that_continues(tmp_path: Path) -> No
     assert saved is not None and saved.round == 1 and len(saved.record.players) == 3
     game = OfflineGame.continued(saved)
     assert game.view.my_turn and game.game.round == 1
+
+
+@sync
+async def test_the_menu_with_both_ways_back_fits_80x24() -> None:
+    game = OfflineGame(OfflineOptions(players=3, seed=2), save_to=save_path())
+    assert save_path().exists() and not game.is_over
+    gid = "ab" * 32  # a network game a person played here, stopped in the middle
+    (save_path().parent / "games" / gid).mkdir(parents=True)
+    (save_path().parent / "games" / gid / "journal.bin").write_bytes(b"")
+    meta = {"table": "Kitchen", "seat": 1, "players": ["Hana", "Gus"], "status": "playing",
+            "listen": ["127.0.0.1", 7000], "bot": "human"}  # fmt: skip
+    (save_path().parent / "games" / gid / "meta.json").write_text(json.dumps(meta))
+    app = RattusApp(seed=4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        body = str(app.screen.query_one("#menu-body", Static).render())
+        assert body.startswith("> Back to the network game (at 'Kitchen', you are Gus)")
+        assert "  Continue the saved game (round 1 of 9, 3 players)" in body
+        _fits(app)
