@@ -51,7 +51,7 @@ class GameParams:
 
     def to_wire(self) -> dict[str, WireValue]:
         c = self.config
-        return {
+        wire: dict[str, WireValue] = {
             "players": list(c.players),
             "buildings": c.buildings.describe(),
             "simultaneous_supply": c.simultaneous_supply,
@@ -61,6 +61,9 @@ class GameParams:
             "box_keys": [i.box_key for i in self.identities],
             "nonce": self.nonce,
         }
+        if c.colours:  # (absent from older records, whose game ids stay the same)
+            wire["colours"] = list(c.colours)
+        return wire
 
     @classmethod
     def from_wire(cls, value: WireValue) -> GameParams:
@@ -75,8 +78,11 @@ class GameParams:
             "box_keys",
             "nonce",
         }
-        if not isinstance(value, dict) or set(value) != keys:
+        if not isinstance(value, dict) or set(value) - {"colours"} != keys:
             raise DecodeError(None, "game parameters must be a map with the agreed keys")
+        colours = value.get("colours", [])
+        if not isinstance(colours, list) or not all(isinstance(c, str) for c in colours):
+            raise DecodeError(None, "colours must be a list of colour names")
         players = value["players"]
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise DecodeError(None, "players must be a list of names")
@@ -101,6 +107,7 @@ class GameParams:
                 first_player=first,
                 plague_survivors=plague,
                 mix_hands=True,  # every secure game mixes hands (docs/protocol.md section 4)
+                colours=tuple(str(c) for c in colours),
             )
         except RattusError as exc:
             raise DecodeError(None, f"bad game configuration: {exc}") from None

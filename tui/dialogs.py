@@ -569,7 +569,7 @@ class ChoosePlayerDialog(DecisionDialog):
         options = []
         for i, s in enumerate(self.decision.candidates):
             options.append(
-                f"{i + 1} {R.letter(s)} {view.names[s]}: hand {view.hand_sizes[s]}, "
+                f"{i + 1} {R.letter(view, s)} {view.names[s]}: hand {view.hand_sizes[s]}, "
                 f"rats {view.rats[s]}"
             )
         return self.option_lines(options, self.choice)

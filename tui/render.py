@@ -34,17 +34,14 @@ SHORT_ACTIONS: dict[D.Building, tuple[str, str]] = {
 CARD_KIND_ORDER = (D.JOKER, D.SWORD, D.FLUTE, D.PASS, D.GOLD)
 
 
-def colour(seat: int) -> str:
-    return D.COLOURS[seat % len(D.COLOURS)]
+def colour(view: PlayerView, seat: int) -> str:
+    """The seat's disc colour (chosen in a network table's lobby, else by seat order)."""
+    return view.colours[seat]
 
 
-def letter(seat: int) -> str:
-    return colour(seat)[0].upper()
-
-
-def tag(names: Sequence[str], seat: int) -> Text:
-    """``R You`` in the seat's colour: the letter keeps players apart without colour."""
-    return Text(f"{letter(seat)} {names[seat]}", style=f"bold {colour(seat)}")
+def letter(view: PlayerView, seat: int) -> str:
+    """The colour's first letter, which keeps players apart without colour."""
+    return colour(view, seat)[0].upper()
 
 
 def plural(count: int, word: str) -> str:
@@ -90,7 +87,7 @@ def building_card(view: PlayerView, i: int) -> Text:
         t.append("In:")
     for seat, cards in occupants:  # entry order: space 1 first
         t.append(" ")
-        t.append(letter(seat), style=f"bold {colour(seat)}")
+        t.append(letter(view, seat), style=f"bold {colour(view, seat)}")
         t.append(f"({cards})")
     return t
 
@@ -104,9 +101,9 @@ def players(view: PlayerView) -> Text:
     for s, name in enumerate(view.names):
         mark = ">" if s in acting else " "
         t.append(mark, style="bold")
-        label = f"{letter(s)} {name[:9]}"
+        label = f"{letter(view, s)} {name[:9]}"
         star = "*" if s == view.start_player else ""
-        t.append(f"{label + star:<13}", style=f"bold {colour(s)}")
+        t.append(f"{label + star:<13}", style=f"bold {colour(view, s)}")
         t.append(f"{view.rats[s]:>5}{view.vp_tokens[s]:>4}{view.hand_sizes[s]:>5}")
         e = view.entered[s] if s < len(view.entered) else -1
         t.append(f"  {e + 1 if e >= 0 else '-'}")
@@ -134,7 +131,7 @@ def influence(view: PlayerView) -> Text:
                 t.append("  ")
             t.append(f"{value}:")
             for s in seats:
-                t.append(letter(s), style=f"bold {colour(s)}")
+                t.append(letter(view, s), style=f"bold {colour(view, s)}")
         if k != D.CLASSES[-1]:
             t.append("\n")
     return t
@@ -235,7 +232,9 @@ def scoring(view: PlayerView) -> Text:
 
     t.append(f"{'':<{label_w}}")
     for s in range(n):
-        t.append(f"{(letter(s) + ' ' + names[s])[: w - 1]:<{w}}", style=f"bold {colour(s)}")
+        t.append(
+            f"{(letter(view, s) + ' ' + names[s])[: w - 1]:<{w}}", style=f"bold {colour(view, s)}"
+        )
     t.append("\n")
     t.append("Influence: VP (influence, place)\n", style="italic")
     for cs in r.classes:

@@ -8,6 +8,7 @@ from enum import Enum
 
 from rattus_net.engine.data import (
     BUILDINGS_PER_CLASS_IN_GAME,
+    COLOURS,
     FIRST_GAME,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -117,6 +118,9 @@ class GameConfig:
     # network table needs it: it keeps a card's handle from telling where the card came
     # from. Faces and results are the same either way.
     mix_hands: bool = False
+    # The players' disc colours by seat, as chosen at a network table's lobby: only how the
+    # table is shown (the rules never look at colours). Empty: the colours in seat order.
+    colours: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:
@@ -125,6 +129,14 @@ class GameConfig:
             raise SetupError("player names must be different and not empty")
         if self.first_player is not None and not 0 <= self.first_player < len(self.players):
             raise SetupError("the first player must be one of the seats")
+        if self.colours and (
+            len(self.colours) != len(self.players)
+            or len(set(self.colours)) != len(self.colours)
+            or not set(self.colours) <= set(COLOURS)
+        ):
+            raise SetupError(
+                f"colours must be {len(self.players)} different ones of {', '.join(COLOURS)}"
+            )
 
     @staticmethod
     def default_names(n: int) -> tuple[str, ...]:

@@ -39,6 +39,11 @@ class PlayerView:
         return self._game.n
 
     @property
+    def colours(self) -> tuple[str, ...]:
+        """Each seat's disc colour (the lobby's choice, else the colours in seat order)."""
+        return self._game.config.colours or D.COLOURS[: self._game.n]
+
+    @property
     def round(self) -> int:
         return self._game.round
 

@@ -37,6 +37,7 @@ def game_params(state: LobbyState) -> GameParams:
         players=tuple(s.name for s in state.seats),
         buildings=state.options.selection,
         simultaneous_supply=state.options.simultaneous_supply,
+        colours=tuple(s.colour for s in state.seats),
     )
     return GameParams(config, tuple(s.public for s in state.seats), state.nonce)
 

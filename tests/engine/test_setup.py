@@ -172,3 +172,18 @@ def test_components() -> None:
         actions = [D.face_supply(c) for c in D.building_cards(b)]
         assert len({a.code for a in actions}) == 5
         assert all(a.draw + 2 * a.rats + 2 * a.looks == 4 for a in actions)
+
+
+def test_disc_colours_by_seat() -> None:
+    """Colours only show the table: the lobby's choice, else the colours in seat order."""
+    from rattus_net.engine.errors import SetupError
+    from rattus_net.engine.view import PlayerView
+
+    names = ("Ann", "Bob", "Cid")
+    plain = Game(GameConfig(names))
+    assert PlayerView(plain, 0).colours == ("red", "blue", "green")
+    chosen = Game(GameConfig(names, colours=("purple", "red", "yellow")))
+    assert PlayerView(chosen, 2).colours == ("purple", "red", "yellow")
+    for bad in (("red", "blue"), ("red", "red", "blue"), ("red", "blue", "pink")):
+        with pytest.raises(SetupError, match="colours"):
+            GameConfig(names, colours=bad)

@@ -3,6 +3,7 @@ information audit, and a cheater matrix (each cheat detected and the cheater nam
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -19,7 +20,7 @@ from protocol.audit import (
 )
 from protocol.crypto.elgamal import card_point, mask
 from protocol.crypto.group import G, Scalar
-from protocol.errors import ProofError, RemoteProtocolError
+from protocol.errors import DecodeError, ProofError, RemoteProtocolError
 from protocol.memnet import MemoryNetwork
 from protocol.messages import (
     MIX,
@@ -630,3 +631,21 @@ def test_stalling_past_the_timeout_is_blamed_in_a_signed_abort_record() -> None:
         assert "stalled" in p.abort.reason and p.abort.frame is not None
     verdict = verify_record(net.peers[0].record_bytes())
     assert not verdict.fair and verdict.cheater == stalled
+
+
+def test_parameters_carry_the_lobby_colours_and_older_ones_still_read() -> None:
+    params, _ = table(3, 1)
+    wire = params.to_wire()
+    assert "colours" not in wire  # no colours chosen: the parameters (and game id) as before
+    assert GameParams.from_wire(wire).game_id() == params.game_id()
+    coloured = GameParams(
+        dataclasses.replace(params.config, colours=("green", "red", "blue")),
+        params.identities,
+        params.nonce,
+    )
+    again = GameParams.from_wire(coloured.to_wire())
+    assert again.config.colours == ("green", "red", "blue")
+    assert again.game_id() == coloured.game_id() != params.game_id()  # the colours are agreed
+    for bad in (["green"], "green", [1, 2, 3]):
+        with pytest.raises(DecodeError):
+            GameParams.from_wire({**wire, "colours": bad})

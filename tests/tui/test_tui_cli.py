@@ -58,9 +58,10 @@ def run_app_with(
     return started
 
 
-async def play_from_lobby(app: RattusApp, seats: int) -> tuple[str, bytes]:
+async def play_from_lobby(app: RattusApp, seats: int) -> tuple[str, str, bytes]:
     """In the app's lobby: wait for ``seats`` seats, get ready, play to the end screen and its
-    verdict; returns the lobby's text as it was before the start, and the app's record."""
+    verdict; returns the lobby's text as it was before the start, the end screen's scoring
+    and the app's record."""
     async with app.run_test(size=(80, 24)) as pilot:
         deadline = time.monotonic() + 30
         while not (
@@ -85,8 +86,9 @@ async def play_from_lobby(app: RattusApp, seats: int) -> tuple[str, bytes]:
         assert end.controller.verdict is not None and end.controller.verdict.fair
         assert end.controller.outcome is not None
         record = end.controller.outcome.record.read_bytes()
+        scoring = str(end.query_one("#scoring", Static).render())
         app.exit()
-    return lobby_text, record
+    return lobby_text, scoring, record
 
 
 def test_join_without_bot_plays_a_whole_game_in_the_tui(
@@ -99,7 +101,7 @@ def test_join_without_bot_plays_a_whole_game_in_the_tui(
         tmp_path / "h",
     )  # fmt: skip
     assert read_line(host, OPEN_LINE, 20) == str(port)
-    seen: list[tuple[str, bytes]] = []
+    seen: list[tuple[str, str, bytes]] = []
 
     async def drive(app: RattusApp) -> None:
         seen.append(await play_from_lobby(app, 2))
@@ -107,9 +109,10 @@ def test_join_without_bot_plays_a_whole_game_in_the_tui(
     started = run_app_with(monkeypatch, drive)
     rc = cli.main(["join", f"127.0.0.1:{port}", "--player", "Gus", "--colour", "purple"])
     assert rc == 0 and len(started) == 1
-    [(lobby_text, record)] = seen
+    [(lobby_text, scoring, record)] = seen
     assert "Attic" in lobby_text and "Hana" in lobby_text and "Gus" in lobby_text
     assert "purple" in lobby_text  # the --colour option reached the table
+    assert "R Hana" in scoring and "P Gus" in scoring  # and the game shows it
     [(host_rc, host_out, host_err)] = finish([host], 60)
     assert host_rc == 0, host_err
     assert records_of([(host_rc, host_out, host_err)]) == [record]
@@ -120,7 +123,7 @@ def test_host_without_bot_plays_a_whole_game_in_the_tui(
 ) -> None:
     port = free_port()
     guests: list[subprocess.Popen[str]] = []
-    seen: list[tuple[str, bytes]] = []
+    seen: list[tuple[str, str, bytes]] = []
 
     async def drive(app: RattusApp) -> None:
         # the table is open once the app runs: a headless guest joins it
@@ -135,8 +138,9 @@ def test_host_without_bot_plays_a_whole_game_in_the_tui(
          "--port", str(port), "--no-advertise", "--buildings", "random-buildings"]
     )  # fmt: skip
     assert rc == 0 and len(started) == 1
-    [(lobby_text, record)] = seen
+    [(lobby_text, scoring, record)] = seen
     assert "Cellar" in lobby_text and "green" in lobby_text
+    assert "G Hana" in scoring  # the host's colour at the table
     assert "random buildings" in lobby_text
     [(guest_rc, guest_out, guest_err)] = finish(guests, 60)
     assert guest_rc == 0, guest_err
