@@ -445,7 +445,7 @@ class GuestLobby:
         self._holder: dict[str, PeerNode] = {}
         self.listener: Listener | None = None
         self.closed = False
-        self._names: set[str] = set()
+        self._seated: dict[str, str] = {}  # fingerprint -> name
 
     is_host = False
 
@@ -479,12 +479,18 @@ class GuestLobby:
         return i is not None and self.state.seats[i].ready
 
     def _on_state(self, state: LobbyState) -> None:
-        names = {s.name for s in state.seats}
+        seated = {s.fingerprint: s for s in state.seats}
         if self.state is not None:
-            for name in sorted(names - self._names):
-                self.news.append(f"{name} sat down.")
-            for name in sorted(self._names - names):
-                self.news.append(f"{name} left the table.")
+            for fp, seat in seated.items():
+                if fp in self._seated:
+                    continue
+                if fp == self.fingerprint:
+                    self.news.append(f"You sat down in {seat.colour}.")
+                else:
+                    self.news.append(f"{seat.name} sat down in {seat.colour}.")
+            for fp, name in self._seated.items():
+                if fp not in seated:
+                    self.news.append(f"{name} left the table.")
             if state.options != self.state.options:
                 # the host un-readied every seat: our player confirms the new options himself
                 self.ready.clear()
@@ -492,7 +498,7 @@ class GuestLobby:
                     f"The host changed the options: {options_words(state.options)}. "
                     "Space: get ready again."
                 )
-        self._names = names
+        self._seated = {fp: seat.name for fp, seat in seated.items()}
         self.state = state
         for hook in list(self.listeners):
             hook()

@@ -428,6 +428,8 @@ async def test_options_and_colours_change_in_the_lobby(tmp_path: Path) -> None:
         lobby, host, hp, guest, guest_lobby, gp = (
             t.lobby, t.host, t.hp, t.guest, t.guest_lobby, t.gp
         )  # fmt: skip
+        await wait_until(gp, lambda: "Agnes sat down in green." in guest_lobby.news)
+        assert "You sat down in blue." in guest_lobby.news  # not "Gus sat down."
         await gp.press("space")
         await wait_until(gp, lambda: all(s.ready for s in lobby.state.seats[1:]))
 
