@@ -307,6 +307,9 @@ class TableScreen(Screen[None]):
         self.log_lines: list[str] = []
         self._leave_armed = False
         self._dialog_open = False
+        # The player closed the decision's dialog (Escape) to look at the table: it opens
+        # again when he asks (Enter), not at the next network event.
+        self._looking = False
         self.busy = False  # the bots and the table are playing (in a worker thread)
 
     def compose(self) -> ComposeResult:
@@ -413,10 +416,13 @@ class TableScreen(Screen[None]):
             style = "bold" if line.startswith(("Round ", "Game over")) else ""
             log.write(Text(line, style=style))
 
-    def next_step(self) -> None:
-        """Open the dialog if the human must decide, or the end screen once it is over."""
+    def next_step(self, asked: bool = False) -> None:
+        """Open the dialog if the human must decide (unless he put it aside to look at the
+        table and has not ``asked`` for it again), or the end screen once it is over."""
         if self._dialog_open or self.busy or not self.is_current:
             return
+        if asked:
+            self._looking = False
         if self.controller.is_over:
             if self.controller.network:
                 from tui.netgame import NetworkGame
@@ -426,12 +432,13 @@ class TableScreen(Screen[None]):
                 self.app.switch_screen(NetEndScreen(self.controller, self.log_lines))
             else:
                 self.app.switch_screen(EndScreen(self.controller, self.log_lines))
-        elif self.controller.my_turn:
+        elif self.controller.my_turn and not self._looking:
             self._dialog_open = True
             self.app.push_screen(dialog_for(self.controller), self._dialog_closed)
 
     def _dialog_closed(self, accepted: bool | None) -> None:
         self._dialog_open = False
+        self._looking = not accepted
         if accepted and self.controller.network:
             self.update_table()  # the node carries on by itself
             self.call_after_refresh(self.next_step)
@@ -442,7 +449,7 @@ class TableScreen(Screen[None]):
 
     def action_decide(self) -> None:
         self._leave_armed = False
-        self.next_step()
+        self.next_step(asked=True)
 
     def action_full_log(self) -> None:
         self.app.push_screen(LogScreen(self.log_lines))

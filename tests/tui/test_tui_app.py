@@ -147,3 +147,24 @@ async def test_table_fits_80x24(players: int) -> None:
             assert w.region.height > 0 and w.region.height >= w.virtual_size.height
         assert screen.query_one("#log").region.height >= 3
         assert screen.scrollable_content_region.height == 24 or not screen.allow_vertical_scroll
+
+
+@sync
+async def test_a_dialog_put_aside_stays_aside_until_asked_for() -> None:
+    """Escape closes the decision's dialog to look at the table; news from the network (which
+    redraws the table) must not pop it up again under the player's keys: Enter does."""
+    c = controller_at(DecisionKind.SUPPLY, players=3, seed=2)
+    app = RattusApp(controller=c)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SupplyDialog)
+        await pilot.press("escape")
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        table._net_redraw()  # what a network event does
+        await pilot.pause()
+        assert app.screen is table
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SupplyDialog)
