@@ -127,8 +127,10 @@ class OfflineGame:
             self.game = Game(self.config)
         self.view = PlayerView(self.game, self.seat)
         self._moved = False  # a human move not saved yet
+        self.save_problem: str | None = None  # why the last save failed, if it did
         self._narrator = Narrator(names, self.seat)
         self._read = 0  # log events already narrated
+        self._said_problem: str | None = None
         if advance:
             self.advance()
 
@@ -184,8 +186,14 @@ class OfflineGame:
 
     def _save(self) -> None:
         self._moved = False
-        if self.save_to is not None:
+        if self.save_to is None:
+            return
+        try:
             write_save(self.game, self.table, self.options.bots, self.seat, self.save_to)
+        except OSError as exc:  # a full or read-only disk must not stop the game
+            self.save_problem = f"The game cannot be saved ({exc.strerror or exc})."
+        else:
+            self.save_problem = None
 
     def apply(self, move: Move) -> None:
         """The human's move; raises the engine's ``IllegalMove`` (nothing changes) if the
@@ -202,11 +210,16 @@ class OfflineGame:
     # --- words --------------------------------------------------------------------------------
 
     def new_log_lines(self) -> list[str]:
-        """What happened since the last call, in words, as the human may know it."""
+        """What happened since the last call, in words, as the human may know it (and a
+        save that failed, once)."""
         view = self.view
         start = self._read
         self._read = view.log_size
-        return narrate(view, self._narrator, start)
+        lines = narrate(view, self._narrator, start)
+        if self.save_problem is not None and self.save_problem != self._said_problem:
+            lines.append(self.save_problem)
+        self._said_problem = self.save_problem
+        return lines
 
     def awaited(self) -> str:
         """Who must do what now, in words."""

@@ -165,3 +165,14 @@ async def test_the_menu_with_both_ways_back_fits_80x24() -> None:
         assert body.startswith("> Back to the network game (at 'Kitchen', you are Gus)")
         assert "  Continue the saved game (round 1 of 9, 3 players)" in body
         _fits(app)
+
+
+def test_a_game_goes_on_when_it_cannot_be_saved(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("")
+    game = OfflineGame(OfflineOptions(players=2, seed=3), save_to=blocker / "save.json")
+    assert game.save_problem is not None and "cannot be saved" in game.save_problem
+    assert game.save_problem in game.new_log_lines()  # said once, in the log
+    play_human_turns(game, 3, random.Random(3))
+    assert game.save_problem not in game.new_log_lines()
+    assert game.view.my_turn or game.is_over  # and the game goes on
