@@ -156,6 +156,8 @@ async def cold_child() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         while not any(isinstance(s, TableScreen) for _, s in PAINTS):
             await pilot.pause(0.001)
+        while not isinstance(app.screen, DecisionDialog):  # (not quitting mid-way through)
+            await pilot.pause(0.01)
 
 
 def cold_start() -> None:
@@ -175,7 +177,6 @@ async def hosted_lag(players: int, seed: int) -> None:
     """How long the screen's loop is blocked while a TUI-hosted network game runs: the human
     seat (driven by keys) and ``players - 1`` bot seats in this process, over loopback. A
     ticker asks for 5 ms sleeps; lateness is time the screen could not react to a key."""
-    import os
     import tempfile
 
     from tui_helpers import play_network_to_end
@@ -184,7 +185,6 @@ async def hosted_lag(players: int, seed: int) -> None:
     from tui.netgame import HostLobby
 
     root = Path(tempfile.mkdtemp(prefix="rattus-bench-"))
-    os.environ["RATTUS_DATA_DIR"] = str(root)
     lobby = HostLobby(
         "Bench", TableOptions(players, "first-game"), "Hana", advertise=False, root=root
     )
@@ -220,6 +220,11 @@ async def hosted_lag(players: int, seed: int) -> None:
 
 
 def main() -> None:
+    import os
+    import tempfile
+
+    # offline games save themselves as they go: not into the user's own data directory
+    os.environ.setdefault("RATTUS_DATA_DIR", tempfile.mkdtemp(prefix="rattus-bench-"))
     if "--cold-child" in sys.argv:
         asyncio.run(cold_child())
         return
