@@ -498,9 +498,9 @@ def _network_tui(args: argparse.Namespace, name: str) -> int:
 
 def _unfinished_games() -> int:
     """``rattus resume`` without a game id: the games of this data directory still playing."""
-    from rattus_net.net.persist import data_dir, list_games
+    from rattus_net.net.persist import data_dir, unfinished_games
 
-    playing = [(gid, meta) for gid, meta in list_games() if meta.get("status") == "playing"]
+    playing = unfinished_games()
     if not playing:
         print(f"no unfinished network game in {data_dir() / 'games'}")
         return 0

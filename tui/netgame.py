@@ -135,9 +135,14 @@ def seat_root(setup: Setup, root: Path | None) -> Path:
     return base
 
 
+def building_words(selection: str) -> str:
+    """``random cards`` for ``random-cards`` (a list of buildings stays as it is)."""
+    return selection.replace("-", " ")
+
+
 def options_words(options: TableOptions) -> str:
     """``4 players, random cards, supplies in turn``."""
-    buildings = options.buildings.replace("-", " ")
+    buildings = building_words(options.buildings)
     simultaneous = "simultaneous" if options.simultaneous_supply else "in turn"
     return f"{options.players} players, {buildings}, supplies {simultaneous}"
 
@@ -596,8 +601,7 @@ class NetworkGame:
         self.error: str | None = None
         self.verdict: Verdict | None = None
         self._task: asyncio.Task[None] | None = None
-        session = node.session
-        self._news = LinkNews(node.names, lambda: session.finished or session.abort is not None)
+        self._news = LinkNews.for_node(node)
 
     # -- running ---------------------------------------------------------------------------
 
@@ -803,6 +807,7 @@ __all__ = [
     "NetworkGame",
     "TransportError",
     "address_text",
+    "building_words",
     "options_words",
     "problem_text",
 ]

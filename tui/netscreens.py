@@ -37,6 +37,7 @@ from tui.netgame import (
     Lobby,
     NetworkGame,
     address_text,
+    building_words,
     join_by_advert,
     options_words,
     problem_text,
@@ -44,11 +45,6 @@ from tui.netgame import (
 from tui.screens import EndScreen, TableScreen
 
 BUILDINGS = ("first-game", "random-buildings", "random-cards")
-BUILDING_WORDS = {
-    "first-game": "first game",
-    "random-buildings": "random buildings",
-    "random-cards": "random cards",
-}
 
 
 def default_player_name() -> str:
@@ -112,6 +108,11 @@ class FormScreen(Screen[None]):
         self.message = message
         self.redraw()
 
+    def show_form(self, body: Text) -> None:
+        """Paint the form's rows and its message line."""
+        self.query_one("#form-body", Static).update(body)
+        self.query_one("#form-message", Static).update(Text(self.message, style="bold"))
+
     def action_cursor(self, delta: int) -> None:
         self.cursor = (self.cursor + delta) % max(1, self.row_count())
         self.focus_row()
@@ -170,7 +171,7 @@ class HostScreen(FormScreen):
         labels = {
             "colour": f"Colour         < {D.COLOURS[self.colour]} >",
             "players": f"Players        < {self.players} >  (you, and guests or bots)",
-            "buildings": f"Buildings      < {BUILDING_WORDS[BUILDINGS[self.buildings]]} >",
+            "buildings": f"Buildings      < {building_words(BUILDINGS[self.buildings])} >",
             "simultaneous": "Supplies       < "
             + ("simultaneous" if self.simultaneous else "in turn")
             + " >",
@@ -185,8 +186,7 @@ class HostScreen(FormScreen):
             "Seats nobody takes can be filled with bots in the lobby.",
             style="italic",
         )
-        self.query_one("#form-body", Static).update(t)
-        self.query_one("#form-message", Static).update(Text(self.message, style="bold"))
+        self.show_form(t)
 
     def change(self, delta: int) -> None:
         if self.row == "colour":
@@ -291,8 +291,7 @@ class JoinScreen(FormScreen):
             "Up/Down: choose; Left/Right: colour; Enter: join the table or the address.",
             style="italic",
         )
-        self.query_one("#form-body", Static).update(t)
-        self.query_one("#form-message", Static).update(Text(self.message, style="bold"))
+        self.show_form(t)
 
     def change(self, delta: int) -> None:
         if self.row == "colour":

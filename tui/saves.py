@@ -29,7 +29,7 @@ from rattus_net.engine.game import Game
 from rattus_net.engine.local import LocalTable
 from rattus_net.engine.record import GameRecord, RecordError
 from rattus_net.net.node import HUMAN, JOURNAL
-from rattus_net.net.persist import data_dir, game_dir, list_games
+from rattus_net.net.persist import data_dir, game_dir, unfinished_games
 
 FILE_NAME = "offline-game.json"
 KIND = "rattus-offline-save"
@@ -132,9 +132,9 @@ def unfinished_network_game(root: Path | None = None) -> UnfinishedNetworkGame |
     """The most recent network game in the data directory that a person played here and that
     is still under way, if any."""
     found: list[tuple[float, UnfinishedNetworkGame]] = []
-    for game_id, meta in list_games(root):
+    for game_id, meta in unfinished_games(root):
         players, seat = meta.get("players"), meta.get("seat")
-        if meta.get("status") != "playing" or meta.get("bot") != HUMAN:
+        if meta.get("bot") != HUMAN:
             continue
         if not isinstance(players, list) or not isinstance(seat, int):
             continue

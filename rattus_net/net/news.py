@@ -23,6 +23,12 @@ class LinkNews:
         self.linked: set[int] = set()
         self.gone: set[int] = set()
 
+    @classmethod
+    def for_node(cls, node: PeerNode) -> LinkNews:
+        """The news of ``node``'s links (a link lost once its game has ended is no news)."""
+        session = node.session
+        return cls(node.names, lambda: session.finished or session.abort is not None)
+
     def __call__(self, kind: str, seat: int | None, detail: str) -> str | None:
         name = self.names[seat] if seat is not None else "somebody"
         if kind == "link-up" and seat is not None:
@@ -44,7 +50,7 @@ class LinkNews:
 def headless_reporter(node: PeerNode, say: Callable[[str], None]) -> None:
     """Hook ``say`` lines onto ``node``: the news of the links, and each new round."""
     session = node.session
-    news = LinkNews(node.names, lambda: session.finished or session.abort is not None)
+    news = LinkNews.for_node(node)
     said_round = 0
 
     def hook(kind: str, seat: int | None, detail: str) -> None:

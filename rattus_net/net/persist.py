@@ -194,3 +194,9 @@ def list_games(root: Path | None = None) -> list[tuple[str, dict[str, Any]]]:
             meta = {}
         games.append((d.name, meta if isinstance(meta, dict) else {}))
     return games
+
+
+def unfinished_games(root: Path | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """The games in the data directory still under way here (stopped by a crash or a kill,
+    or being played right now), with their meta.json."""
+    return [(gid, meta) for gid, meta in list_games(root) if meta.get("status") == "playing"]

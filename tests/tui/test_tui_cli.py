@@ -78,17 +78,25 @@ async def play_from_lobby(app: RattusApp, seats: int) -> tuple[str, str, bytes]:
             for part in ("#lobby-title", "#lobby-body")
         )
         await pilot.press("space")
-        await play_network_to_end([(app, pilot)], random.Random(5))
-        end = app.screen
-        assert isinstance(end, NetEndScreen)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert end.controller.verdict is not None and end.controller.verdict.fair
+        end = await play_to_a_fair_end(app, pilot, 5)
         assert end.controller.outcome is not None
         record = end.controller.outcome.record.read_bytes()
         scoring = str(end.query_one("#scoring", Static).render())
         app.exit()
     return lobby_text, scoring, record
+
+
+async def play_to_a_fair_end(app: RattusApp, pilot: Pilot[None], seed: int) -> NetEndScreen:
+    """Play the app's network game through its dialogs to the end screen, whose verifier must
+    find the record fair and written."""
+    await play_network_to_end([(app, pilot)], random.Random(seed))
+    end = app.screen
+    assert isinstance(end, NetEndScreen)
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    assert end.controller.verdict is not None and end.controller.verdict.fair
+    assert end.controller.outcome is not None
+    return end
 
 
 def test_join_without_bot_plays_a_whole_game_in_the_tui(
@@ -255,12 +263,7 @@ async def play_on_to_the_end(app: RattusApp, pilot: Pilot[None]) -> tuple[list[s
     """From the table of a resumed game to its end: the log and the (fair) record."""
     while not isinstance(app.screen, TableScreen | DecisionDialog):
         await pilot.pause(0.05)
-    await play_network_to_end([(app, pilot)], random.Random(9))
-    end = app.screen
-    assert isinstance(end, NetEndScreen)
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-    assert end.controller.verdict is not None and end.controller.verdict.fair
+    end = await play_to_a_fair_end(app, pilot, 9)
     assert end.controller.outcome is not None
     return end.log_lines, end.controller.outcome.record.read_bytes()
 
