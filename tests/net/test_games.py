@@ -63,15 +63,17 @@ def journal_size(data: Path, game: str) -> int:
 
 @pytest.mark.parametrize(
     ("victim", "moment"),
-    [(0, "round 5"), (2, "round 5"), (1, "setup"), (2, "round 9")],
-    ids=["host-mid", "guest-mid", "guest-setup", "guest-last-round"],
+    [(0, "round 5"), (2, "round 5"), (1, "setup"), (2, "round 8")],
+    ids=["host-mid", "guest-mid", "guest-setup", "guest-late"],
 )
 def test_a_killed_peer_resumes_and_the_game_completes(
     tmp_path: Path, victim: int, moment: str
 ) -> None:
     """kill -9 of one of three peers during setup (its journal holds the keys and the first
-    shared random numbers, no round has begun), in the middle of the game, or in the last of
-    the 9 rounds; `rattus resume` brings it back and the game completes for everybody."""
+    shared random numbers, no round has begun), in the middle of the game, or late (round 8
+    of 9: the last round can be over, with the victim only lingering for the others' "done",
+    by the time a busy test reads its line); `rattus resume` brings it back and the game
+    completes for everybody."""
     procs, _ = start_table(tmp_path, 3)
     games = [read_line(p, GAME_LINE, 30) for p in procs]
     assert len(set(games)) == 1
