@@ -27,6 +27,7 @@ from protocol.errors import DecodeError
 from protocol.wire import DEFAULT_LIMITS, Limits, WireValue, decode_message, encode_message
 from rattus_net.engine.moves import (
     ChoosePlayer,
+    DeclineAction,
     DiscardHandles,
     EnterHidden,
     GiveHandles,
@@ -35,6 +36,7 @@ from rattus_net.engine.moves import (
     Move,
     PassHandle,
     Supply,
+    TakeAction,
 )
 
 SIG_DOMAIN = b"rattus-net/v1/message\x00"
@@ -210,6 +212,10 @@ def move_to_wire(move: WireMove, commitment: bytes | None = None) -> dict[str, W
             return {"t": "look", "p": list(positions)}
         case ChoosePlayer(player):
             return {"t": "choose", "p": player}
+        case TakeAction():
+            return {"t": "take"}
+        case DeclineAction():
+            return {"t": "decline"}
     raise ValueError(f"this move has no wire form: {move!r}")
 
 
@@ -232,6 +238,8 @@ def move_from_wire(value: WireValue, peer: str) -> tuple[WireMove, bytes | None]
         "discard": {"t", "h"},
         "look": {"t", "p"},
         "choose": {"t", "p"},
+        "take": {"t"},
+        "decline": {"t"},
     }.get(str(t))
     if keys is None or set(value) != keys:
         raise DecodeError(peer, f"malformed {t!r} move")
@@ -250,4 +258,8 @@ def move_from_wire(value: WireValue, peer: str) -> tuple[WireMove, bytes | None]
         return DiscardHandles(_ints(value["h"], "handles", peer, 200)), None
     if t == "look":
         return Look(_ints(value["p"], "positions", peer)), None
+    if t == "take":
+        return TakeAction(), None
+    if t == "decline":
+        return DeclineAction(), None
     return ChoosePlayer(_int(value["p"], "player", 0, 64, peer)), None

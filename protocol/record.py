@@ -2,7 +2,7 @@
 
 A record is one canonical msgpack map::
 
-    format   "rattus-secure-record"      version  1
+    format   "rattus-secure-record"      version  2
     params   the agreed GameParams (players, options, identities, nonce): hash = game id
     messages every signed frame of the transcript, in processing order
     abort    nil, or the writer's signed abort message (blamed seat, reason, evidence frames)
@@ -44,7 +44,7 @@ from rattus_net.engine.moves import (
 from rattus_net.engine.record import CardOrder, GameRecord, result_summary
 
 FORMAT = "rattus-secure-record"
-VERSION = 1
+VERSION = 2
 RECORD_LIMITS = Limits(max_size=1 << 28, max_array_len=1 << 20, max_depth=8)
 
 
@@ -137,8 +137,14 @@ def decode_record(data: bytes) -> tuple[GameParams, list[bytes], bytes | None]:
         raise RecordFormatError(f"not a secure game record: {exc.reason}{hint}") from None
     if not isinstance(value, dict) or value.get("format") != FORMAT:
         raise RecordFormatError(f'not a secure game record: "format" must be "{FORMAT}"')
-    if value.get("version") != VERSION:
-        raise RecordFormatError(f"unsupported record version {value.get('version')!r}")
+    version = value.get("version")
+    if version == 1:
+        raise RecordFormatError(
+            "secure record version 1 was written before actions became optional (ruling 17) "
+            "and cannot be verified by this program (it reads version 2)"
+        )
+    if version != VERSION:
+        raise RecordFormatError(f"unsupported record version {version!r}")
     if set(value) != {"format", "version", "params", "messages", "abort"}:
         raise RecordFormatError("not a secure game record: unexpected fields")
     messages, abort = value["messages"], value["abort"]

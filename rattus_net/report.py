@@ -99,6 +99,7 @@ def result_dict(game: Game, r: Result) -> dict[str, Any]:
         "nun_row": [D.face_code(f) for f in r.nun_row],
         "nuns": r.nuns,
         "dead": [names[s] for s in range(game.n) if r.dead[s]],
+        "survivors_variant": r.variant_survivors,
         "winners": [names[s] for s in r.winners],
     }
 
@@ -174,6 +175,11 @@ def result_text(game: Game, r: Result) -> str:
     nun_row = " ".join(D.face_code(f) for f in r.nun_row)
     lines.append(f"  Plague: the nun row ({nun_row}) shows {r.nuns} nuns.")
     dead = [names[s] for s in range(game.n) if r.dead[s]]
+    if r.variant_survivors:
+        alive = ", ".join(names[s] for s in range(game.n) if not r.dead[s])
+        lines.append(
+            f"  The plague would kill everyone; in the variant the fewest rats survive: {alive}."
+        )
     lines.append("  Died of the plague: " + (", ".join(dead) if dead else "nobody"))
     if r.winners:
         w = " and ".join(names[s] for s in r.winners)

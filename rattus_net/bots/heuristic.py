@@ -28,6 +28,7 @@ from rattus_net.engine import data as D
 from rattus_net.engine.moves import (
     ChoosePlayer,
     DecisionKind,
+    DeclineAction,
     Discard,
     Enter,
     Give,
@@ -35,6 +36,7 @@ from rattus_net.engine.moves import (
     Move,
     PlayPass,
     Supply,
+    TakeAction,
 )
 from rattus_net.engine.view import PlayerView
 
@@ -47,8 +49,22 @@ KEEP = {D.JOKER: 0.9, D.SWORD: 0.45, D.FLUTE: 0.45, D.PASS: 0.6, D.GOLD: 1.1}
 POP_KEEP = 0.55
 POP_KEEP_LAST = 0.3
 VP_TOKEN = 1.0
+# A hand this big holds more cards than the seat can play well.
+BIG_HAND = 10
+# Cards given away help the receiver too: a gift costs this many times the cards' keep value.
+GIFT_SWING = 1.5
+# Chance, per Sword another player is known to hold, that one takes half of this seat's hand.
+SWORD_THREAT = 0.35
 
 _B = D.Building
+# Actions that take cards of one kind from a supply pile.
+_TAKEN_FACE = {
+    _B.MARKETPLACE: D.JOKER,
+    _B.OFFICE: D.PASS,
+    _B.CASTLE: D.SWORD,
+    _B.PIED_PIPER: D.FLUTE,
+    _B.TREASURY: D.GOLD,
+}
 
 # Nuns per population face, and the full population multiset.
 _ALL_POP = Counter(D.population_faces())
@@ -256,7 +272,44 @@ class HeuristicBot:
             return Look(self._positions(ctx, d.count))
         if kind is DecisionKind.CHOOSE_PLAYER:
             return ChoosePlayer(self._victim(ctx, d.candidates, d.reason))
+        if kind is DecisionKind.ACTION:
+            return TakeAction() if self.take_value(ctx) >= 0 else DeclineAction()
         return space[self.rng.randrange(len(space))]
+
+    # --- taking or declining an action (ruling 17) ------------------------------------------
+
+    def take_value(self, ctx: _Ctx) -> float:
+        """What taking the offered action is worth over declining it, in VP equivalents: the
+        cards' keep values minus what a bigger hand costs. A bigger hand is a liability where
+        it can be taken: a Guard Tower premium later in this row whose player this seat's hand
+        would newly reach (3 cards lost to an opponent), and the Swords other players are known
+        to hold (each extra card loses half a card to the Sword winner, who gains it)."""
+        v = ctx.view
+        d = v.decision
+        assert d is not None and d.building is not None
+        building = D.face_building(v.row[d.building])
+        count = d.count
+        face = _TAKEN_FACE.get(building)
+        if face is not None:
+            gain = count * ctx.keep(face)
+        else:  # population cards drawn, or the Guard Tower's gifts
+            per = ctx.keep(0)
+            if ctx.hand_sizes[ctx.me] >= BIG_HAND:
+                per *= 0.6  # more cards than can be played: mostly rats waiting to happen
+            gain = count * per
+        size = ctx.hand_sizes[ctx.me]
+        cost = 0.0
+        for b in range(d.building + 1, len(v.row)):
+            if D.face_building(v.row[b]) is not _B.GUARD_TOWER or not v.occupants[b]:
+                continue
+            # Its likely premium player: the most cards laid, the first in on a tie.
+            top = max(v.occupants[b], key=lambda sc: sc[1])[0]
+            if top != ctx.me and size < ctx.hand_sizes[top] <= size + count:
+                cost += D.GUARD_TOWER_GIFT * POP_KEEP * GIFT_SWING
+        swords = sum(faces.count(D.SWORD) for faces in v.known_in_hands.values())
+        if swords and ctx.rounds_after >= 1:
+            cost += count * POP_KEEP * min(1.0, SWORD_THREAT * swords)
+        return gain - cost + self._noise()
 
     # --- helpers ---------------------------------------------------------------------------
 

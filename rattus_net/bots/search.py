@@ -10,7 +10,8 @@ steer the choice more than any other.
 Candidate moves are a bounded, sensible set so that the budget is not spread over thousands of
 card combinations: for entering, the heuristic's two best ways into each building, a few more
 of its best overall, and a Pass if allowed; for supplies one move per row card; for the Hospital
-the numbers of cheapest cards to discard; for ties every tied player. Decisions that the
+the numbers of cheapest cards to discard; for ties every tied player; for an offered action
+taking and declining it (its generic legal moves). Decisions that the
 heuristic settles well (giving cards, looking) are taken from it directly, and forced moves are
 instant.
 
@@ -104,6 +105,8 @@ class SearchBot:
             return [Discard(tuple(sorted(order[:m]))) for m in range(min(d.count, len(order)) + 1)]
         if kind is DecisionKind.CHOOSE_PLAYER:
             return [ChoosePlayer(s) for s in d.candidates]
+        if kind is DecisionKind.ACTION:
+            return list(space)  # take or decline (ruling 17): both are searched
         return [h.choose(view)]
 
     # --- search ----------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from rattus_net.engine import data as D
 from rattus_net.engine.moves import (
     ChoosePlayer,
     DecisionKind,
+    DeclineAction,
     Discard,
     Enter,
     Give,
@@ -23,6 +24,7 @@ from rattus_net.engine.moves import (
     Move,
     PlayPass,
     Supply,
+    TakeAction,
 )
 
 if TYPE_CHECKING:
@@ -130,9 +132,13 @@ def _make(kind: DecisionKind, part: tuple[Any, ...], index: int) -> Move:
         return Look(part[1][index])
     if tag == "choose":
         return ChoosePlayer(part[1][index])
+    if tag == "action":
+        return _ACTION_CHOICES[index]
     raise ValueError(tag)
 
 
+# Taking first: a bot or a test that takes the first legal choice carries the action out.
+_ACTION_CHOICES: tuple[Move, Move] = (TakeAction(), DeclineAction())
 _POSITIONS = tuple(range(D.NUN_ROW))
 _COMBOS = {k: list(combinations(_POSITIONS, k)) for k in range(D.NUN_ROW + 1)}
 
@@ -181,4 +187,6 @@ def legal_choices(game: Game, seat: int) -> ChoiceSpace:
         parts.append((len(combos), ("look", combos)))
     elif kind is DecisionKind.CHOOSE_PLAYER:
         parts.append((len(d.candidates), ("choose", d.candidates)))
+    elif kind is DecisionKind.ACTION:
+        parts.append((len(_ACTION_CHOICES), ("action",)))
     return ChoiceSpace(kind, parts, sum(p[0] for p in parts))

@@ -40,6 +40,7 @@ from rattus_net.engine.errors import (
 from rattus_net.engine.moves import (
     ChoosePlayer,
     DecisionKind,
+    DeclineAction,
     Discard,
     DiscardHandles,
     Enter,
@@ -52,6 +53,7 @@ from rattus_net.engine.moves import (
     PassHandle,
     PlayPass,
     Supply,
+    TakeAction,
 )
 from rattus_net.engine.table import (
     Open,
@@ -78,9 +80,11 @@ class Decision:
     """A decision the game waits for.
 
     ``players``: who may decide now (several only for simultaneous supplies).
-    ``count``: GIVE the exact number of cards, DISCARD the maximum, LOOK the positions.
+    ``count``: GIVE the exact number of cards, DISCARD the maximum, LOOK the positions,
+    ACTION the cards the action would bring.
     ``to``: GIVE the receiving seat. ``candidates``: CHOOSE_PLAYER the tied seats.
-    ``reason``: what asks (``sword``, ``flute``, ``guard tower``, ``hospital``, ``tent``).
+    ``reason``: what asks (``sword``, ``flute``, ``guard tower``, ``hospital``, ``tent``;
+    for ACTION ``premium`` or ``standard``).
     ``building``: the row index concerned, if any."""
 
     kind: DecisionKind
@@ -94,6 +98,15 @@ class Decision:
 
 # The ways of choosing 5 of a class's 10 building cards (selection "random-cards").
 _FIVE_OF_TEN = tuple(combinations(range(2 * D.COPIES_PER_BUILDING), D.BUILDINGS_PER_CLASS_IN_GAME))
+
+# Actions that take cards from a supply pile (ruling 17: they may be declined).
+_SUPPLY_TAKEN = {
+    D.Building.MARKETPLACE: D.JOKER,
+    D.Building.OFFICE: D.PASS,
+    D.Building.CASTLE: D.SWORD,
+    D.Building.PIED_PIPER: D.FLUTE,
+    D.Building.TREASURY: D.GOLD,
+}
 
 # The two most frequent decisions, made once: decisions are immutable values.
 _SUPPLY_DECISIONS = tuple(Decision(DecisionKind.SUPPLY, (s,)) for s in range(D.MAX_PLAYERS))
@@ -296,6 +309,8 @@ class Game:
             self._apply_look(d, player, move)
         elif kind is DecisionKind.CHOOSE_PLAYER and isinstance(move, ChoosePlayer):
             self._apply_choose(d, player, move)
+        elif kind is DecisionKind.ACTION and isinstance(move, TakeAction | DeclineAction):
+            self._apply_action(d, player, move)
         elif kind is DecisionKind.ENTER and isinstance(move, EnterHidden):
             self._apply_enter_hidden(player, move)
         elif kind is DecisionKind.ENTER and isinstance(move, PassHandle):
@@ -933,6 +948,52 @@ class Game:
         self._then(*tasks)
 
     def _t_action(self, i: int, seat: int, premium: bool) -> None:
+        """Offer the action, or carry it out when declining it could never help (ruling 17:
+        only actions that bring cards are offered, and only when they would bring some)."""
+        offer = self.action_offer(i, seat, premium)
+        if offer:
+            self.pending = Decision(
+                DecisionKind.ACTION,
+                (seat,),
+                count=offer,
+                reason="premium" if premium else "standard",
+                building=i,
+            )
+            return
+        self._t_take_action(i, seat, premium)
+
+    def action_offer(self, i: int, seat: int, premium: bool) -> int:
+        """How many cards ``seat``'s action in row building ``i`` would bring him if he may
+        decline it (ruling 17: population cards, jokers, specials, Gold, the Guard Tower
+        premium's gifts); 0 for an action taken without asking. Reads public state only, so
+        every peer asks the same question."""
+        b = self.building_at(i)
+        B = D.Building
+        amount = D.PREMIUM_AMOUNT if premium else D.STANDARD_AMOUNT
+        left = len(self.deck) + len(self.discard)
+        if b is B.FARM:
+            return min(D.FARM_DRAW[0 if premium else 1], left)
+        if b is B.BREWERY:
+            played = self.pop_jokers(self.laid[seat])  # ruling 9.9
+            return min(played if premium else played // 2, left)
+        face = _SUPPLY_TAKEN.get(b)
+        if face is not None:
+            return min(amount, len(self.supply[face]))
+        if b is B.GUARD_TOWER and premium:
+            gift = D.GUARD_TOWER_GIFT
+            return sum(min(self.hand_size(s), gift) for s in self._guard_givers(seat))
+        return 0
+
+    def _apply_action(self, d: Decision, seat: int, move: TakeAction | DeclineAction) -> None:
+        assert d.building is not None
+        premium = d.reason == "premium"
+        self.pending = None
+        if isinstance(move, TakeAction):
+            self._then((Game._t_take_action, (d.building, seat, premium)))
+        else:
+            self._emit("decline", seat, building=d.building, premium=premium, count=d.count)
+
+    def _t_take_action(self, i: int, seat: int, premium: bool) -> None:
         b = self.building_at(i)
         self._emit("action", seat, building=i, premium=premium)
         amount = D.PREMIUM_AMOUNT if premium else D.STANDARD_AMOUNT
@@ -976,17 +1037,22 @@ class Game:
 
     def _guard_tower(self, i: int, seat: int) -> None:
         """Guard Tower premium: sizes are compared before anyone gives (ruling 9.7)."""
+        givers = self._guard_givers(seat)
+        self._emit("guard-tower", seat, givers=givers, building=i)
+        self._then(*[(Game._t_guard_give, (i, s, seat)) for s in givers])
+
+    def _guard_givers(self, seat: int) -> list[int]:
+        """Who must give to ``seat``'s Guard Tower premium, in giving order: every player who
+        entered no Guard Tower and holds at least as many cards as ``seat``."""
         protected = {
             s
             for s in range(self.n)
             if self.entered[s] >= 0 and self.building_at(self.entered[s]) is D.Building.GUARD_TOWER
         }
         size = self.hand_size(seat)
-        givers = [
+        return [
             s for s in self.turn_order(seat)[1:] if s not in protected and self.hand_size(s) >= size
         ]
-        self._emit("guard-tower", seat, givers=givers, building=i)
-        self._then(*[(Game._t_guard_give, (i, s, seat)) for s in givers])
 
     def _t_guard_give(self, i: int, giver: int, to: int) -> None:
         size = self.hand_size(giver)

@@ -23,6 +23,7 @@ class DecisionKind(Enum):
     DISCARD = "discard"  # Hospital: choose the hand cards to discard
     LOOK = "look"  # Fortune-teller's Tent: choose nun-row positions
     CHOOSE_PLAYER = "choose"  # Sword or Flute tie: choose which tied player is affected
+    ACTION = "action"  # phase D: take or decline an action that takes cards (ruling 17)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +76,19 @@ class ChoosePlayer:
     player: int
 
 
-Move = Supply | Enter | PlayPass | Give | Discard | Look | ChoosePlayer
+@dataclass(frozen=True, slots=True)
+class TakeAction:
+    """Carry out the premium or standard action the game offers (ruling 17)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineAction:
+    """Decline the premium or standard action the game offers: it gives nothing in return
+    (ruling 17). A player declines cards that would be a liability, e.g. a big hand facing a
+    Sword."""
+
+
+Move = Supply | Enter | PlayPass | Give | Discard | Look | ChoosePlayer | TakeAction | DeclineAction
 
 
 # --- Handle-level moves ----------------------------------------------------------------------
@@ -145,6 +158,10 @@ def format_move(move: Move) -> str:
             return "look " + " ".join(str(p + 1) for p in positions)
         case ChoosePlayer(player):
             return f"choose {player + 1}"
+        case TakeAction():
+            return "take"
+        case DeclineAction():
+            return "decline"
     raise TypeError(f"not a move: {move!r}")
 
 
@@ -188,6 +205,10 @@ def parse_move(text: str) -> Move:
         return Discard(_cards(args))
     if verb == "look":
         return Look(tuple(_index(a) for a in args))
+    if verb == "take" and not args:
+        return TakeAction()
+    if verb == "decline" and not args:
+        return DeclineAction()
     if verb == "choose" and len(args) == 1:
         return ChoosePlayer(_index(args[0]))
     raise MoveSyntaxError(f"not a move: {text!r}")

@@ -111,6 +111,8 @@ def decision_words(d: Decision, names: Sequence[str], row: Sequence[int] | None 
         return f"look at {plural(d.count, 'nun-row card')}{where}."
     if d.kind is K.CHOOSE_PLAYER:
         return f"choose who loses the {d.reason.capitalize()} tie{where}."
+    if d.kind is K.ACTION:
+        return f"take or decline the {d.reason} action{where} ({plural(d.count, 'card')})."
     return d.kind.value + "."
 
 
@@ -298,6 +300,15 @@ def _action(e: Event, w: _Words, row: Sequence[int] | None) -> str:
     return text + "."
 
 
+def _decline(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+    p, d = e.player, e.data
+    kind = "premium" if d["premium"] else "standard"
+    return (
+        f"{w.who(p)} {w.verb(p, 'decline', 'declines')} the {kind} action of "
+        f"{_building(d, row)} ({plural(d.get('count', 0), 'card')} not taken)."
+    )
+
+
 def _guard_tower(e: Event, w: _Words, row: Sequence[int] | None) -> str:
     p, d = e.player, e.data
     givers = d["givers"]
@@ -369,6 +380,7 @@ _DESCRIBERS: dict[str, Callable[[Event, _Words, Sequence[int] | None], str]] = {
     "take": _take,
     "vp": _vp,
     "action": _action,
+    "decline": _decline,
     "guard-tower": _guard_tower,
     "hospital": _hospital,
     "last-round-premium": _last_round_premium,

@@ -27,7 +27,7 @@ from rattus_net.engine.local import LocalTable, settle
 from rattus_net.engine.moves import Move, MoveSyntaxError, format_move, parse_move
 
 FORMAT = "rattus-record"
-VERSION = 1
+VERSION = 2
 
 
 class RecordError(RattusError):
@@ -148,13 +148,17 @@ class GameRecord:
                 raise RecordError(f"move {i} ({text}) is illegal: {exc}") from None
             except SetupError as exc:
                 raise RecordError(f"after move {i}: {exc}") from None
-        if (
-            upto is None
-            and game.is_over
-            and self.result is not None
-            and result_summary(game) != self.result
-        ):
-            raise RecordError("the record's result differs from the result of its moves")
+        if upto is None and self.result is not None:
+            if not game.is_over:
+                raise RecordError(f"the record states a result but stops in round {game.round}")
+            _compare_results(self.result, result_summary(game))
+        if upto is None and game.is_over:
+            used = sum(1 for pile, _ in table.chance.shuffles if pile == "discard")
+            if len(self.order.reshuffles) > used:
+                raise RecordError(
+                    f"cards.reshuffles[{used}] is never used: the game reshuffles the discard "
+                    f"pile {used} time(s)"
+                )
         return game, table
 
     # --- text ---------------------------------------------------------------------------------
@@ -213,8 +217,14 @@ class GameRecord:
     def from_dict(obj: Any) -> GameRecord:
         if not isinstance(obj, dict) or obj.get("format") != FORMAT:
             raise RecordError(f'not a game record: "format" must be "{FORMAT}"')
-        if obj.get("version") != VERSION:
-            raise RecordError(f"unsupported record version {obj.get('version')!r}")
+        version = obj.get("version")
+        if version == 1:
+            raise RecordError(
+                "record version 1 was written before actions became optional (ruling 17) "
+                "and cannot be replayed by this program (it reads version 2)"
+            )
+        if isinstance(version, bool) or version != VERSION:
+            raise RecordError(f"unsupported record version {version!r}")
         players = obj.get("players")
         if (
             not isinstance(players, list)
@@ -237,9 +247,15 @@ class GameRecord:
         if first not in names:
             raise RecordError(f'"first_player" {first!r} is not one of the players')
         seed = obj.get("seed", 0)
-        if not isinstance(seed, int):
-            raise RecordError('"seed" must be an integer')
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise RecordError(f'"seed" must be an integer, not {json.dumps(seed)}')
         cards = _field(obj, "cards", dict, {})
+        unknown = sorted(set(cards) - _CARD_KEYS)
+        if unknown:
+            raise RecordError(
+                f"cards.{unknown[0]} is not a card list of this format "
+                f"(known: {', '.join(sorted(_CARD_KEYS))})"
+            )
         order = CardOrder()
         if "nun_row" in cards:
             order.nun_row = _faces(cards["nun_row"], "cards.nun_row")
@@ -264,6 +280,7 @@ class GameRecord:
             order.reshuffles = [
                 _faces(r, f"cards.reshuffles[{i}]") for i, r in enumerate(cards["reshuffles"])
             ]
+            _check_reshuffles(order)
         moves: list[tuple[int, Move]] = []
         for i, line in enumerate(_field(obj, "moves", list, []), 1):
             if not isinstance(line, str) or ": " not in line:
@@ -290,6 +307,43 @@ class GameRecord:
             moves=moves,
             result=result,
         )
+
+
+_CARD_KEYS = frozenset(
+    {"nun_row", "hands", "deck", "replacement_deck", "building_deck", "reshuffles"}
+)
+_RESULT_KEYS = ("vp", "rats", "nuns", "dead", "winners")
+
+
+def _check_reshuffles(order: CardOrder) -> None:
+    """Each reshuffle, used by the game or not, must be a possible discard pile: some cards,
+    none of them more often than the population minus the nun row (which is never
+    discarded) holds."""
+    pool = Counter(D.population_faces())
+    if order.nun_row is not None:
+        pool.subtract(order.nun_row)
+    for i, faces in enumerate(order.reshuffles):
+        where = f"cards.reshuffles[{i}]"
+        if not faces:
+            raise RecordError(f"{where} is empty: only a discard pile with cards is reshuffled")
+        for f, k in Counter(faces).items():
+            if k > pool[f]:
+                raise RecordError(f"{where}: more {D.face_code(f)} cards than can be discarded")
+
+
+def _compare_results(stated: dict[str, Any], actual: dict[str, Any]) -> None:
+    """Refuse a stated result that differs from the replayed one, naming the field and both
+    values."""
+    for key in sorted(set(stated) - set(actual)):
+        raise RecordError(f'"result.{key}" is not a field of a result')
+    for key in _RESULT_KEYS:
+        if key not in stated:
+            raise RecordError(f'"result" lacks "{key}" (the moves give {json.dumps(actual[key])})')
+        if stated[key] != actual[key]:
+            raise RecordError(
+                f'"result.{key}" says {json.dumps(stated[key], ensure_ascii=False)} but the '
+                f"moves give {json.dumps(actual[key], ensure_ascii=False)}"
+            )
 
 
 def result_summary(game: Game) -> dict[str, Any]:

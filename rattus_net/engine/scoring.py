@@ -38,7 +38,7 @@ class Result:
     rats: tuple[int, ...]
     nuns: int
     nun_row: tuple[int, ...]  # faces
-    dead: tuple[bool, ...]
+    dead: tuple[bool, ...]  # in the survivors variant, the fewest rats are not dead
     winners: tuple[int, ...]  # empty: the plague killed everyone
     variant_survivors: bool = False
 
@@ -125,8 +125,11 @@ def score(game: Game) -> Result:
     alive = [s for s in range(n) if not dead[s]]
     variant = False
     if not alive and game.config.plague_survivors:
+        # The optional variant: the fewest rats survive, and are survivors everywhere (rules
+        # section 7), not dead players who happen to win.
         fewest = min(rats)
         alive = [s for s in range(n) if rats[s] == fewest]
+        dead = tuple(s not in alive for s in range(n))
         variant = True
     winners: tuple[int, ...] = ()
     if alive:

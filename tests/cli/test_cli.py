@@ -130,26 +130,42 @@ def test_bad_arguments_give_one_line(
         (b"[1, 2", "not JSON"),
         (b'{"format": "chess"}', "format"),
         (b'{"format": "rattus-record", "version": 9}', "version"),
-        (b'{"format": "rattus-record", "version": 1, "players": ["A"]}', "players"),
+        (b'{"format": "rattus-record", "version": 2, "players": ["A"]}', "players"),
         (
-            b'{"format": "rattus-record", "version": 1, "players": ["A", "B"],'
+            b'{"format": "rattus-record", "version": 2, "players": ["A", "B"],'
             b' "moves": ["C: pass"]}',
             "not one of the players",
         ),
         (
-            b'{"format": "rattus-record", "version": 1, "players": ["A", "B"],'
+            b'{"format": "rattus-record", "version": 2, "players": ["A", "B"],'
             b' "moves": ["A: fly away"]}',
             "not a move",
         ),
         (
-            b'{"format": "rattus-record", "version": 1, "players": ["A", "B"],'
+            b'{"format": "rattus-record", "version": 2, "players": ["A", "B"],'
             b' "moves": ["B: supply 1"]}',
             "illegal",
         ),
         (
-            b'{"format": "rattus-record", "version": 1, "players": ["A", "B"],'
+            b'{"format": "rattus-record", "version": 2, "players": ["A", "B"],'
             b' "cards": {"nun_row": ["Chu4", "Chu4", "Chu4", "Chu4", "Chu4"]}}',
             "more Chu4 cards than the game has",
+        ),
+        (b'{"format": "rattus-record", "version": 1, "players": ["A", "B"]}', "ruling 17"),
+        (
+            b'{"format": "rattus-record", "version": 2, "players": ["A", "B"], "seed": true}',
+            '"seed" must be an integer, not true',
+        ),
+        (
+            b'{"format": "rattus-record", "version": 2, "players": ["A", "B"],'
+            b' "cards": {"reshuffles": [["Pea0"], []]}}',
+            "cards.reshuffles[1] is empty",
+        ),
+        (
+            b'{"format": "rattus-record", "version": 2, "players": ["A", "B"],'
+            b' "moves": ["A: supply 1"], "result": {"vp": {}, "rats": {}, "nuns": 0,'
+            b' "dead": [], "winners": []}}',
+            "the record states a result but stops in round 1",
         ),
     ],
 )

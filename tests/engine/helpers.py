@@ -23,7 +23,7 @@ from rattus_net.engine.config import BuildingSelection, GameConfig
 from rattus_net.engine.data import Building
 from rattus_net.engine.game import Game
 from rattus_net.engine.local import LocalTable, settle
-from rattus_net.engine.moves import DecisionKind, Enter, Move, Supply
+from rattus_net.engine.moves import DecisionKind, Enter, Move, Supply, TakeAction
 from rattus_net.engine.view import PlayerView
 
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve")
@@ -184,7 +184,10 @@ class Scenario:
         plague_survivors: bool = False,
         discard_orders: Sequence[Sequence[int]] = (),
         randoms: Sequence[int] = (),
+        take_actions: bool = True,
     ) -> None:
+        # Offered actions (ruling 17) are taken at once unless a test wants to decide them.
+        self.take_actions = take_actions
         if selection is None:
             chosen = (
                 list(buildings)
@@ -244,12 +247,20 @@ class Scenario:
     # --- playing ------------------------------------------------------------------------------
 
     def play(self, seat: int, move: Move) -> None:
-        """Apply a move, then let the table answer until a player must decide."""
+        """Apply a move, then let the table answer until a player must decide (taking every
+        offered action if ``take_actions``)."""
         self.game.apply(seat, move)
-        settle(self.game, self.table)
+        self.settle()
 
     def settle(self) -> None:
         settle(self.game, self.table)
+        g = self.game
+        while self.take_actions and g.decision is not None:
+            d = g.decision
+            if d.kind is not DecisionKind.ACTION:
+                break
+            g.apply(d.players[0], TakeAction())
+            settle(g, self.table)
 
     def view(self, seat: int) -> PlayerView:
         return PlayerView(self.game, seat)

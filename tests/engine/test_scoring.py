@@ -227,6 +227,14 @@ def test_survivors_variant_fewest_rats_survive() -> None:
     r: Result = score(g)
     assert r.variant_survivors
     assert r.winners == (2,)
+    assert r.dead == (False, True, False)  # the fewest rats survive: survivors, not dead
+
+
+def test_survivors_variant_is_off_by_default() -> None:
+    g = finished(3)
+    g.rats = [11, 12, 11]
+    r = score(g)
+    assert not r.variant_survivors and r.dead == (True, True, True) and r.winners == ()
 
 
 def test_the_end_of_a_played_game_turns_everything_up() -> None:

@@ -33,7 +33,7 @@ from protocol.messages import (
     move_to_wire,
 )
 from protocol.params import GameParams, PeerSecrets
-from protocol.record import RecordFormatError, verify_record
+from protocol.record import RECORD_LIMITS, RecordFormatError, verify_record
 from protocol.seeded import SeededChance, seeded_params
 from protocol.session import PeerFault, ReplayError, Session
 from protocol.wire import WireValue, decode_message, encode_message
@@ -649,3 +649,25 @@ def test_parameters_carry_the_lobby_colours_and_older_ones_still_read() -> None:
     for bad in (["green"], "green", [1, 2, 3]):
         with pytest.raises(DecodeError):
             GameParams.from_wire({**wire, "colours": bad})
+
+
+def test_offered_actions_travel_as_moves_taken_and_declined(two: Played, three: Played) -> None:
+    """Ruling 17: taking or declining an offered action is a signed move like any other; the
+    random players of these games did both, and the games verified (tests above)."""
+    from rattus_net.engine.moves import DeclineAction, TakeAction
+
+    for p in (two, three):
+        moves = [m for _, m in p.net.peers[0].public.history]
+        assert TakeAction() in moves and DeclineAction() in moves
+        assert moves == [m for _, m in p.net.peers[1].public.history]
+
+
+def test_a_version_1_secure_record_is_refused_in_one_line(two: Played) -> None:
+    from protocol.record import decode_record
+    from protocol.wire import decode_value, encode_value
+
+    value = decode_value(two.record, RECORD_LIMITS)
+    assert isinstance(value, dict)
+    old = encode_value({**value, "version": 1}, RECORD_LIMITS)
+    with pytest.raises(RecordFormatError, match="version 1 was written before actions"):
+        decode_record(old)

@@ -105,13 +105,13 @@ def test_decode_applies_custom_limits() -> None:
     "value",
     [
         [],
-        {"v": 1, "k": "x"},
-        {"v": 2, "k": "x", "b": {}},
+        {"v": wire.PROTOCOL_VERSION, "k": "x"},
+        {"v": wire.PROTOCOL_VERSION + 1, "k": "x", "b": {}},
         {"v": True, "k": "x", "b": {}},
-        {"v": 1, "k": "", "b": {}},
-        {"v": 1, "k": 3, "b": {}},
-        {"v": 1, "k": "x", "b": []},
-        {"v": 1, "k": "x", "b": {}, "z": 0},
+        {"v": wire.PROTOCOL_VERSION, "k": "", "b": {}},
+        {"v": wire.PROTOCOL_VERSION, "k": 3, "b": {}},
+        {"v": wire.PROTOCOL_VERSION, "k": "x", "b": []},
+        {"v": wire.PROTOCOL_VERSION, "k": "x", "b": {}, "z": 0},
     ],
 )
 def test_decode_message_rejects_bad_envelopes(value: wire.WireValue) -> None:
@@ -178,3 +178,13 @@ def test_fuzz_nesting_depth(depth: int, opener: bytes) -> None:
     else:
         with pytest.raises(DecodeError):
             wire.decode_value(data, SMALL)
+
+
+def test_take_and_decline_have_a_wire_form() -> None:
+    from protocol.messages import move_from_wire, move_to_wire
+    from rattus_net.engine.moves import DeclineAction, TakeAction
+
+    for move in (TakeAction(), DeclineAction()):
+        assert move_from_wire(move_to_wire(move), "p") == (move, None)
+    with pytest.raises(DecodeError, match="malformed 'take' move"):
+        move_from_wire({"t": "take", "x": 1}, "p")
