@@ -598,4 +598,8 @@ DIALOGS: dict[DecisionKind, type[DecisionDialog]] = {
 def dialog_for(controller: GameController) -> DecisionDialog:
     d = controller.view.decision
     assert d is not None
+    if d.kind is DecisionKind.ACTION:  # taking or declining an action: its own module
+        from tui.decline import DeclineDialog
+
+        return DeclineDialog(controller)
     return DIALOGS[d.kind](controller)

@@ -22,6 +22,7 @@ from rattus_net.engine import data as D
 from rattus_net.engine.config import BuildingSelection
 from tui import render as R
 from tui.controller import GameController, OfflineGame, OfflineOptions, default_bot_kind
+from tui.decline import take_without_asking, toggle_always_take
 from tui.dialogs import dialog_for
 from tui.saves import (
     SavedGame,
@@ -298,6 +299,7 @@ class TableScreen(Screen[None]):
         Binding("l", "full_log", "Log"),
         Binding("r", "rules", "Rules"),
         Binding("q", "leave", "Leave game"),
+        Binding("t", "toggle_always_take", "Always take", show=False),
     ]
 
     def __init__(self, controller: GameController) -> None:
@@ -433,6 +435,9 @@ class TableScreen(Screen[None]):
             else:
                 self.app.switch_screen(EndScreen(self.controller, self.log_lines))
         elif self.controller.my_turn and not self._looking:
+            if take_without_asking(self.controller):  # the "always take" setting
+                self._dialog_closed(True)
+                return
             self._dialog_open = True
             self.app.push_screen(dialog_for(self.controller), self._dialog_closed)
 
@@ -456,6 +461,9 @@ class TableScreen(Screen[None]):
 
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen())
+
+    def action_toggle_always_take(self) -> None:
+        self.notify(toggle_always_take())
 
     async def action_leave(self) -> None:
         if not self._leave_armed:

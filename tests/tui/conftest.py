@@ -1,6 +1,7 @@
 """Every TUI test gets its own data directory: offline games are saved there as they go, and
 the menu offers to continue a saved game, so tests must neither read nor leave saves of the
-person running them."""
+person running them. Likewise its own config directory: the person's settings (such as
+"always take") must not change what a test sees."""
 
 from __future__ import annotations
 
@@ -15,4 +16,13 @@ def _own_data_dir(
 ) -> Path:
     path = tmp_path_factory.mktemp("data")
     monkeypatch.setenv("RATTUS_DATA_DIR", str(path))
+    return path
+
+
+@pytest.fixture(autouse=True)
+def _own_config_dir(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    path = tmp_path_factory.mktemp("config")
+    monkeypatch.setenv("RATTUS_CONFIG_DIR", str(path))
     return path

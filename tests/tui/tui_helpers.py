@@ -15,6 +15,7 @@ from rattus_net.engine.config import BuildingSelection
 from rattus_net.engine.moves import DecisionKind
 from tui.app import RattusApp
 from tui.controller import OfflineGame, OfflineOptions
+from tui.decline import DeclineDialog
 from tui.dialogs import (
     CardsDialog,
     ChoosePlayerDialog,
@@ -90,6 +91,8 @@ def keys_for(dialog: DecisionDialog, rng: random.Random) -> list[str]:
             left -= take
             keys += [str(take), "down"]
         return [*keys, "enter"]
+    if isinstance(dialog, DeclineDialog):  # take (Enter), or decline (d twice) now and then
+        return ["d", "d"] if rng.random() < 0.3 else ["enter"]
     if isinstance(dialog, LookDialog | ChoosePlayerDialog):
         return ["down", "enter"] if isinstance(dialog, ChoosePlayerDialog) else ["enter"]
     raise AssertionError(dialog)
