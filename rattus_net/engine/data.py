@@ -206,8 +206,9 @@ BUILDING_ACTIONS: Final = {
 }
 
 # Premium and standard amounts of the buildings whose action is "take/draw/discard N".
-PREMIUM_AMOUNT: Final = 2  # [C] Marketplace, Office, Monastery, Castle, Palace, Treasury, Tent
-STANDARD_AMOUNT: Final = 1  # [C] as above; Pied Piper premium 2 is [I]
+PREMIUM_AMOUNT: Final = 2  # [C] Marketplace, Office, Monastery, Castle, Palace, Treasury, Tent,
+# Pied Piper's Hut (printed like the Castle's; its digit is lost in the seed like the others')
+STANDARD_AMOUNT: Final = 1  # [C] as above
 FARM_DRAW: Final = (4, 2)  # [C] premium, standard
 HOSPITAL_PREMIUM_RATS: Final = 1  # [C] discarded before the hand-card discards
 HOSPITAL_CARD_LIMIT: Final = (3, 2)  # [C] premium, standard
@@ -362,15 +363,19 @@ COLOURS: Final = ("red", "blue", "green", "yellow", "purple")  # [C] five disc c
 
 # --- Scoring ------------------------------------------------------------------------------------
 
-INFLUENCE_AWARDS: Final = (10, 5, 2)  # [C] most, second, third
+# Most, second, third: 10 and 5 [C]; the third-place digit is lost in the seed (2, 3 or 4) [I].
+INFLUENCE_AWARDS: Final = (10, 5, 2)
 THIRD_PLACE_MIN_PLAYERS: Final = 4  # [I] third place only with 4 or 5 players
-HAND_MAJORITY_VP: Final = 3  # [R] most population + joker cards in hand
+HAND_MAJORITY_VP: Final = 3  # [I] a lost single digit (2, 3, 4 or 6): most pop. + jokers
 HAND_MAJORITY_TIE_VP: Final = 1  # [C] each tied player
-SPECIAL_MAJORITY_VP: Final = 2  # [R] most Swords, Flutes, Passes (each kind)
+SPECIAL_MAJORITY_VP: Final = 2  # [I] a lost single digit (2, 3, 4 or 6): most of each kind
 SPECIAL_MAJORITY_TIE_VP: Final = 1  # [C]
-GOLD_VP: Final = (6, 3)  # [I] most, second (only if a Treasury was in the game)
-GOLD_TIE_FIRST_POOL: Final = 9  # [C] rule, [I] value: split, rounded down, no second place
-GOLD_TIE_SECOND_POOL: Final = 3  # [C] rule, [I] value: split, rounded down
+# [C] by arithmetic: most, second (only if a Treasury was in the game). Both digits are lost,
+# but the printed tie pool 9 is first + second, and 6 + 3 is the only pair of lost digits
+# (2, 3, 4, 6) that sums to 9.
+GOLD_VP: Final = (6, 3)
+GOLD_TIE_FIRST_POOL: Final = 9  # [C] printed: split, rounded down, no second place
+GOLD_TIE_SECOND_POOL: Final = 3  # [C] rule, [I] value (a lost digit): split, rounded down
 VP_TOKEN_VALUE: Final = 1  # [R]
 
 PROVENANCE: Final = {
@@ -378,21 +383,21 @@ PROVENANCE: Final = {
     "NUNS_PER_CLASS": "I",
     "SUPPLY_COUNTS": "C",
     "BUILDING_ACTIONS": "C",
-    "PIED_PIPER_PREMIUM": "I",
-    "BREWERY_ROUNDING": "I",
+    "PIED_PIPER_PREMIUM": "C",
+    "BREWERY_ROUNDING": "C",
     "SUPPLY_ACTIONS": "R",
     "BUILDING_COPIES": "R",
     "FIRST_GAME": "C",
     "START_RATS": "C",
     "ROUND_PLAN": "C",
-    "INFLUENCE_AWARDS": "C",
+    "INFLUENCE_AWARDS": "I",
     "THIRD_PLACE_MIN_PLAYERS": "I",
-    "HAND_MAJORITY_VP": "R",
+    "HAND_MAJORITY_VP": "I",
     "HAND_MAJORITY_TIE_VP": "C",
-    "SPECIAL_MAJORITY_VP": "R",
+    "SPECIAL_MAJORITY_VP": "I",
     "SPECIAL_MAJORITY_TIE_VP": "C",
-    "GOLD_VP": "I",
-    "GOLD_TIE_FIRST_POOL": "I",
+    "GOLD_VP": "C",
+    "GOLD_TIE_FIRST_POOL": "C",
     "GOLD_TIE_SECOND_POOL": "I",
     "VP_TOKEN_VALUE": "R",
 }

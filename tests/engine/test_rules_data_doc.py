@@ -47,3 +47,23 @@ def test_the_doc_shows_the_supply_action_table_of_the_data_module() -> None:
     for code, action in D.SUPPLY_ACTIONS.items():
         row = f"| {code} | {action.describe()} | {action.draw} | {action.rats} | {action.looks} |"
         assert row in text, row
+
+
+def test_tags_follow_the_corrected_reference() -> None:
+    """Rules 4 and 7 as corrected (issue 14): the Gold tie's 9 is printed and 6/3 follow from
+    it by arithmetic; the Brewery's rounding and the Pied Piper's premium are as attested as
+    the rest of their buildings; the majority awards and the third-place award are lost digits
+    (inferred); the VP token value is still reconstructed."""
+    expected = {
+        "GOLD_TIE_FIRST_POOL": "C",
+        "GOLD_VP": "C",
+        "GOLD_TIE_SECOND_POOL": "I",
+        "BREWERY_ROUNDING": "C",
+        "PIED_PIPER_PREMIUM": "C",
+        "HAND_MAJORITY_VP": "I",
+        "SPECIAL_MAJORITY_VP": "I",
+        "INFLUENCE_AWARDS": "I",
+        "VP_TOKEN_VALUE": "R",
+    }
+    assert {k: D.PROVENANCE[k] for k in expected} == expected
+    assert D.GOLD_VP[0] + D.GOLD_VP[1] == D.GOLD_TIE_FIRST_POOL  # the arithmetic behind 6/3
