@@ -33,7 +33,7 @@ from rattus_net.net.persist import data_dir, game_dir, unfinished_games
 
 FILE_NAME = "offline-game.json"
 KIND = "rattus-offline-save"
-VERSION = 1
+VERSION = 2  # 2: records with optional actions (ruling 17); a version-1 save cannot replay
 
 
 class SaveError(RattusError):

@@ -64,10 +64,14 @@ def test_damaged_or_foreign_saves_are_refused_plainly(tmp_path: Path) -> None:
         (json.dumps({"kind": "other"}), "another version"),
         (
             json.dumps(
-                {"kind": "rattus-offline-save", "version": 1, "bots": "random",
+                {"kind": "rattus-offline-save", "version": 2, "bots": "random",
                  "human_seat": 0, "round": 1, "rounds": 9, "record": {"format": "x"}}
             ),
             "damaged: not a game record",
+        ),
+        (
+            json.dumps({"kind": "rattus-offline-save", "version": 1}),
+            "written by another version",  # before the optional actions of ruling 17
         ),
     ):  # fmt: skip
         path.write_text(text)
