@@ -120,7 +120,13 @@ class RattusRecord:
             if key == "moves" and value:
                 inner = ",\n".join(f"  {json.dumps(m, ensure_ascii=False)}" for m in value)
                 text = "[\n" + inner + "\n ]"
-            elif key in ("tokens", "result", "components"):
+            elif key in ("tokens", "result"):
+                inner = ",\n".join(
+                    f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False)}"
+                    for k, v in value.items()
+                )
+                text = "{\n" + inner + "\n }"
+            elif key == "components":
                 text = json.dumps(value, ensure_ascii=False, indent=1).replace("\n", "\n ")
             else:
                 text = json.dumps(value, ensure_ascii=False)

@@ -138,4 +138,59 @@ def spectator_view(game: RattusGame) -> RattusView:
     return _Spectator(game, 0)
 
 
-__all__ = ["Phase", "spectator_view", "state_dict", "state_text", "table_text"]
+__all__ = ["Phase", "event_text", "spectator_view", "state_dict", "state_text", "table_text"]
+
+
+def event_text(event: Any, names: tuple[str, ...]) -> str | None:
+    """One line for a log event (``None`` for events not worth a line)."""
+    nm = [_clean(x) for x in names]
+    who = nm[event.player] if event.player is not None else ""
+    d = event.data
+    kind = event.kind
+    if kind == "start-place":
+        return f"{who} places start cubes in {' and '.join(d['regions'])}"
+    if kind == "take":
+        src = "" if d["taken_from"] is None else f" from {nm[d['taken_from']]}"
+        return f"{who} takes the {d['card']}{src}"
+    if kind == "place":
+        return f"{who} places {d['count']} cube(s) in {d['region']}"
+    if kind == "peasant":
+        return f"{who} places the Peasant's cube in {d['region']}"
+    if kind == "king":
+        return f"{who} moves a cube from {d['region']} to the palace (King)"
+    if kind == "monk":
+        return f"{who} moves token {d['slot']} of {d['source']} to {d['target']} (Monk)"
+    if kind == "merchant":
+        return f"{who} moves {d['count']} cube(s) from {d['source']} to {d['target']} (Merchant)"
+    if kind == "witch":
+        a, b = d["first"], d["second"]
+        return f"{who} looks at token {a[1]} of {a[0]} and token {b[1]} of {b[0]} (Witch)"
+    if kind == "witch-look":
+        return f"you saw: {' and '.join(str(f) for f in d['faces'])}"
+    if kind in ("swap", "keep"):
+        return f"{who} {'swaps the two tokens' if kind == 'swap' else 'leaves the tokens'}"
+    if kind == "plague":
+        via = f" via {d['via']}" if d["via"] else ""
+        plus = " with the Knight's +2" if d["knight"] else ""
+        return f"{who} moves the plague to {d['to']}{via}{plus}"
+    if kind == "spread":
+        where = ", ".join(d["regions"]) or "nowhere (no room or no tokens left)"
+        return f"new tokens: {where}"
+    if kind == "turn-up":
+        what = "strikes" if d["strikes"] else "no effect"
+        return f"{d['region']}: {d['token']} turned up ({d['counted']} counted): {what}"
+    if kind == "loss":
+        return f"  {who} loses a cube in {d['region']} ({d['why']})"
+    if kind == "end-trigger":
+        return f"the game ends after {who}'s turn: {REASONS.get(d['reason'], d['reason'])}"
+    if kind == "final-round":
+        return "final round: " + ", ".join(nm[s] for s in d["order"])
+    if kind == "final-outbreak":
+        return "the plague breaks out in every region"
+    if kind == "plague-start":
+        return f"the plague piece starts in {d['region']}"
+    if kind == "first-player":
+        return f"{who} starts"
+    if kind == "removed":
+        return f"{d['count']} tokens removed unseen from the rat supply"
+    return None
