@@ -29,8 +29,20 @@ def test_the_shipped_file_matches_the_rules() -> None:
     assert "Turcia" not in nb["Germania"] and "Polonia" not in nb["Hispania"]
     assert ("Italia" in nb["Hispania"]) != ("Polonia" in nb["Italia"])
     assert sorted(t.text() for t in c.tokens if t.start) == sorted(
-        ["1 A", "2 M Pea", "2 M Bou", "2 M Chu", "2 M Chi", "2 M Mag", "2 M Roy", "3 A"]
-        + ["3 Pea Chi", "3 Bou Mag", "3 Chu Roy", "4 A"]
+        [
+            "1 A",
+            "2 M Pea",
+            "2 M Bou",
+            "2 M Chu",
+            "2 M Chi",
+            "2 M Mag",
+            "2 M Roy",
+            "3 A",
+            "3 Pea Chi",
+            "3 Bou Mag",
+            "3 Chu Roy",
+            "4 A",
+        ]
     )
 
 
@@ -104,7 +116,7 @@ def test_the_cli_reports_a_bad_components_file_in_one_line(
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(broken(lambda o: o["tokens"].pop())))
     code = main(["selfplay", "--game", "rattus", "--components", str(bad), "--games", "1"])
-    out, err = capsys.readouterr()
+    _out, err = capsys.readouterr()
     assert code == 1
     assert err.strip().count("\n") == 0 and "tokens must hold 49 tokens" in err
     assert "Traceback" not in err

@@ -88,8 +88,20 @@ def test_selfplay_writes_records_that_replay_prints(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code = main(
-        ["selfplay", "--game", "rattus", "--players", "3", "--games", "2", "--bots", "heuristic"]
-        + ["--record-dir", str(tmp_path), "--json"]
+        [
+            "selfplay",
+            "--game",
+            "rattus",
+            "--players",
+            "3",
+            "--games",
+            "2",
+            "--bots",
+            "heuristic",
+            "--record-dir",
+            str(tmp_path),
+            "--json",
+        ]
     )
     out, _ = capsys.readouterr()
     assert code == 0
