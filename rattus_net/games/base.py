@@ -80,7 +80,7 @@ class GameDefinition(ABC):
 
     @abstractmethod
     def parse_move(self, text: str) -> Any:
-        """The move ``text`` names (raises an ``IllegalMove`` subclass on bad text)."""
+        """The move ``text`` names (raises a ``ValueError`` subclass on bad text)."""
 
     @abstractmethod
     def format_move(self, move: Any) -> str:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from rattus_net.engine.errors import IllegalMove
 
 
-class MoveSyntaxError(IllegalMove):
+class MoveSyntaxError(IllegalMove, ValueError):
     """Text that is not a Rattus move."""
 
 
