@@ -77,6 +77,8 @@ class _Ctx:
         self.pool = view.unseen_faces() or list(view.components.tokens)
         self.holders = view.holders
         self.dist = _distances(view.neighbours, view.plague)
+        self.code_holder = {CODE_OF[c]: s for c, s in self.holders.items()}
+        self.pool_stats = _pool_stats(self.pool)
 
     def threat(self, r: int) -> float:
         """How likely the plague strikes region ``r`` soon (it moves every turn)."""
@@ -87,24 +89,27 @@ class _Ctx:
         """Expected cubes each seat loses if region ``r`` breaks out now (tokens estimated
         from the pool where unknown; losses along the way ignored)."""
         total = sum(cubes) + plus
-        out = [0.0] * self.n
+        n = self.n
+        out = [0.0] * n
         if total == 0:
             return out
-        known = self.view.tokens(r)
         top = max(cubes)
-        for tok in known:
-            faces = [tok] if tok is not None else self.pool
-            w = 1.0 / len(faces)
-            for t in faces:
-                if t.number > total:
+        code_holder = self.code_holder
+        for tok in self.view.tokens(r):
+            if tok is None:
+                m, a, syms = self.pool_stats[min(total, MAX_NUMBER)]
+            else:
+                if tok.number > total:
                     continue
-                for s in range(self.n):
-                    if cubes[s] == 0:
-                        continue
-                    hit = (t.majority and cubes[s] == top) + t.all_
-                    for code in t.symbols:
-                        hit += self.holders[_card(code)] == s
-                    out[s] += w * hit
+                m, a = float(tok.majority), float(tok.all_)
+                syms = {c: 1.0 for c in tok.symbols}
+            for s in range(n):
+                if cubes[s]:
+                    out[s] += a + (m if cubes[s] == top else 0.0)
+            for code, w in syms.items():
+                s2 = code_holder[code]
+                if s2 is not None and cubes[s2]:
+                    out[s2] += w
         return out
 
     def harm(self, r: int, plus: int = 0) -> float:
@@ -112,6 +117,29 @@ class _Ctx:
         lost = self.loss(r, self.cubes[r], plus)
         others = sum(lost[s] for s in range(self.n) if s != self.seat)
         return others / max(1, self.n - 1) - 1.4 * lost[self.seat]
+
+
+MAX_NUMBER = 12
+
+
+def _pool_stats(pool: list[Token]) -> list[tuple[float, float, dict[str, float]]]:
+    """Per cube count: the chance that an unknown token strikes with M, with A, and with each
+    class symbol (expected symbols), drawn from ``pool``."""
+    size = max(1, len(pool))
+    by_number: list[list[Token]] = [[] for _ in range(MAX_NUMBER + 1)]
+    for t in pool:
+        by_number[min(t.number, MAX_NUMBER)].append(t)
+    out = []
+    m = a = 0.0
+    syms: dict[str, float] = {}
+    for bucket in by_number:
+        for t in bucket:
+            m += t.majority
+            a += t.all_
+            for c in t.symbols:
+                syms[c] = syms.get(c, 0.0) + 1.0
+        out.append((m / size, a / size, {c: v / size for c, v in syms.items()}))
+    return out
 
 
 def _card(code: str) -> str:
