@@ -172,7 +172,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def _components_only_for_rattus(args: argparse.Namespace) -> None:
+    if args.components is not None and args.game != "rattus":
+        raise UsageError(f"rattus {args.command}: --components is for --game rattus")
+
+
 def cmd_play(args: argparse.Namespace) -> int:
+    _components_only_for_rattus(args)
     if args.game == "rattus":
         from rattus_net import cli_rattus
 
@@ -186,6 +192,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
+    _components_only_for_rattus(args)
     if args.game == "rattus":
         from rattus_net import cli_rattus
 

@@ -76,6 +76,8 @@ def play_bots(
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
     players = _check_players(args.players, 4)
+    if args.secure:
+        raise SetupError("--secure is not available for Rattus yet (it comes with network play)")
     kinds = list(args.bots)
     for k in kinds:
         if k not in RATTUS_BOTS:

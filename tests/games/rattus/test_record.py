@@ -173,3 +173,8 @@ def test_play_ends_cleanly_when_input_ends(capsys: pytest.CaptureFixture[str]) -
         sys.stdin = old
     _, err = capsys.readouterr()
     assert code == 1 and "input ended" in err and "Traceback" not in err
+
+
+def test_components_is_refused_for_rattus_cartus(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["selfplay", "--components", "x.json", "--games", "1"])
+    assert code == 2 and "--components is for --game rattus" in capsys.readouterr()[1]
