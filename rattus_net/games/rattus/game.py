@@ -21,40 +21,19 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, NamedTuple
 
-from rattus_net.engine.errors import BadChoice, GameOver, NotYourTurn, SetupError, WrongCount
+from rattus_net.engine.errors import BadChoice, GameOver, NotYourTurn, SetupError, TableMisuse
 from rattus_net.engine.table import PublicRandom, Reveal, Shuffle, TableRequest
 from rattus_net.games.rattus import rules as R
 from rattus_net.games.rattus.components import CARDS, CODE_OF, Components, Token
-from rattus_net.games.rattus.errors import AbilityNotAllowed, CardNotHeldError, NoSuchRegion
-from rattus_net.games.rattus.moves import (
-    Done,
-    King,
-    Merchant,
-    Monk,
-    Move,
-    Place,
-    Plague,
-    Spread,
-    StartPlace,
-    Swap,
-    Take,
-    TurnUp,
-    Witch,
-)
+from rattus_net.games.rattus.decision import Decision, Kind
+from rattus_net.games.rattus.errors import NoSuchRegion
+from rattus_net.games.rattus.moves import Move
 
 CUBES = 20
 MAX_TOKENS = 3
 REMOVED = {2: 12, 3: 6, 4: 0}  # tokens removed unseen from the rat supply [C count]
 KNIGHT_BONUS = 2
-
-
-class Kind(Enum):
-    START = "start"  # place 2 start cubes
-    TURN = "turn"  # A, B, abilities, then C (the plague move ends it)
-    SWAP = "swap"  # after a Witch's look: swap or keep
-    SPREAD = "spread"  # where the new tokens go
-    TURN_UP = "turn-up"  # which face-down token to turn up next
-    FINAL = "final"  # final round: abilities, then done
+CARD_INDEX = {code: CARDS.index(card) for card, code in CODE_OF.items()}  # class code -> card
 
 
 class Phase(Enum):
@@ -62,21 +41,6 @@ class Phase(Enum):
     PLAY = "play"
     FINAL = "final round"
     OVER = "game over"
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """A decision the game waits for: ``player`` must answer a ``kind`` decision. ``count``:
-    SPREAD the tokens to place. ``region``: SPREAD/TURN_UP the struck region (index)."""
-
-    kind: Kind
-    player: int
-    count: int = 0
-    region: int | None = None
-
-    @property
-    def players(self) -> tuple[int, ...]:
-        return (self.player,)
 
 
 class Event(NamedTuple):
@@ -224,8 +188,6 @@ class RattusGame:
 
     def answer(self, value: Any) -> None:
         """Answer the pending table request (see ``rattus_net/engine/table.py``)."""
-        from rattus_net.engine.errors import TableMisuse
-
         req = self.pending
         if isinstance(req, Reveal):
             if not isinstance(value, list | tuple) or len(value) != len(req.handles):
@@ -466,7 +428,7 @@ class RattusGame:
                 if cubes[s] > 0:
                     self.lose(r, s, "A")
         for code in token.symbols:
-            card = CARDS.index(next(c for c, k in CODE_OF.items() if k == code))
+            card = CARD_INDEX[code]
             s2 = self.holder[card]
             if s2 is not None and cubes[s2] > 0:
                 self.lose(r, s2, code)
@@ -556,26 +518,11 @@ class RattusGame:
 __all__ = [
     "CUBES",
     "REMOVED",
-    "AbilityNotAllowed",
-    "CardNotHeldError",
     "Decision",
-    "Done",
     "Event",
     "Kind",
-    "King",
-    "Merchant",
-    "Monk",
     "Phase",
-    "Place",
-    "Plague",
     "RattusConfig",
     "RattusGame",
     "Result",
-    "Spread",
-    "StartPlace",
-    "Swap",
-    "Take",
-    "TurnUp",
-    "Witch",
-    "WrongCount",
 ]

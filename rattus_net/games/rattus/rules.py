@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rattus_net.engine.errors import BadChoice, NotYourTurn, WrongCount
+from rattus_net.engine.table import Reveal
 from rattus_net.games.rattus.components import CARDS
+from rattus_net.games.rattus.decision import Decision, Kind
 from rattus_net.games.rattus.errors import (
     AbilityNotAllowed,
     CardNotHeldError,
@@ -38,7 +40,7 @@ from rattus_net.games.rattus.moves import (
 )
 
 if TYPE_CHECKING:
-    from rattus_net.games.rattus.game import Decision, RattusGame
+    from rattus_net.games.rattus.game import RattusGame
 
 MAX_TOKENS = 3
 MERCHANT_MAX = 3
@@ -60,8 +62,6 @@ def can_place(game: RattusGame, seat: int) -> bool:
 
 def check(game: RattusGame, d: Decision, move: Move) -> Move:
     """The move with canonical names if it answers ``d`` legally; raises otherwise."""
-    from rattus_net.games.rattus.game import Kind
-
     seat = d.player
     kind = d.kind
     rn = game.regions
@@ -212,11 +212,10 @@ def _check_plague(game: RattusGame, seat: int, move: Plague, final: bool) -> Pla
 
 def perform(game: RattusGame, d: Decision, move: Move) -> None:
     """Apply a move that ``check`` accepted."""
-    from rattus_net.games.rattus.game import Kind, RattusGame
-
     seat = d.player
     final = d.kind is Kind.FINAL
-    again = (RattusGame._t_ask, (d.kind, seat))
+    G = type(game)
+    again = (G._t_ask, (d.kind, seat))
     if isinstance(move, StartPlace):
         for name in move.regions:
             game.cubes[game.region(name)][seat] += 1
@@ -265,8 +264,6 @@ def perform(game: RattusGame, d: Decision, move: Move) -> None:
         game.emit("merchant", seat, source=move.source, target=move.target, count=move.count)
         game._then(again)
     elif isinstance(move, Witch):
-        from rattus_net.engine.table import Reveal
-
         pos = tuple((game.region(n), s - 1) for n, s in (move.first, move.second))
         a, b = pos
         game.witch_pair = (a, b)
@@ -274,8 +271,8 @@ def perform(game: RattusGame, d: Decision, move: Move) -> None:
         handles = (game.tokens[a[0]][a[1]], game.tokens[b[0]][b[1]])
         game.emit("witch", seat, first=list(move.first), second=list(move.second))
         game._then(
-            (RattusGame._t_witch_seen, (seat, handles)),
-            (RattusGame._t_ask, (Kind.SWAP, seat)),
+            (G._t_witch_seen, (seat, handles)),
+            (G._t_ask, (Kind.SWAP, seat)),
             again,
         )
         game.pending = Reveal(handles, seat)
@@ -299,9 +296,9 @@ def perform(game: RattusGame, d: Decision, move: Move) -> None:
             game._then(again)
         else:
             game._then(
-                (RattusGame._t_spread, ()),
-                (RattusGame._t_outbreak, (to, False)),
-                (RattusGame._t_end_turn, ()),
+                (G._t_spread, ()),
+                (G._t_outbreak, (to, False)),
+                (G._t_end_turn, ()),
             )
     elif isinstance(move, Spread):
         do_spread(game, tuple(game.region(r) for r in move.regions))
@@ -338,8 +335,6 @@ def do_spread(game: RattusGame, regions: tuple[int, ...]) -> None:
 
 def legal(game: RattusGame, seat: int) -> list[Move]:
     """Every legal move of ``seat`` now (empty if it is not to act)."""
-    from rattus_net.games.rattus.game import Kind
-
     d = game.decision
     if d is None or d.player != seat:
         return []
