@@ -158,7 +158,8 @@ class RattusView:
         """The tokens of a region, slot order: the face where this seat looked, else None."""
         g = self._game
         seen = g.seen[self.seat]
-        return [g.token_faces[g.faces[h]] if h in seen else None for h in g.tokens[region]]
+        faces = [g.faces.get(h) if h in seen else None for h in g.tokens[region]]
+        return [None if f is None else g.token_faces[f] for f in faces]
 
     def events(self, start: int = 0) -> list[Event]:
         """The log from ``start``, without other seats' private events."""
