@@ -11,6 +11,7 @@ from typing import Any
 
 from rattus_net.engine.choices import ChoiceSpace
 from rattus_net.engine.config import BuildingSelection, GameConfig
+from rattus_net.engine.errors import SetupError
 from rattus_net.engine.game import Game
 from rattus_net.engine.local import LocalTable
 from rattus_net.engine.moves import Move, format_move, parse_move
@@ -32,7 +33,12 @@ class CartusGame(GameDefinition):
         selection = opts.pop("buildings", BuildingSelection.first_game())
         if isinstance(selection, str):
             selection = BuildingSelection.parse(selection)
-        return Game(GameConfig(tuple(players), selection, **opts))
+        try:
+            return Game(GameConfig(tuple(players), selection, **opts))
+        except TypeError:
+            raise SetupError(
+                f"unknown Rattus Cartus option(s): {', '.join(sorted(opts))}"
+            ) from None
 
     def local_table(self, seed: int | None) -> LocalTable:
         return LocalTable(seed)

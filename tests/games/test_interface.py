@@ -47,3 +47,13 @@ def test_a_game_plays_to_its_end_through_the_interface(name: str, players: int) 
 def test_bad_move_text_is_a_value_error(name: str) -> None:
     with pytest.raises(ValueError, match="not a move"):
         get_game(name).parse_move("fly to the moon")
+
+
+def test_cartus_options_pass_through_the_adapter() -> None:
+    from rattus_net.engine.errors import SetupError
+
+    g = get_game("cartus")
+    game = g.new_game(["A", "B", "C"], {"buildings": "random-cards", "simultaneous_supply": True})
+    assert game.config.simultaneous_supply and game.config.buildings.describe() == "random-cards"
+    with pytest.raises(SetupError, match="unknown Rattus Cartus option"):
+        g.new_game(["A", "B"], {"speed": 3})

@@ -99,3 +99,54 @@ def test_legal_moves_are_accepted_and_clone_is_independent(n: int, seed: int) ->
         assert game.decision == d and len(game.history) == steps
         game.apply(d.player, rng.choice(moves))
         steps += 1
+
+
+def hidden_variant(
+    game: RattusGame, table: RattusTable, seat: int, rng: random.Random
+) -> RattusGame:
+    """A copy that differs from ``game`` only in what ``seat`` cannot know: each token another
+    seat looked at with the Witch (and this seat did not) swapped, in the world, with a token
+    nobody has seen: the other seat's engine knowledge then holds that token's face."""
+    other = game.clone()
+    secret = sorted(set().union(*game.seen) - game.seen[seat] - game.public)
+    unseen = [h for h in game.all_tokens() if h not in game.faces]
+    rng.shuffle(unseen)
+    for h in secret:
+        same = [u for u in unseen if (u in game.start_handles) == (h in game.start_handles)]
+        if same:
+            unseen.remove(same[0])
+            other.faces[h] = table.face_of[same[0]]
+    return other
+
+
+@settings(max_examples=10, deadline=None, derandomize=True)
+@given(players, seeds, st.integers(min_value=10, max_value=120))
+def test_bots_and_samples_read_only_what_the_seat_may_know(n: int, seed: int, stop: int) -> None:
+    from rattus_net.bots.rattus import RattusHeuristicBot
+    from rattus_net.games.rattus.view import determinize
+
+    game = RattusGame(RattusConfig(RattusConfig.default_names(n), COMPS))
+    table = RattusTable(seed)
+    bots = [RattusRandomBot(seed + s) for s in range(n)]
+    steps = 0
+    while not game.is_over and steps < stop:
+        d = game.decision
+        if d is None:
+            table.answer(game)
+            continue
+        game.apply(d.player, bots[d.player].choose(RattusView(game, d.player)))
+        steps += 1
+    d = game.decision
+    if d is None:
+        return
+    seat = d.player
+    other = hidden_variant(game, table, seat, random.Random(seed))
+    a, b = RattusView(game, seat), RattusView(other, seat)
+    for r in range(game.k):
+        assert a.tokens(r) == b.tokens(r)
+    assert a.unseen_faces() == b.unseen_faces()
+    assert a.legal() == b.legal()
+    assert RattusHeuristicBot(1).choose(a) == RattusHeuristicBot(1).choose(b)
+    sa, ta = determinize(a, random.Random(2))
+    sb, tb = determinize(b, random.Random(2))
+    assert ta.face_of == tb.face_of and sa.faces == sb.faces
