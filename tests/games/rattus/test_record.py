@@ -178,3 +178,58 @@ def test_play_ends_cleanly_when_input_ends(capsys: pytest.CaptureFixture[str]) -
 def test_components_is_refused_for_rattus_cartus(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["selfplay", "--components", "x.json", "--games", "1"])
     assert code == 2 and "--components is for --game rattus" in capsys.readouterr()[1]
+
+
+def test_a_game_with_a_users_components_replays_from_its_record_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rattus_net.games.rattus.loader import default_text
+
+    obj = json.loads(default_text())
+    for t in obj["tokens"]:
+        if not t["start"]:
+            t["face"] = "1 A"  # a deadly variant: every normal token strikes everyone
+    mine = tmp_path / "mine.json"
+    mine.write_text(json.dumps(obj))
+    records = tmp_path / "records"
+    code = main(
+        [
+            "selfplay",
+            "--game",
+            "rattus",
+            "--players",
+            "2",
+            "--games",
+            "1",
+            "--json",
+            "--components",
+            str(mine),
+            "--record-dir",
+            str(records),
+        ]
+    )
+    assert code == 0
+    path = json.loads(capsys.readouterr()[0])["games"][0]["record"]
+    saved = json.loads(Path(path).read_text())
+    assert saved["components"]["tokens"][20]["face"] == "1 A"
+    assert all(t == "1 A" for t in saved["tokens"]["supply"])
+    assert main(["replay", path]) == 0  # without --components: the record carries them
+    assert "Winner:" in capsys.readouterr()[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"format": "rattus-record", "version": 1, "game": "chess"}', "unknown game 'chess'"),
+        ('{"format": "rattus-record", "version": 2, "game": "rattus"}', "unsupported record"),
+        ("{oops", "not JSON"),
+    ],
+)
+def test_replay_of_a_bad_record_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, message: str
+) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(text)
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr()[1]
+    assert message in err and err.strip().count("\n") == 0
