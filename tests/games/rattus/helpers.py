@@ -11,6 +11,7 @@ from rattus_net.games.rattus.game import Kind, RattusConfig, RattusGame
 from rattus_net.games.rattus.loader import default_components
 from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.moves import StartPlace
+from rattus_net.games.rattus.rules import legal
 
 COMPS = default_components()
 
@@ -84,11 +85,6 @@ def seat_total(game: RattusGame, s: int) -> int:
     return on_board + game.palace[s] + game.supply[s] + game.dead[s]
 
 
-def run_turn_to_end(game: RattusGame, table: RattusTable) -> None:
-    """Answer table requests (no decisions expected)."""
-    table.settle(game)
-
-
 def resolve(game: RattusGame, table: RattusTable) -> None:
     """Answer the table and take the first choice of spread and turn-up decisions, until a
     turn, setup, swap or final-round decision (or the end)."""
@@ -97,8 +93,6 @@ def resolve(game: RattusGame, table: RattusTable) -> None:
         d = game.decision
         if d is None or d.kind not in (Kind.SPREAD, Kind.TURN_UP):
             return
-        from rattus_net.games.rattus.rules import legal
-
         game.apply(d.player, legal(game, d.player)[0])
 
 
