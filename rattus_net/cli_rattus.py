@@ -164,7 +164,7 @@ def cmd_replay(args: argparse.Namespace, text: str) -> int:
 # --- play in the terminal -----------------------------------------------------------------------
 
 HELP = """\
-Type a move, or: moves (list the legal moves), board, help, quit.
+Type a move, or: moves (list the legal moves, numbered: type a number), board, help, quit.
   take CARD                    take a class card (King Knight Monk Merchant Peasant Witch)
   place REGION [peasant REGION]  place cubes (+ the Peasant's cube anywhere)
   king REGION | monk REGION SLOT REGION | merchant REGION REGION COUNT
@@ -183,16 +183,13 @@ def _read(stdin: IO[str], out: IO[str]) -> str:
     return line.strip()
 
 
-def _list_moves(moves: list[Move], limit: int = 60) -> str:
-    texts = [format_move(m) for m in moves]
+def _list_moves(moves: list[Move], limit: int = 80) -> str:
+    """The legal moves, numbered (typing the number plays the move)."""
+    texts = [f"{i}. {format_move(m)}" for i, m in enumerate(moves, 1)]
     if len(texts) > limit:
-        verbs: dict[str, int] = {}
-        for t in texts:
-            verbs[t.split()[0]] = verbs.get(t.split()[0], 0) + 1
-        head = ", ".join(texts[:limit])
-        more = ", ".join(f"{v} {c}" for v, c in verbs.items())
-        return f"{head}, ... ({len(texts)} in all: {more})"
-    return ", ".join(texts)
+        more = len(texts) - limit
+        return "  ".join(texts[:limit]) + f"  ... and {more} more (type a move in full)"
+    return "  ".join(texts)
 
 
 def play_terminal(
@@ -250,7 +247,11 @@ def play_terminal(
                 out.write(table_text(me) + "\n")
                 continue
             try:
-                game.apply(0, parse_move(text))
+                legal = me.legal()
+                if text.isdigit() and 1 <= int(text) <= len(legal):
+                    game.apply(0, legal[int(text) - 1])
+                else:
+                    game.apply(0, parse_move(text))
             except IllegalMove as exc:
                 out.write(f"not allowed: {exc}\n")
                 continue

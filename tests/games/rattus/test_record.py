@@ -13,7 +13,7 @@ from rattus_net.cli import main
 from rattus_net.cli_rattus import InputEnded, play_bots, play_terminal
 from rattus_net.engine.record import RecordError
 from rattus_net.games.rattus.game import Kind, RattusGame
-from rattus_net.games.rattus.moves import format_move
+from rattus_net.games.rattus.moves import StartPlace, format_move
 from rattus_net.games.rattus.record import RattusRecord, result_summary
 from rattus_net.games.rattus.view import RattusView
 
@@ -132,7 +132,7 @@ class BotInput(io.StringIO):
 
         self.bot = RattusHeuristicBot(1)
         self.game: RattusGame | None = None
-        self.lines = ["help", "moves", "narnia"]  # a few commands and a bad move first
+        self.lines = ["help", "moves", "narnia", "1"]  # commands, a bad move, a move by number
 
     def readline(self, size: int | None = -1) -> str:
         if self.lines:
@@ -158,6 +158,9 @@ def test_play_in_the_terminal_to_the_end(monkeypatch: pytest.MonkeyPatch) -> Non
     text = out.getvalue()
     assert game.is_over and "Winner:" in text
     assert "not allowed: 'narnia'" in text and "plague REGION" in text
+    assert "1. place Anglia Anglia" in text
+    mine = next(m for s, m in game.history if s == 0)
+    assert mine == StartPlace(("Anglia", "Anglia"))  # typed as "1"
 
 
 def test_play_ends_cleanly_when_input_ends(capsys: pytest.CaptureFixture[str]) -> None:
