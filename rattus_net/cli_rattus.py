@@ -183,13 +183,17 @@ def _read(stdin: IO[str], out: IO[str]) -> str:
     return line.strip()
 
 
-def _list_moves(moves: list[Move], limit: int = 80) -> str:
-    """The legal moves, numbered (typing the number plays the move)."""
-    texts = [f"{i}. {format_move(m)}" for i, m in enumerate(moves, 1)]
-    if len(texts) > limit:
-        more = len(texts) - limit
-        return "  ".join(texts[:limit]) + f"  ... and {more} more (type a move in full)"
-    return "  ".join(texts)
+def _list_moves(moves: list[Move], width: int = 96) -> str:
+    """The legal moves, numbered (typing the number plays the move), wrapped to ``width``."""
+    lines: list[str] = []
+    line = ""
+    for i, m in enumerate(moves, 1):
+        entry = f"{i}. {format_move(m)}"
+        if line and len(line) + 2 + len(entry) > width:
+            lines.append(line)
+            line = ""
+        line = f"{line}  {entry}" if line else entry
+    return "\n".join([*lines, line])
 
 
 def play_terminal(
@@ -202,7 +206,7 @@ def play_terminal(
     name: str = "You",
 ) -> RattusGame:
     """A game in the terminal: seat 0 reads moves from ``stdin``, bots play the others."""
-    names = (name, *(f"{bot_kind.capitalize()} {i}" for i in range(1, players)))
+    names = (name, *(f"Bot {i}" for i in range(1, players)))
     game = RattusGame(RattusConfig(names, comps))
     table = RattusTable(seed)
     bots: list[RattusBot | None] = [None] + [
@@ -211,7 +215,8 @@ def play_terminal(
     ]
     me = RattusView(game, 0)
     shown = 0
-    out.write(f"Rattus, {players} players. {HELP.splitlines()[0]}\n")
+    out.write(f"Rattus, {players} players: you against {players - 1} {bot_kind} bot(s).\n")
+    out.write(HELP.splitlines()[0] + "\n")
     while not game.is_over:
         d = game.decision
         if d is None:
