@@ -5,7 +5,8 @@ Target (engine issue): at least 500 four-player games per second with random bot
 2-core reference machine. The local table here draws its chance from a seeded
 ``random.Random``; ``rattus selfplay`` instead uses the chance seeded peers of a secure game
 would produce (so that local and secure games match), which costs extra hashing per shuffle.
-Prints figures; asserts nothing.
+Rattus (the board game) is measured in the same run: 4-player games with random bots
+(``--rattus-games`` per repeat, 0 to skip). Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ from rattus_net.engine.config import BuildingSelection, GameConfig
 from rattus_net.engine.game import Game
 from rattus_net.engine.local import LocalTable
 from rattus_net.engine.view import PlayerView
+from rattus_net.games.rattus.game import RattusConfig, RattusGame
+from rattus_net.games.rattus.loader import default_components
+from rattus_net.games.rattus.local import RattusTable
+from rattus_net.games.rattus.view import RattusView
 
 
 def play(players: int, seed: int, kind: str) -> int:
@@ -35,12 +40,30 @@ def play(players: int, seed: int, kind: str) -> int:
     return len(game.history)
 
 
+def play_rattus(players: int, seed: int) -> int:
+    """One game of Rattus between random bots; returns the number of decisions."""
+    from rattus_net.bots.rattus import RattusRandomBot
+
+    game = RattusGame(RattusConfig(RattusConfig.default_names(players), default_components()))
+    table = RattusTable(seed)
+    bots = [RattusRandomBot(seed * 7919 + s) for s in range(players)]
+    views = [RattusView(game, s) for s in range(players)]
+    while not game.is_over:
+        d = game.decision
+        if d is None:
+            table.answer(game)
+            continue
+        game.apply(d.player, bots[d.player].choose(views[d.player]))
+    return len(game.history)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--bots", default="random")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--rattus-games", type=int, default=500, help="Rattus games per repeat")
     args = ap.parse_args()
     rates, cpu_rates = [], []
     decisions = 0
@@ -60,6 +83,23 @@ def main() -> None:
         f"{args.players}-player games with {args.bots} bots: median {statistics.median(rates):.0f} "
         f"games/s wall clock (best {max(rates):.0f}), median {statistics.median(cpu_rates):.0f} "
         f"per CPU second; {per_game:.0f} decisions per game"
+    )
+    if args.rattus_games <= 0:
+        return
+    r_rates, r_cpu = [], []
+    r_decisions = 0
+    for r in range(args.repeats):
+        start, cpu = time.perf_counter(), time.process_time()
+        for seed in range(args.rattus_games):
+            r_decisions += play_rattus(4, r * args.rattus_games + seed)
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+        r_rates.append(args.rattus_games / elapsed)
+        r_cpu.append(args.rattus_games / cpu)
+    print(
+        f"Rattus, 4-player games with random bots: median {statistics.median(r_rates):.0f} "
+        f"games/s wall clock (best {max(r_rates):.0f}), median {statistics.median(r_cpu):.0f} "
+        f"per CPU second; {r_decisions / (args.rattus_games * args.repeats):.0f} decisions "
+        "per game"
     )
 
 

@@ -19,6 +19,7 @@ from rattus_net.engine.config import BuildingSelection
 from rattus_net.engine.data import COLOURS
 from rattus_net.engine.errors import RattusError
 from rattus_net.engine.record import GameRecord, RecordError
+from rattus_net.games import DEFAULT_GAME, GAMES
 
 
 class UsageError(Exception):
@@ -71,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
 
     pp = sub.add_parser("play", help="play against bots straight away (offline)")
+    _add_game_options(pp)
     pp.add_argument("--players", type=_players, default=None, help="2 to 5, you included")
     pp.add_argument("--bots", choices=BOT_KINDS, default=None, help="the bots' kind")
     pp.add_argument("--seed", type=int, default=None, help="fix the cards and the bots")
@@ -82,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     sp = sub.add_parser("selfplay", help="play whole games between bots and print the results")
+    _add_game_options(sp)
     sp.add_argument("--players", type=_players, default=4)
     sp.add_argument("--games", type=_positive, default=10)
     sp.add_argument("--seed", type=int, default=0)
@@ -115,8 +118,30 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("record", type=Path)
     rp.add_argument("--json", action="store_true")
     rp.add_argument("--moves", type=int, help="stop after this many moves")
+    rp.add_argument(
+        "--components", type=Path, help="Rattus: the components a record without its own uses"
+    )
     _add_network_parsers(sub)
     return p
+
+
+def _add_game_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", choices=GAMES, default=DEFAULT_GAME, help="cartus (default) or rattus")
+    p.add_argument(
+        "--components", type=Path, help="Rattus: a components file (map and tokens) of your own"
+    )
+
+
+def _record_game(text: str) -> str:
+    """The game a record names (``"game"``; a record without it is Rattus Cartus)."""
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return DEFAULT_GAME
+    game = obj.get("game", DEFAULT_GAME) if isinstance(obj, dict) else DEFAULT_GAME
+    if game not in GAMES:
+        raise RecordError(f"the record names an unknown game {game!r}")
+    return str(game)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -147,7 +172,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def _components_only_for_rattus(args: argparse.Namespace) -> None:
+    if args.components is not None and args.game != "rattus":
+        raise UsageError(f"rattus {args.command}: --components is for --game rattus")
+
+
 def cmd_play(args: argparse.Namespace) -> int:
+    _components_only_for_rattus(args)
+    if args.game == "rattus":
+        from rattus_net import cli_rattus
+
+        return cli_rattus.cmd_play(args)
     from tui.app import run_offline
 
     try:
@@ -157,6 +192,11 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
+    _components_only_for_rattus(args)
+    if args.game == "rattus":
+        from rattus_net import cli_rattus
+
+        return cli_rattus.cmd_selfplay(args)
     from rattus_net.selfplay import SecureSelfplayGame, play_game, play_secure_game, seat_bots
 
     try:
@@ -245,6 +285,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise RecordError(f"{args.record}: not a game record (not text)") from None
     except IsADirectoryError:
         raise RecordError(f"{args.record}: is a directory, not a game record") from None
+    if _record_game(text) == "rattus":
+        from rattus_net import cli_rattus
+
+        return cli_rattus.cmd_replay(args, text)
     record = GameRecord.loads(text)
     if args.moves is not None and args.moves < 0:
         raise UsageError("rattus replay: --moves must be 0 or more")

@@ -1,0 +1,69 @@
+"""Rattus Cartus behind the game interface: a thin adapter over ``rattus_net.engine``.
+
+The Cartus engine stays where it is (``rattus_net/engine``); this module only forwards to it,
+so Rattus Cartus behaves exactly as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rattus_net.engine.choices import ChoiceSpace
+from rattus_net.engine.config import BuildingSelection, GameConfig
+from rattus_net.engine.errors import SetupError
+from rattus_net.engine.game import Game
+from rattus_net.engine.local import LocalTable
+from rattus_net.engine.moves import Move, format_move, parse_move
+from rattus_net.engine.view import PlayerView
+from rattus_net.games.base import GameDefinition, Outcome
+
+
+class CartusGame(GameDefinition):
+    """Rattus Cartus, 2 to 5 players. Options: ``buildings`` (a ``BuildingSelection`` or its
+    text), ``simultaneous_supply``, ``plague_survivors``."""
+
+    name = "cartus"
+    title = "Rattus Cartus"
+    min_players = 2
+    max_players = 5
+
+    def new_game(self, players: Sequence[str], options: Mapping[str, Any] | None = None) -> Game:
+        opts = dict(options or {})
+        selection = opts.pop("buildings", BuildingSelection.first_game())
+        if isinstance(selection, str):
+            selection = BuildingSelection.parse(selection)
+        try:
+            return Game(GameConfig(tuple(players), selection, **opts))
+        except TypeError:
+            raise SetupError(
+                f"unknown Rattus Cartus option(s): {', '.join(sorted(opts))}"
+            ) from None
+
+    def local_table(self, seed: int | None) -> LocalTable:
+        return LocalTable(seed)
+
+    def view(self, game: Game, seat: int) -> PlayerView:
+        return PlayerView(game, seat)
+
+    def legal(self, game: Game, seat: int) -> ChoiceSpace | list[Move]:
+        if seat not in game.to_act():
+            return []
+        return PlayerView(game, seat).legal()
+
+    def parse_move(self, text: str) -> Move:
+        return parse_move(text)
+
+    def format_move(self, move: Move) -> str:
+        return format_move(move)
+
+    def outcome(self, game: Game) -> Outcome | None:
+        r = game.result
+        if r is None:
+            return None
+        names = game.config.players
+        lines = tuple(
+            f"{names[s]}: {r.totals[s]} VP, {r.rats[s]} rats" + (" (dead)" if r.dead[s] else "")
+            for s in range(game.n)
+        )
+        return Outcome(tuple(r.winners), tuple(r.totals), lines)

@@ -1,0 +1,66 @@
+"""Rattus (the board game) behind the game interface (``rattus_net/games/base.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rattus_net.games.base import GameDefinition, Outcome
+from rattus_net.games.rattus.components import Components
+from rattus_net.games.rattus.game import RattusConfig, RattusGame
+from rattus_net.games.rattus.local import RattusTable
+from rattus_net.games.rattus.moves import Move, format_move, parse_move
+from rattus_net.games.rattus.report import REASONS
+from rattus_net.games.rattus.rules import legal
+from rattus_net.games.rattus.view import RattusView
+
+
+class RattusDefinition(GameDefinition):
+    """Rattus, 2 to 4 players. Option ``components``: a checked :class:`Components` (the
+    caller loads a user's file; without it the shipped components are used)."""
+
+    name = "rattus"
+    title = "Rattus"
+    min_players = 2
+    max_players = 4
+
+    def new_game(
+        self, players: Sequence[str], options: Mapping[str, Any] | None = None
+    ) -> RattusGame:
+        comps = (options or {}).get("components")
+        if comps is None:
+            from rattus_net.games.rattus.loader import default_components
+
+            comps = default_components()
+        assert isinstance(comps, Components)
+        return RattusGame(RattusConfig(tuple(players), comps))
+
+    def local_table(self, seed: int | None) -> RattusTable:
+        return RattusTable(seed)
+
+    def view(self, game: RattusGame, seat: int) -> RattusView:
+        return RattusView(game, seat)
+
+    def legal(self, game: RattusGame, seat: int) -> list[Move]:
+        return legal(game, seat)
+
+    def parse_move(self, text: str) -> Move:
+        return parse_move(text)
+
+    def format_move(self, move: Move) -> str:
+        return format_move(move)
+
+    def outcome(self, game: RattusGame) -> Outcome | None:
+        r = game.result
+        if r is None:
+            return None
+        names = game.config.players
+        lines = [
+            f"{names[s]}: {r.totals[s]} cubes ({r.board[s]} on the board, {r.palace[s]} in "
+            f"the palace, {r.dead[s]} dead)"
+            for s in r.tie_order
+        ]
+        lines.append(f"ended after {names[r.ender]}'s turn: {REASONS[r.reason]}")
+        if r.tied:
+            lines.append(f"tie: {names[r.winner]} is earliest in the final round's order")
+        return Outcome(r.winners, r.totals, tuple(lines))

@@ -1,0 +1,528 @@
+"""The rules of Rattus (the board game) as a deterministic state machine over token handles.
+
+Driven from outside like the Rattus Cartus engine (``docs/engine.md``): ``RattusGame.pending``
+is a :class:`Decision` (``apply``), a table request from ``rattus_net.engine.table``
+(``answer``) or ``None`` once the game is over (``result``). Rat tokens are handles whose face
+this engine learns only from a ``Reveal``: a public one when a token is turned up at an
+outbreak, a private one (``to=seat``) when a Witch looks. Chance comes from the table too: the
+start tokens and the rat supply are ``Shuffle``d, and ``PublicRandom`` decides where the start
+tokens left over go into the rat supply, where the plague piece starts and who starts.
+
+Every public method either succeeds or raises and leaves the state unchanged. The rules are
+those of ``rattus.md`` sections 2-4 and the rulings of section 6; where this file decides
+something the rules leave open it says so with an ``[I]`` comment (listed in
+``docs/rattus-engine.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, NamedTuple
+
+from rattus_net.engine.errors import BadChoice, GameOver, NotYourTurn, SetupError, TableMisuse
+from rattus_net.engine.table import PublicRandom, Reveal, Shuffle, TableRequest
+from rattus_net.games.rattus import rules as R
+from rattus_net.games.rattus.components import CARDS, CODE_OF, Components, Token
+from rattus_net.games.rattus.decision import Decision, Kind
+from rattus_net.games.rattus.errors import NoSuchRegion
+from rattus_net.games.rattus.moves import Move
+
+CUBES = 20
+MAX_TOKENS = 3
+REMOVED = {2: 12, 3: 6, 4: 0}  # tokens removed unseen from the rat supply [C count]
+KNIGHT_BONUS = 2
+CARD_INDEX = {code: CARDS.index(card) for card, code in CODE_OF.items()}  # class code -> card
+
+
+class Phase(Enum):
+    SETUP = "setup"
+    PLAY = "play"
+    FINAL = "final round"
+    OVER = "game over"
+
+
+class Event(NamedTuple):
+    """Something that happened; ``private_to`` is the only seat that may read it."""
+
+    kind: str
+    player: int | None
+    data: dict[str, Any]
+    private_to: int | None = None
+
+
+@dataclass(frozen=True)
+class RattusConfig:
+    """Players in seat order (clockwise) and the components (map and tokens)."""
+
+    players: tuple[str, ...]
+    components: Components
+
+    def __post_init__(self) -> None:
+        if not 2 <= len(self.players) <= 4:
+            raise SetupError("Rattus is for 2 to 4 players")
+        if len(set(self.players)) != len(self.players) or not all(self.players):
+            raise SetupError("the players need different, non-empty names")
+
+    @staticmethod
+    def default_names(n: int) -> tuple[str, ...]:
+        return tuple(f"Player {i + 1}" for i in range(n))
+
+
+@dataclass(frozen=True)
+class Result:
+    """The end: cubes on the board and in the palace per seat, the tie-break order (the
+    final round's order, the player who ended the game last) and the one winner."""
+
+    board: tuple[int, ...]
+    palace: tuple[int, ...]
+    dead: tuple[int, ...]
+    tie_order: tuple[int, ...]
+    winner: int
+    reason: str  # "supply" (the rat supply ran out) or "cubes" (a player placed his last)
+    ender: int
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return tuple(b + p for b, p in zip(self.board, self.palace, strict=True))
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return (self.winner,)
+
+    @property
+    def tied(self) -> bool:
+        totals = self.totals
+        return sum(1 for t in totals if t == totals[self.winner]) > 1
+
+
+Task = tuple[Callable[..., None], tuple[Any, ...]]
+
+
+class RattusGame:
+    """One game of Rattus. See the module docstring for how it is driven."""
+
+    def __init__(self, config: RattusConfig) -> None:
+        comps = config.components
+        n = len(config.players)
+        self.config = config
+        self.n = n
+        self.regions: tuple[str, ...] = comps.in_play(n)
+        k = len(self.regions)
+        self.k = k
+        self.index = {name.lower(): i for i, name in enumerate(self.regions)}
+        self.nbrs: tuple[tuple[int, ...], ...] = tuple(
+            tuple(self.index[o.lower()] for o, _ in comps.neighbours[r] if o.lower() in self.index)
+            for r in self.regions
+        )
+        self.token_faces: tuple[Token, ...] = comps.tokens
+        self.phase = Phase.SETUP
+        self.tokens: list[list[int]] = [[] for _ in range(k)]  # handles per region, slot order
+        self.cubes: list[list[int]] = [[0] * n for _ in range(k)]
+        self.palace = [0] * n
+        self.supply = [CUBES] * n  # unplaced cubes
+        self.dead = [0] * n  # cubes the plague removed from the game
+        self.rat_supply: list[int] = []  # face-down handles, top = last
+        self.removed: list[int] = []  # removed unseen at setup (2 or 3 players)
+        self.turned: list[int] = []  # turned-up handles, in order (faces public)
+        self.start_handles: frozenset[int] = frozenset()  # the purple-ringed tokens
+        self.faces: dict[int, int] = {}  # faces this engine was told, by handle
+        self.public: set[int] = set()
+        self.seen: list[set[int]] = [set() for _ in range(n)]  # Witch looks, per seat
+        self.holder: list[int | None] = [None] * len(CARDS)  # seat holding each card
+        self.plague = 0
+        self.first_player = 0
+        self.active = 0
+        self.took = False
+        self.placed = False
+        self.used: set[str] = set()  # abilities used this turn
+        self.knight_region: int | None = None  # where the Knight's +2 counts
+        self.witch_pair: tuple[tuple[int, int], tuple[int, int]] | None = None
+        self.end_reason: str | None = None
+        self.ender: int | None = None
+        self.final_order: tuple[int, ...] = ()
+        self._next_handle = 0
+        self._random = 0
+        self._leftover: list[int] = []
+        self.log: list[Event] = []
+        self.history: list[tuple[int, Move]] = []
+        self.result: Result | None = None
+        self._stack: list[Task] = []
+        self.pending: Decision | TableRequest | None = None
+        self._then(
+            (RattusGame._t_shuffle_start, ()),
+            (RattusGame._t_shuffle_supply, ()),
+            (RattusGame._t_mix_leftover, ()),
+            (RattusGame._t_remove, ()),
+            (RattusGame._t_ask_random, (k, "plague piece")),
+            (RattusGame._t_set_plague, ()),
+            (RattusGame._t_ask_random, (n, "starting player")),
+            (RattusGame._t_set_first, ()),
+        )
+        self._advance()
+
+    # --- driving ------------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def decision(self) -> Decision | None:
+        p = self.pending
+        return p if isinstance(p, Decision) else None
+
+    def to_act(self) -> tuple[int, ...]:
+        p = self.pending
+        return (p.player,) if isinstance(p, Decision) else ()
+
+    def _then(self, *tasks: Task) -> None:
+        self._stack.extend(reversed(tasks))
+
+    def _advance(self) -> None:
+        stack = self._stack
+        while self.pending is None and stack:
+            fn, args = stack.pop()
+            fn(self, *args)
+
+    def answer(self, value: Any) -> None:
+        """Answer the pending table request (see ``rattus_net/engine/table.py``)."""
+        req = self.pending
+        if isinstance(req, Reveal):
+            if not isinstance(value, list | tuple) or len(value) != len(req.handles):
+                raise TableMisuse("a reveal is answered with one face per handle")
+            if any(f is not None and not 0 <= f < len(self.token_faces) for f in value):
+                raise TableMisuse("a token face out of range")
+            if req.to is None:
+                if any(f is None for f in value):
+                    raise TableMisuse("a public reveal must give every face")
+                self.public.update(req.handles)
+            else:
+                self.seen[req.to].update(req.handles)
+            for h, f in zip(req.handles, value, strict=True):
+                if f is not None:
+                    self.faces[h] = f
+        elif isinstance(req, PublicRandom):
+            if not isinstance(value, int) or not 0 <= value < req.bound:
+                raise TableMisuse(f"a random number in range({req.bound}) was expected")
+            self._random = value
+        elif isinstance(req, Shuffle):
+            if value is not None:
+                raise TableMisuse("a shuffle is answered with None")
+        else:
+            raise TableMisuse("no table request is pending")
+        self.pending = None
+        self._advance()
+
+    def apply(self, player: int, move: Move) -> None:
+        """Apply a player's decision; raises an ``IllegalMove`` and changes nothing if the
+        rules forbid it."""
+        d = self.pending
+        if not isinstance(d, Decision):
+            if self.is_over:
+                raise GameOver("the game is over")
+            raise NotYourTurn("the game is waiting for the table, not for a player")
+        if player != d.player:
+            raise NotYourTurn(f"{self.name(player)} is not to decide now")
+        canonical = R.check(self, d, move)  # raises; returns the move with canonical names
+        self.pending = None
+        R.perform(self, d, canonical)
+        self.history.append((player, canonical))
+        self._advance()
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    def name(self, seat: int) -> str:
+        return self.config.players[seat]
+
+    def region(self, name: str | None) -> int:
+        """The index of a region in play, by name (any case)."""
+        if name is not None:
+            i = self.index.get(name.lower())
+            if i is not None:
+                return i
+        raise NoSuchRegion(
+            f"{name!r} is not a region in play ({', '.join(self.regions)})"
+            if name
+            else "a region is needed"
+        )
+
+    def card(self, name: str) -> int:
+        for i, c in enumerate(CARDS):
+            if c.lower() == name.lower():
+                return i
+        raise BadChoice(f"{name!r} is not a class card ({', '.join(CARDS)})")
+
+    def holds(self, seat: int, card: str) -> bool:
+        return self.holder[CARDS.index(card)] == seat
+
+    def cards_of(self, seat: int) -> tuple[str, ...]:
+        return tuple(c for i, c in enumerate(CARDS) if self.holder[i] == seat)
+
+    def emit(
+        self, kind: str, player: int | None, private_to: int | None = None, **data: Any
+    ) -> None:
+        self.log.append(Event(kind, player, data, private_to))
+
+    def new_handles(self, count: int) -> tuple[int, ...]:
+        start = self._next_handle
+        self._next_handle += count
+        return tuple(range(start, start + count))
+
+    def lose(self, r: int, seat: int, why: str) -> None:
+        """One of ``seat``'s cubes in region ``r`` is removed from the game."""
+        self.cubes[r][seat] -= 1
+        self.dead[seat] += 1
+        self.emit("loss", seat, region=self.regions[r], why=why)
+
+    def all_tokens(self) -> list[int]:
+        """Every token handle, zone by zone (for conservation checks)."""
+        out = list(self.rat_supply) + list(self.removed) + list(self.turned)
+        for t in self.tokens:
+            out += t
+        return out
+
+    # --- setup tasks --------------------------------------------------------------------------
+
+    def _t_ask_random(self, bound: int, purpose: str) -> None:
+        self.pending = PublicRandom(bound, purpose)
+
+    def _t_shuffle_start(self) -> None:
+        faces = self.config.components.start_faces
+        handles = self.new_handles(len(faces))
+        self.start_handles = frozenset(handles)
+        self._leftover = list(handles)
+        self.pending = Shuffle("start tokens", faces, handles)
+
+    def _t_shuffle_supply(self) -> None:
+        # One start token, face down and unseen, on each region in play (setup 3).
+        for r in range(self.k):
+            self.tokens[r].append(self._leftover.pop(0))
+        self.emit("start-tokens", None, regions=self.k)
+        faces = self.config.components.normal_faces
+        handles = self.new_handles(len(faces))
+        self.rat_supply = list(reversed(handles))  # top first in the request, top = last here
+        self.pending = Shuffle("rat supply", faces, handles)
+
+    def _t_mix_leftover(self) -> None:
+        # The start tokens left over are mixed into the rat supply: a start token's ring shows
+        # face down, so where it lies is public; a public random number places each [I].
+        if not self._leftover:
+            return
+        self._then((RattusGame._t_insert_leftover, ()), (RattusGame._t_mix_leftover, ()))
+        self.pending = PublicRandom(len(self.rat_supply) + 1, "start token into the rat supply")
+
+    def _t_insert_leftover(self) -> None:
+        self.rat_supply.insert(self._random, self._leftover.pop(0))
+
+    def _t_remove(self) -> None:
+        count = REMOVED[self.n]
+        for _ in range(count):
+            self.removed.append(self.rat_supply.pop())
+        if count:
+            self.emit("removed", None, count=count)
+
+    def _t_set_plague(self) -> None:
+        self.plague = self._random
+        self.emit("plague-start", None, region=self.regions[self.plague])
+
+    def _t_set_first(self) -> None:
+        self.first_player = self._random
+        self.emit("first-player", self._random)
+        order = [(self._random + i) % self.n for i in range(self.n)]
+        self._then(
+            (RattusGame._t_start_places, (order + order[::-1],)),
+            (RattusGame._t_turn, (self._random,)),
+        )
+
+    def _t_start_places(self, order: list[int]) -> None:
+        if order:
+            self._then((RattusGame._t_start_places, (order[1:],)))
+            self.pending = Decision(Kind.START, order[0])
+
+    # --- the turn -----------------------------------------------------------------------------
+
+    def _t_turn(self, seat: int) -> None:
+        self.phase = Phase.PLAY
+        self.active = seat
+        self.took = self.placed = False
+        self.used = set()
+        self.knight_region = None
+        self.emit("turn", seat)
+        self.pending = Decision(Kind.TURN, seat)
+
+    def _t_ask(self, kind: Kind, seat: int) -> None:
+        self.pending = Decision(kind, seat)
+
+    def _t_witch_seen(self, seat: int, handles: tuple[int, int]) -> None:
+        faces = [self.faces.get(h) for h in handles]
+        shown = [None if f is None else self.token_faces[f].text() for f in faces]
+        self.emit("witch-look", seat, private_to=seat, faces=shown)
+
+    def _t_spread(self) -> None:
+        r = self.plague
+        have = len(self.tokens[r])
+        need = 0 if have == 0 else 1 if have == 1 else 2
+        if not need:
+            return
+        room = sum(MAX_TOKENS - len(self.tokens[o]) for o in self.nbrs[r])
+        placeable = min(need, room)  # a token with no legal place is not placed
+        if placeable > len(self.rat_supply):
+            self._trigger("supply")  # a token was needed and none is left
+        count = min(placeable, len(self.rat_supply))
+        if count == 0:
+            self.emit("spread", self.active, regions=[])
+            return
+        options = R.spread_options(self, r, count)
+        if len(options) == 1:  # forced: nothing to decide
+            R.do_spread(self, options[0])
+            return
+        self.pending = Decision(Kind.SPREAD, self.active, count=count, region=r)
+
+    def _t_outbreak(self, r: int, final: bool) -> None:
+        """Turn up the next token of region ``r`` while it holds tokens and cubes."""
+        tokens = self.tokens[r]
+        if not tokens or not any(self.cubes[r]):
+            return
+        seat = self.active
+        # The active player chooses the next token (ruling 6.1); it only matters when he has
+        # looked at some of them, so otherwise they are turned up slot by slot [I]. At the
+        # final outbreak they are always turned up slot by slot.
+        if not final and len(tokens) > 1 and any(h in self.seen[seat] for h in tokens):
+            self.pending = Decision(Kind.TURN_UP, seat, region=r)
+            return
+        self._turn_up(r, 0, final)
+
+    def _turn_up(self, r: int, slot: int, final: bool) -> None:
+        h = self.tokens[r][slot]
+        self._then((RattusGame._t_strike, (r, h, final)), (RattusGame._t_outbreak, (r, final)))
+        if h not in self.public:
+            self.pending = Reveal((h,), None)
+
+    def _t_strike(self, r: int, h: int, final: bool) -> None:
+        self.tokens[r].remove(h)
+        self.turned.append(h)
+        token = self.token_faces[self.faces[h]]
+        cubes = self.cubes[r]
+        counted = sum(cubes) + (KNIGHT_BONUS if self.knight_region == r else 0)
+        strikes = counted >= token.number
+        self.emit(
+            "turn-up",
+            None,
+            region=self.regions[r],
+            token=token.text(),
+            counted=counted,
+            strikes=strikes,
+        )
+        if not strikes:
+            return
+        if token.majority:
+            present = [c for c in cubes if c > 0]
+            top = max(present, default=0)
+            for s in range(self.n):
+                if top and cubes[s] == top:
+                    self.lose(r, s, "M")
+        if token.all_:
+            for s in range(self.n):
+                if cubes[s] > 0:
+                    self.lose(r, s, "A")
+        for code in token.symbols:
+            card = CARD_INDEX[code]
+            s2 = self.holder[card]
+            if s2 is not None and cubes[s2] > 0:
+                self.lose(r, s2, code)
+
+    def _trigger(self, reason: str) -> None:
+        if self.end_reason is None:
+            self.end_reason = reason
+            self.ender = self.active
+            self.emit("end-trigger", self.active, reason=reason)
+
+    def _t_end_turn(self) -> None:
+        if any(s == 0 for s in self.supply):
+            self._trigger("cubes")
+        if self.end_reason is None:
+            self._then((RattusGame._t_turn, ((self.active + 1) % self.n,)))
+            return
+        e = self.active
+        # Final round: from the player to the right of the one who ended the game,
+        # counter-clockwise (seats are numbered clockwise), everybody else [C].
+        self.final_order = tuple((e - i) % self.n for i in range(1, self.n))
+        self.phase = Phase.FINAL
+        self.knight_region = None
+        self.emit("final-round", e, order=list(self.final_order))
+        tasks: list[Task] = [(RattusGame._t_final_turn, (s,)) for s in self.final_order]
+        tasks.append((RattusGame._t_final_outbreak, ()))
+        self._then(*tasks)
+
+    def _t_final_turn(self, seat: int) -> None:
+        if not self.cards_of(seat):
+            return
+        self.active = seat
+        self.used = set()
+        self.pending = Decision(Kind.FINAL, seat)
+
+    def _t_final_outbreak(self) -> None:
+        # Every region in play, in the order of rules section 1, slot by slot (ruling 6.1).
+        self.emit("final-outbreak", None)
+        tasks: list[Task] = [(RattusGame._t_outbreak, (r, True)) for r in range(self.k)]
+        tasks.append((RattusGame._t_score, ()))
+        self._then(*tasks)
+
+    def _t_score(self) -> None:
+        assert self.ender is not None and self.end_reason is not None
+        board = tuple(sum(self.cubes[r][s] for r in range(self.k)) for s in range(self.n))
+        totals = [board[s] + self.palace[s] for s in range(self.n)]
+        tie_order = (*self.final_order, self.ender)
+        best = max(totals)
+        winner = next(s for s in tie_order if totals[s] == best)
+        self.result = Result(
+            board,
+            tuple(self.palace),
+            tuple(self.dead),
+            tie_order,
+            winner,
+            self.end_reason,
+            self.ender,
+        )
+        self.phase = Phase.OVER
+        self.emit("game-over", winner, totals=totals)
+
+    # --- copying ------------------------------------------------------------------------------
+
+    def clone(self) -> RattusGame:
+        """An independent copy (for search): the same state and pending request."""
+        g = RattusGame.__new__(RattusGame)
+        g.__dict__.update(self.__dict__)
+        g.tokens = [list(t) for t in self.tokens]
+        g.cubes = [list(c) for c in self.cubes]
+        g.palace = list(self.palace)
+        g.supply = list(self.supply)
+        g.dead = list(self.dead)
+        g.rat_supply = list(self.rat_supply)
+        g.removed = list(self.removed)
+        g.turned = list(self.turned)
+        g.faces = dict(self.faces)
+        g.public = set(self.public)
+        g.seen = [set(s) for s in self.seen]
+        g.holder = list(self.holder)
+        g.used = set(self.used)
+        g._leftover = list(self._leftover)
+        g.log = list(self.log)
+        g.history = list(self.history)
+        g._stack = list(self._stack)
+        return g
+
+
+__all__ = [
+    "CUBES",
+    "REMOVED",
+    "Decision",
+    "Event",
+    "Kind",
+    "Phase",
+    "RattusConfig",
+    "RattusGame",
+    "Result",
+]

@@ -1,0 +1,247 @@
+"""The Rattus game record: players, token order, public random numbers and every decision.
+
+The same record format as Rattus Cartus (``docs/record-format.md``), with ``"game":
+"rattus"``: replaying a record reproduces the game and its result exactly. The token order and
+the random numbers may be left out (they are then drawn from ``seed``), so a record can be
+written by hand. A game played with a user's components file embeds that file's content under
+``components``; without it the shipped components are meant. No file I/O here: the CLI reads
+and writes files and passes the shipped components in.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from rattus_net.engine.errors import IllegalMove, RattusError
+from rattus_net.engine.record import RecordError
+from rattus_net.games.rattus.components import Components, ComponentsError, parse_components
+from rattus_net.games.rattus.game import RattusConfig, RattusGame
+from rattus_net.games.rattus.local import RattusTable
+from rattus_net.games.rattus.moves import Move, format_move, parse_move
+
+FORMAT = "rattus-record"
+VERSION = 1
+GAME = "rattus"
+PILES = ("start tokens", "rat supply")
+PILE_KEYS = {"start tokens": "start", "rat supply": "supply"}
+
+
+@dataclass
+class RattusRecord:
+    """A Rattus game's setup and decisions; ``moves`` are ``(seat, move)`` in order."""
+
+    players: tuple[str, ...]
+    components: Components
+    custom_components: Any = None  # the embedded file content, when not the shipped one
+    seed: int = 0
+    order: dict[str, tuple[int, ...]] = field(default_factory=dict)  # pile -> faces, top first
+    randoms: list[int] | None = None
+    moves: list[tuple[int, Move]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+
+    @staticmethod
+    def from_game(
+        game: RattusGame, table: RattusTable, custom_components: Any = None
+    ) -> RattusRecord:
+        """The record of a game played on a local table (which knows the token order)."""
+        return RattusRecord(
+            players=game.config.players,
+            components=game.config.components,
+            custom_components=custom_components,
+            order={pile: order for pile, order in table.chance.shuffles},
+            randoms=list(table.chance.randoms),
+            moves=list(game.history),
+            result=result_summary(game) if game.is_over else None,
+        )
+
+    def replay(self, upto: int | None = None) -> tuple[RattusGame, RattusTable]:
+        """Replay the record (its first ``upto`` moves); checks the stored result."""
+        game = RattusGame(RattusConfig(self.players, self.components))
+        table = RattusTable(
+            self.seed,
+            dict(self.order),
+            self.randoms or (),
+            strict=False,
+        )
+        moves = self.moves if upto is None else self.moves[:upto]
+        names = self.players
+        try:
+            table.settle(game)
+            for i, (seat, move) in enumerate(moves, 1):
+                try:
+                    game.apply(seat, move)
+                except IllegalMove as exc:
+                    raise RecordError(
+                        f"move {i} ({names[seat]}: {format_move(move)}): {exc}"
+                    ) from None
+                table.settle(game)
+        except RecordError:
+            raise
+        except RattusError as exc:
+            raise RecordError(f"the record cannot be replayed: {exc}") from None
+        if upto is None and self.result is not None and game.is_over:
+            got = result_summary(game)
+            if got != self.result:
+                raise RecordError("replaying the record does not give its stored result")
+        return game, table
+
+    def to_dict(self) -> dict[str, Any]:
+        tokens = self.components.tokens
+        obj: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": GAME,
+            "players": list(self.players),
+            "seed": self.seed,
+        }
+        if self.custom_components is not None:
+            obj["components"] = self.custom_components
+        if self.order:
+            obj["tokens"] = {
+                PILE_KEYS[p]: [tokens[f].text() for f in self.order[p]]
+                for p in PILES
+                if p in self.order
+            }
+        if self.randoms is not None:
+            obj["randoms"] = list(self.randoms)
+        obj["moves"] = [f"{self.players[s]}: {format_move(m)}" for s, m in self.moves]
+        if self.result is not None:
+            obj["result"] = self.result
+        return obj
+
+    def dumps(self) -> str:
+        """Stable text: one key per line, one move per line."""
+        obj = self.to_dict()
+        lines = []
+        for key, value in obj.items():
+            if key == "moves" and value:
+                inner = ",\n".join(f"  {json.dumps(m, ensure_ascii=False)}" for m in value)
+                text = "[\n" + inner + "\n ]"
+            elif key in ("tokens", "result"):
+                inner = ",\n".join(
+                    f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False)}"
+                    for k, v in value.items()
+                )
+                text = "{\n" + inner + "\n }"
+            elif key == "components":
+                text = json.dumps(value, ensure_ascii=False, indent=1).replace("\n", "\n ")
+            else:
+                text = json.dumps(value, ensure_ascii=False)
+            lines.append(f" {json.dumps(key)}: {text}")
+        return "{\n" + ",\n".join(lines) + "\n}\n"
+
+    @staticmethod
+    def loads(text: str, default: Components) -> RattusRecord:
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(
+                f"not a game record: not JSON ({exc.msg} at line {exc.lineno})"
+            ) from None
+        return RattusRecord.from_dict(obj, default)
+
+    @staticmethod
+    def from_dict(obj: Any, default: Components) -> RattusRecord:
+        """Check a parsed record; ``default``: the shipped components."""
+        if not isinstance(obj, dict) or obj.get("format") != FORMAT:
+            raise RecordError(f'not a game record: "format" must be "{FORMAT}"')
+        if obj.get("game") != GAME:
+            raise RecordError(f'not a Rattus record: "game" must be "{GAME}"')
+        if obj.get("version") != VERSION:
+            raise RecordError(f"unsupported record version {obj.get('version')!r}")
+        players = obj.get("players")
+        if (
+            not isinstance(players, list)
+            or not all(isinstance(p, str) and p for p in players)
+            or not 2 <= len(players) <= 4
+            or len(set(players)) != len(players)
+        ):
+            raise RecordError('"players" must list 2 to 4 different names')
+        names = {p: i for i, p in enumerate(players)}
+        custom = obj.get("components")
+        comps = default
+        if custom is not None:
+            try:
+                comps = parse_components(custom)
+            except ComponentsError as exc:
+                raise RecordError(f"components: {exc}") from None
+        seed = obj.get("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise RecordError('"seed" must be an integer')
+        order: dict[str, tuple[int, ...]] = {}
+        tokens = obj.get("tokens", {})
+        if not isinstance(tokens, dict):
+            raise RecordError('"tokens" must map "start" and "supply" to token lists')
+        for pile, key in PILE_KEYS.items():
+            if key in tokens:
+                order[pile] = _faces(comps, tokens[key], pile, f"tokens.{key}")
+        randoms = obj.get("randoms")
+        if randoms is not None and (
+            not isinstance(randoms, list)
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in randoms)
+        ):
+            raise RecordError('"randoms" must be a list of whole numbers')
+        moves: list[tuple[int, Move]] = []
+        lines = obj.get("moves", [])
+        if not isinstance(lines, list):
+            raise RecordError('"moves" must be a list of "Name: move" lines')
+        for i, line in enumerate(lines, 1):
+            if not isinstance(line, str) or ": " not in line:
+                raise RecordError(f'move {i} must read "Name: move", got {line!r}')
+            who, text = line.split(": ", 1)
+            if who not in names:
+                raise RecordError(f"move {i}: {who!r} is not one of the players")
+            try:
+                moves.append((names[who], parse_move(text)))
+            except IllegalMove as exc:
+                raise RecordError(f"move {i}: {exc}") from None
+        result = obj.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise RecordError('"result" must be an object')
+        return RattusRecord(
+            players=tuple(players),
+            components=comps,
+            custom_components=custom,
+            seed=seed,
+            order=order,
+            randoms=randoms,
+            moves=moves,
+            result=result,
+        )
+
+
+def _faces(comps: Components, items: Any, pile: str, where: str) -> tuple[int, ...]:
+    """Token texts to face ids of ``pile`` (identical faces are interchangeable)."""
+    start = pile == "start tokens"
+    pool = [i for i, t in enumerate(comps.tokens) if t.start == start]
+    if not isinstance(items, list) or len(items) != len(pool):
+        raise RecordError(f"{where} must list the {len(pool)} tokens of the {pile}")
+    by_text: dict[str, list[int]] = {}
+    for i in pool:
+        by_text.setdefault(comps.tokens[i].text(), []).append(i)
+    out = []
+    for item in items:
+        ids = by_text.get(" ".join(str(item).split()))
+        if not ids:
+            raise RecordError(f"{where}: {item!r} is not one of the tokens left in the {pile}")
+        out.append(ids.pop(0))
+    assert Counter(out) == Counter(pool)
+    return tuple(out)
+
+
+def result_summary(game: RattusGame) -> dict[str, Any]:
+    """The result as stored in a record, by name."""
+    r = game.result
+    assert r is not None
+    names = game.config.players
+    return {
+        "cubes": {names[s]: r.totals[s] for s in range(game.n)},
+        "palace": {names[s]: r.palace[s] for s in range(game.n)},
+        "dead": {names[s]: r.dead[s] for s in range(game.n)},
+        "ended_by": names[r.ender],
+        "reason": r.reason,
+        "winner": names[r.winner],
+    }

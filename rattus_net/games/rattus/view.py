@@ -1,0 +1,200 @@
+"""What one seat may know of a Rattus game (rules section 5), and samples consistent with it.
+
+:class:`RattusView` is what bots and the terminal table read: the public state (cubes, the
+palace, class cards, the plague piece, token counts per region, turned-up tokens, the size of
+the rat supply) and the faces of the tokens this seat looked at with the Witch, nothing else.
+:func:`determinize` samples a full game that the seat cannot tell from the real one, for the
+search bot: every face the seat does not know is dealt again from the faces it cannot rule out
+(start tokens from the start faces, the others from the normal faces).
+"""
+
+from __future__ import annotations
+
+import random
+
+from rattus_net.games.rattus.components import CARDS, Components, Token
+from rattus_net.games.rattus.game import Decision, Event, Phase, RattusGame, Result
+from rattus_net.games.rattus.local import RattusTable
+from rattus_net.games.rattus.moves import Move
+from rattus_net.games.rattus.rules import legal
+
+
+class RattusView:
+    """Everything ``seat`` may know (rules section 5), read-only."""
+
+    __slots__ = ("_game", "seat")
+
+    def __init__(self, game: RattusGame, seat: int) -> None:
+        self._game = game
+        self.seat = seat
+
+    # public state
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self._game.config.players
+
+    @property
+    def n(self) -> int:
+        return self._game.n
+
+    @property
+    def components(self) -> Components:
+        """The map and the 49 token faces (public: printed in the rules)."""
+        return self._game.config.components
+
+    @property
+    def regions(self) -> tuple[str, ...]:
+        return self._game.regions
+
+    @property
+    def neighbours(self) -> tuple[tuple[int, ...], ...]:
+        return self._game.nbrs
+
+    @property
+    def phase(self) -> Phase:
+        return self._game.phase
+
+    @property
+    def cubes(self) -> list[list[int]]:
+        """Cubes per region (index) and seat."""
+        return [list(c) for c in self._game.cubes]
+
+    @property
+    def palace(self) -> list[int]:
+        return list(self._game.palace)
+
+    @property
+    def supply(self) -> list[int]:
+        """Unplaced cubes per seat."""
+        return list(self._game.supply)
+
+    @property
+    def dead(self) -> list[int]:
+        return list(self._game.dead)
+
+    @property
+    def token_counts(self) -> list[int]:
+        return [len(t) for t in self._game.tokens]
+
+    @property
+    def holders(self) -> dict[str, int | None]:
+        """Who holds each class card (``None``: unclaimed)."""
+        return dict(zip(CARDS, self._game.holder, strict=True))
+
+    def cards_of(self, seat: int) -> tuple[str, ...]:
+        return self._game.cards_of(seat)
+
+    @property
+    def plague(self) -> int:
+        return self._game.plague
+
+    @property
+    def active(self) -> int:
+        return self._game.active
+
+    @property
+    def rat_supply(self) -> int:
+        return len(self._game.rat_supply)
+
+    @property
+    def removed(self) -> int:
+        return len(self._game.removed)
+
+    @property
+    def turned_up(self) -> list[Token]:
+        g = self._game
+        return [g.token_faces[g.faces[h]] for h in g.turned]
+
+    @property
+    def used(self) -> frozenset[str]:
+        """Abilities the acting player used this turn."""
+        return frozenset(self._game.used)
+
+    @property
+    def took(self) -> bool:
+        return self._game.took
+
+    @property
+    def placed(self) -> bool:
+        return self._game.placed
+
+    @property
+    def knight_region(self) -> int | None:
+        return self._game.knight_region
+
+    @property
+    def end_reason(self) -> str | None:
+        return self._game.end_reason
+
+    @property
+    def final_order(self) -> tuple[int, ...]:
+        return self._game.final_order
+
+    @property
+    def decision(self) -> Decision | None:
+        return self._game.decision
+
+    @property
+    def is_over(self) -> bool:
+        return self._game.is_over
+
+    @property
+    def result(self) -> Result | None:
+        return self._game.result
+
+    def unseen_faces(self) -> list[Token]:
+        """The faces of every token this seat has not seen (board, rat supply, removed):
+        all 49 minus those turned up and those it looked at on the board."""
+        g = self._game
+        known = g.public | g.seen[self.seat]
+        pool = list(range(len(g.token_faces)))
+        for h in known:
+            if h in g.faces:
+                pool.remove(g.faces[h])
+        return [g.token_faces[f] for f in pool]
+
+    # private knowledge
+    def tokens(self, region: int) -> list[Token | None]:
+        """The tokens of a region, slot order: the face where this seat looked, else None."""
+        g = self._game
+        seen = g.seen[self.seat]
+        faces = [g.faces.get(h) if h in seen else None for h in g.tokens[region]]
+        return [None if f is None else g.token_faces[f] for f in faces]
+
+    def events(self, start: int = 0) -> list[Event]:
+        """The log from ``start``, without other seats' private events."""
+        s = self.seat
+        return [e for e in self._game.log[start:] if e.private_to is None or e.private_to == s]
+
+    def legal(self) -> list[Move]:
+        return legal(self._game, self.seat)
+
+
+def determinize(view: RattusView, rng: random.Random) -> tuple[RattusGame, RattusTable]:
+    """A full game consistent with ``view`` and a table that knows its faces.
+
+    Faces the seat knows (turned-up tokens, its own Witch looks) stay; every other token's
+    face is dealt from the faces it cannot rule out. Two games that differ only in what the
+    seat cannot see give the same sample for the same ``rng`` state."""
+    real = view._game
+    seat = view.seat
+    g = real.clone()
+    known = real.public | real.seen[seat]
+    g.faces = {h: f for h, f in real.faces.items() if h in known}
+    for s in range(g.n):
+        if s != seat:
+            g.seen[s] = g.seen[s] & known
+    comps = real.config.components
+    start_left = list(comps.start_faces)
+    normal_left = list(comps.normal_faces)
+    for h, f in g.faces.items():
+        (start_left if h in real.start_handles else normal_left).remove(f)
+    unknown = sorted(h for h in g.all_tokens() if h not in g.faces)
+    rng.shuffle(start_left)
+    rng.shuffle(normal_left)
+    table = RattusTable(rng.randrange(1 << 30))
+    table.face_of.update(g.faces)
+    for h in unknown:
+        pool = start_left if h in real.start_handles else normal_left
+        table.face_of[h] = pool.pop()
+    return g, table

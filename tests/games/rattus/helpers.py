@@ -1,0 +1,125 @@
+"""Helpers for the Rattus engine tests: set up a game, then arrange a situation by hand.
+
+The engine never knows a face it was not told, so a test chooses a token's face by telling
+the local table (``table.face_of``) what the handle will show when it is turned up.
+"""
+
+from __future__ import annotations
+
+from rattus_net.games.rattus.components import CARDS
+from rattus_net.games.rattus.game import Kind, RattusConfig, RattusGame
+from rattus_net.games.rattus.loader import default_components
+from rattus_net.games.rattus.local import RattusTable
+from rattus_net.games.rattus.moves import StartPlace
+from rattus_net.games.rattus.rules import legal
+
+COMPS = default_components()
+
+
+def new_game(n: int = 2, seed: int = 0) -> tuple[RattusGame, RattusTable]:
+    """A game with its table answered up to the first start placement."""
+    game = RattusGame(RattusConfig(RattusConfig.default_names(n), COMPS))
+    table = RattusTable(seed)
+    table.settle(game)
+    return game, table
+
+
+def after_setup(n: int = 2, seed: int = 0) -> tuple[RattusGame, RattusTable]:
+    """A game whose start cubes are placed (each in the first two regions): first turn."""
+    game, table = new_game(n, seed)
+    while game.decision is not None and game.decision.kind is Kind.START:
+        game.apply(game.decision.player, StartPlace((game.regions[0], game.regions[1])))
+        table.settle(game)
+    return game, table
+
+
+def face_id(text: str, start: bool = False) -> int:
+    return next(i for i, t in enumerate(COMPS.tokens) if t.text() == text and t.start == start)
+
+
+def empty_board(game: RattusGame) -> None:
+    """No cubes and no tokens on the board: tokens go back under the rat supply."""
+    for r in range(game.k):
+        game.rat_supply[:0] = game.tokens[r]
+        game.tokens[r] = []
+        for s in range(game.n):
+            game.supply[s] += game.cubes[r][s]
+            game.cubes[r][s] = 0
+
+
+def put(game: RattusGame, table: RattusTable, region: str, *faces: str) -> list[int]:
+    """Put tokens of the given faces (face down) on ``region``, taken from the rat supply's
+    bottom; returns their handles."""
+    r = game.region(region)
+    out = []
+    for text in faces:
+        h = game.rat_supply.pop(0)
+        start = h in game.start_handles
+        table.face_of[h] = (
+            face_id(text, start) if _exists(text, start) else face_id(text, not start)
+        )
+        game.tokens[r].append(h)
+        out.append(h)
+    return out
+
+
+def _exists(text: str, start: bool) -> bool:
+    return any(t.text() == text and t.start == start for t in COMPS.tokens)
+
+
+def cubes(game: RattusGame, region: str, *counts: int) -> None:
+    """Set the cubes of every seat in ``region`` (taken from or returned to their supply)."""
+    r = game.region(region)
+    for s, c in enumerate(counts):
+        game.supply[s] += game.cubes[r][s] - c
+        game.cubes[r][s] = c
+
+
+def give(game: RattusGame, seat: int, *cards: str) -> None:
+    for c in cards:
+        game.holder[CARDS.index(c)] = seat
+
+
+def seat_total(game: RattusGame, s: int) -> int:
+    on_board = sum(game.cubes[r][s] for r in range(game.k))
+    return on_board + game.palace[s] + game.supply[s] + game.dead[s]
+
+
+def resolve(game: RattusGame, table: RattusTable) -> None:
+    """Answer the table and take the first choice of spread and turn-up decisions, until a
+    turn, setup, swap or final-round decision (or the end)."""
+    while True:
+        table.settle(game)
+        d = game.decision
+        if d is None or d.kind not in (Kind.SPREAD, Kind.TURN_UP):
+            return
+        game.apply(d.player, legal(game, d.player)[0])
+
+
+def snapshot(game: RattusGame) -> tuple[object, ...]:
+    """Everything a move could change."""
+    return (
+        [list(t) for t in game.tokens],
+        [list(c) for c in game.cubes],
+        list(game.palace),
+        list(game.supply),
+        list(game.dead),
+        list(game.rat_supply),
+        list(game.turned),
+        list(game.holder),
+        game.plague,
+        game.took,
+        game.placed,
+        sorted(game.used),
+        game.pending,
+        len(game.log),
+        len(game.history),
+        dict(game.faces),
+        game.knight_region,
+    )
+
+
+def turn_player(game: RattusGame) -> int:
+    d = game.decision
+    assert d is not None and d.kind is Kind.TURN
+    return d.player

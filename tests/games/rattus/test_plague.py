@@ -1,0 +1,225 @@
+"""The plague strikes (rules section 3): spread, outbreak thresholds, effects, and ruling 6.1
+(the active player chooses which face-down token to turn up next)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rattus_net.games.rattus.errors import NotNeighbour, RegionFull
+from rattus_net.games.rattus.game import Kind, RattusGame
+from rattus_net.games.rattus.local import RattusTable
+from rattus_net.games.rattus.moves import Plague, Spread, Swap, TurnUp, Witch
+
+from .helpers import after_setup, cubes, empty_board, give, put, resolve, seat_total, turn_player
+
+
+def strike(
+    region: str, tokens: list[str], counts: tuple[int, int], knight: bool = False
+) -> tuple[RattusGame, RattusTable, int]:
+    """Player ``p`` (the first player) moves the plague from a neighbour onto ``region``,
+    which holds ``tokens`` and ``counts`` cubes (seat 0, seat 1); spreads take the first
+    choice."""
+    game, table = after_setup(2)
+    p = turn_player(game)
+    empty_board(game)
+    put(game, table, region, *tokens)
+    cubes(game, region, *counts)
+    game.placed = True
+    here = game.region(region)
+    game.plague = game.nbrs[here][0]
+    if knight:
+        give(game, p, "Knight")
+    game.apply(p, Plague(region, knight=knight))
+    resolve(game, table)
+    return game, table, p
+
+
+@pytest.mark.parametrize(("tokens", "new"), [(0, 0), (1, 1), (2, 2), (3, 2)])
+def test_spread_puts_0_1_or_2_new_tokens(tokens: int, new: int) -> None:
+    game, table = after_setup(2)
+    p = turn_player(game)
+    empty_board(game)
+    put(game, table, "Gallia", *["5 A"] * tokens)
+    game.placed = True
+    game.plague = game.region("Anglia")
+    supply = len(game.rat_supply)
+    game.apply(p, Plague("Gallia"))
+    table.settle(game)
+    d = game.decision
+    if new:
+        assert d is not None and d.kind is Kind.SPREAD and d.count == new
+        choice = ("Hispania",) if new == 1 else ("Hispania", "Italia")
+        game.apply(p, Spread(choice))
+        table.settle(game)
+    assert len(game.rat_supply) == supply - new
+    around = [len(game.tokens[o]) for o in game.nbrs[game.region("Gallia")]]
+    assert sum(around) == new
+    assert len(game.tokens[game.region("Gallia")]) == tokens  # no cubes: no outbreak
+
+
+def test_spread_refuses_non_neighbours_and_a_fourth_token() -> None:
+    game, table = after_setup(2)
+    p = turn_player(game)
+    empty_board(game)
+    put(game, table, "Gallia", "5 A", "5 A")
+    put(game, table, "Hispania", "5 A", "5 A")
+    game.placed = True
+    game.plague = game.region("Anglia")
+    game.apply(p, Plague("Gallia"))
+    table.settle(game)
+    with pytest.raises(NotNeighbour):
+        game.apply(p, Spread(("Polonia", "Italia")))
+    with pytest.raises(RegionFull):
+        game.apply(p, Spread(("Hispania", "Hispania")))
+    game.apply(p, Spread(("Hispania", "Italia")))
+    assert len(game.tokens[game.region("Hispania")]) == 3
+
+
+def test_spread_with_room_for_one_token_places_one() -> None:
+    game, table = after_setup(2)
+    p = turn_player(game)
+    empty_board(game)
+    put(game, table, "Hispania", "5 A", "5 A")
+    put(game, table, "Gallia", "5 A", "5 A", "5 A")
+    put(game, table, "Italia", "5 A", "5 A")
+    game.placed = True
+    game.plague = game.region("Gallia")
+    supply = len(game.rat_supply)
+    game.apply(p, Plague("Hispania"))
+    table.settle(game)  # one legal place: no decision
+    assert len(game.tokens[game.region("Italia")]) == 3
+    assert len(game.rat_supply) == supply - 1
+
+
+def test_spread_with_no_legal_place_places_nothing() -> None:
+    game, table = after_setup(2)
+    p = turn_player(game)
+    empty_board(game)
+    put(game, table, "Hispania", "5 A")
+    put(game, table, "Gallia", "5 A", "5 A", "5 A")
+    put(game, table, "Italia", "5 A", "5 A", "5 A")
+    game.placed = True
+    game.plague = game.region("Gallia")
+    supply = len(game.rat_supply)
+    game.apply(p, Plague("Hispania"))
+    table.settle(game)
+    assert len(game.rat_supply) == supply
+    assert game.end_reason is None
+    d = game.decision
+    assert d is not None and d.kind is Kind.TURN and d.player == 1 - p
+
+
+def test_token_below_threshold_has_no_effect() -> None:
+    game, _, _ = strike("Hispania", ["4 A"], (2, 1))
+    h = game.region("Hispania")
+    assert game.cubes[h] == [2, 1] and game.dead == [0, 0]
+    assert game.tokens[h] == [] and len(game.turned) == 1  # turned up and removed anyway
+
+
+def test_knight_counts_two_more_cubes() -> None:
+    game, _, _ = strike("Hispania", ["4 A"], (2, 1), knight=True)
+    assert game.cubes[game.region("Hispania")] == [1, 0]
+    assert game.dead == [1, 1]
+
+
+def test_threshold_is_met_by_exactly_the_number() -> None:
+    game, _, _ = strike("Hispania", ["3 A"], (2, 1))
+    assert game.dead == [1, 1]
+
+
+@pytest.mark.parametrize(("counts", "dead"), [((2, 2), [1, 1]), ((3, 1), [1, 0]), ((1, 3), [0, 1])])
+def test_majority_loses_one_and_tied_colours_each_lose_one(
+    counts: tuple[int, int], dead: list[int]
+) -> None:
+    game, _, _ = strike("Hispania", ["1 M Pea"], counts)
+    assert game.dead == dead
+
+
+def test_class_symbols_cost_one_cube_per_matching_symbol() -> None:
+    game, table = after_setup(2)
+    p = turn_player(game)
+    q = 1 - p
+    empty_board(game)
+    put(game, table, "Hispania", "1 Pea Chi")
+    counts = [0, 0]
+    counts[p], counts[q] = 3, 3
+    cubes(game, "Hispania", *counts)
+    give(game, q, "Peasant", "Knight")
+    game.placed = True
+    game.plague = game.region("Gallia")
+    game.apply(p, Plague("Hispania"))
+    resolve(game, table)
+    assert game.dead[q] == 2 and game.dead[p] == 0
+
+
+def test_majority_first_then_symbols_and_a_player_without_cubes_loses_nothing() -> None:
+    game, table = after_setup(2)
+    p = turn_player(game)
+    q = 1 - p
+    empty_board(game)
+    put(game, table, "Hispania", "1 M Pea")
+    counts = [0, 0]
+    counts[q] = 1
+    counts[p] = 3
+    cubes(game, "Hispania", *counts)
+    give(game, p, "Peasant")
+    give(game, q, "King")
+    game.placed = True
+    game.plague = game.region("Gallia")
+    game.apply(p, Plague("Hispania"))
+    resolve(game, table)
+    assert game.dead[p] == 2  # majority, then the Peasant symbol
+    assert game.dead[q] == 0
+
+
+def test_turning_stops_when_no_cube_is_left_and_the_rest_stay_face_down() -> None:
+    game, _, _ = strike("Hispania", ["1 A", "1 A", "1 A"], (1, 0))
+    h = game.region("Hispania")
+    assert game.cubes[h] == [0, 0]
+    assert len(game.tokens[h]) == 2 and len(game.turned) == 1
+    assert not any(t in game.faces or t in game.public for t in game.tokens[h])
+
+
+def test_cubes_removed_by_the_plague_leave_the_game() -> None:
+    game, _, _ = strike("Hispania", ["1 A", "1 A"], (2, 2))
+    assert game.dead == [2, 2]
+    assert all(seat_total(game, s) == 20 for s in range(2))
+
+
+def test_active_player_chooses_the_next_token_after_a_witch_look() -> None:
+    game, table = after_setup(2)
+    p = turn_player(game)
+    empty_board(game)
+    _a, b = put(game, table, "Hispania", "1 A", "5 A")
+    counts = [2, 2]
+    cubes(game, "Hispania", *counts)
+    give(game, p, "Witch")
+    game.placed = True
+    game.plague = game.region("Gallia")
+    game.apply(p, Witch(("Hispania", 1), ("Hispania", 2)))
+    table.settle(game)
+    game.apply(p, Swap(False))
+    game.apply(p, Plague("Hispania"))
+    resolve_spread_only(game, table)
+    d = game.decision
+    assert d is not None and d.kind is Kind.TURN_UP and d.player == p
+    game.apply(p, TurnUp(2))
+    table.settle(game)
+    assert game.turned[0] == b  # the chosen token first
+
+
+def resolve_spread_only(game: RattusGame, table: RattusTable) -> None:
+    table.settle(game)
+    d = game.decision
+    if d is not None and d.kind is Kind.SPREAD:
+        game.apply(d.player, Spread((game.regions[game.nbrs[d.region or 0][0]],) * d.count))
+        table.settle(game)
+
+
+def test_without_a_look_tokens_are_turned_up_slot_by_slot() -> None:
+    game, _, _ = strike("Hispania", ["5 A", "1 M Pea", "2 M Chu"], (2, 0))
+    texts = [e.data["token"] for e in game.log if e.kind == "turn-up"]
+    assert texts == ["5 A", "1 M Pea", "2 M Chu"]
+    strikes = [e.data["strikes"] for e in game.log if e.kind == "turn-up"]
+    assert strikes == [False, True, False]  # 2 cubes, then 1 left: below the last token's 2
+    assert game.cubes[game.region("Hispania")] == [1, 0]
