@@ -116,6 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--json", action="store_true")
     rp.add_argument("--moves", type=int, help="stop after this many moves")
     _add_network_parsers(sub)
+    from rattus_net.serve.command import add_serve_parser
+
+    add_serve_parser(sub)
     return p
 
 
@@ -133,6 +136,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_play(args)
         if args.command in NETWORK_COMMANDS:
             return cmd_network(args)
+        if args.command == "serve":
+            from rattus_net.serve.command import cmd_serve
+
+            return cmd_serve(args)
         from tui.app import run_menu
 
         return run_menu()
