@@ -294,7 +294,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def refuse(self, why: str) -> None:
         if self.chan is not None:
-            self.chan.write(f"rattus: {why}\r\n".encode())
+            end = "\r\n" if self.term is not None else "\n"  # a terminal needs the \r
+            self.chan.write(f"rattus: {why}{end}".encode())
             self.chan.exit(1)
 
     async def _run(self) -> None:
