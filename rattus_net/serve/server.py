@@ -135,6 +135,8 @@ class GameServer(SessionHost):
         if self.acceptor is not None:
             self.acceptor.close()
             await self.acceptor.wait_closed()
+        for s in self.sessions:
+            s.close_with("the server is stopping (your game is kept)")
         await asyncio.gather(*(s.end() for s in list(self.sessions)))
 
     # --- players -----------------------------------------------------------------------------

@@ -303,19 +303,21 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         if why:
             self.refuse(why)
             return
+        if self._closed:  # the client went while waiting to be let in
+            await self.end()
+            return
         game = GameProcess(self._output, self._exited)
-        self.game = game
         try:
             self.player.data_dir.mkdir(parents=True, exist_ok=True)
             self.player.config_dir.mkdir(parents=True, exist_ok=True)
             await game.start(self.player, self.term or "", *self.size)
         except OSError as exc:
-            self.game = None
-            self.host.leave(self)
             self.refuse(f"the game could not start ({exc.strerror or exc})")
+            await self.end()
             return
+        self.game = game
         if self._closed:  # the client went while the game was starting
-            await game.hang_up()
+            await self.end()
             return
         self.touch()
 
@@ -389,7 +391,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         asyncio.get_running_loop().create_task(self.end())
 
     async def end(self) -> None:
-        """Hang up the game (if any), then let the server forget this session."""
+        """Hang up the game (if any), then let the server forget this session. Safe to call
+        more than once."""
         if self.game is not None:
             await self.game.hang_up()
         self.host.leave(self)
