@@ -188,8 +188,8 @@ class Gatekeeper(asyncssh.SSHServer):
         self.conn: asyncssh.SSHServerConnection | None = None
         self.bad_name = False
         self.key: str | None = None  # the fingerprint of the key last found acceptable
-        self.name_taken: str | None = None
         self.banners: set[str] = set()
+        self.sessions = 0  # opened on this connection (one is allowed)
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -198,10 +198,17 @@ class Gatekeeper(asyncssh.SSHServer):
         loop = asyncio.get_running_loop()
         if not self.server.limiter.allow(address, loop.time()):
             loop.call_soon(
-                conn.disconnect,
+                self._disconnect,
                 asyncssh.DISC_TOO_MANY_CONNECTIONS,
                 "too many connections from your address: try again in a minute",
             )
+
+    def _disconnect(self, code: int, reason: str) -> None:
+        if self.conn is not None:
+            self.conn.disconnect(code, reason)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.conn = None  # nothing more is sent on it
 
     def banner(self, text: str) -> None:
         """Tell the client why it is refused (ssh prints it), once per reason."""
@@ -261,6 +268,10 @@ class Gatekeeper(asyncssh.SSHServer):
     def auth_completed(self) -> None:
         assert self.conn is not None
         username = str(self.conn.get_extra_info("username"))
+        # logged in but no game asked for (ssh -N): do not hold the connection for ever
+        asyncio.get_running_loop().call_later(
+            self.server.options.login_timeout, self._check_session_opened
+        )
         if self.key is None:
             return
         try:
@@ -269,13 +280,22 @@ class Gatekeeper(asyncssh.SSHServer):
             self.server.say(f"rattus serve: {exc}")
             claimed = False
         if not claimed:  # another key claimed the name a moment before
-            self.conn.disconnect(
+            self._disconnect(
                 asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
                 f"the name {username} belongs to another key here",
             )
 
+    def _check_session_opened(self) -> None:
+        if self.sessions == 0:
+            self._disconnect(
+                asyncssh.DISC_BY_APPLICATION, "no game was asked for: use ssh -t (no -N)"
+            )
+
     def session_requested(self) -> GameSession | bool:
         assert self.conn is not None
+        if self.sessions:  # one game per connection: a player cannot fill the server alone
+            return False
+        self.sessions += 1
         username = str(self.conn.get_extra_info("username"))
         try:
             player = self.server.player_for(username, self.key)

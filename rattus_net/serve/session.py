@@ -337,8 +337,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         if left > 0:
             self._idle = loop.call_later(left, self._check_idle)
             return
-        minutes = max(1, round(self.host.idle_timeout / 60))
-        self.close_with(f"idle for {minutes} minute(s): disconnected (your game is kept)")
+        idle = self.host.idle_timeout
+        span = f"{round(idle / 60)} min" if idle >= 60 else f"{idle:g} s"
+        self.close_with(f"idle for {span}: disconnected (your game is kept)")
 
     def close_with(self, why: str) -> None:
         """Say why in the player's terminal, then end the session (the game is hung up)."""

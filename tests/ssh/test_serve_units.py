@@ -61,3 +61,29 @@ def test_the_limiter_forgets_quiet_addresses() -> None:
         limit.allow(f"10.0.{i // 256}.{i % 256}", float(i % 10))
     limit.allow("10.9.9.9", 200.0)
     assert len(limit._seen) == 1
+
+
+def test_serve_mistakes_are_one_line_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rattus_net import cli
+
+    state = ["--state-dir", str(tmp_path / "state"), "--listen", "127.0.0.1"]
+    assert cli.main(["serve", "--port", "70000"]) == 2
+    assert cli.main(["serve", "--max-sessions", "0"]) == 2
+    keys = tmp_path / "keys"
+    keys.write_text("ssh-ed25519 AAAA")
+    assert cli.main(["serve", "--open", "--authorized-keys", str(keys), *state]) == 2
+    assert cli.main(["serve", "--authorized-keys", str(tmp_path / "none"), *state]) == 1
+    assert cli.main(["serve", "--authorized-keys", str(keys), *state]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert "a port is 0 to 65535" in err and "must be 1 to 10000" in err
+    assert "--open and --authorized-keys exclude each other" in err
+    assert err.count("cannot read the authorized keys") == 2
+    host_key = tmp_path / "state" / "host_key_ed25519"
+    host_key.parent.mkdir(parents=True, exist_ok=True)
+    host_key.write_text("x")
+    host_key.chmod(0o644)
+    assert cli.main(["serve", *state, "--port", "0"]) == 1
+    assert "may be read by others" in capsys.readouterr().err

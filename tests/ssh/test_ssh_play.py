@@ -205,7 +205,7 @@ def test_open_entry_keeps_nothing_and_idle_sessions_close(
         guest.wait_for(MENU)
         [folder] = (tmp_path / "state" / "open").iterdir()  # a temporary folder of his own
         assert folder.name.startswith("hugo-")
-        guest.wait_for(r"idle for 1 minute\(s\): disconnected", 20)
+        guest.wait_for(r"idle for 3 s: disconnected \(your game is kept\)", 20)
         server.wait_line(r"hugo has left")
     finally:
         guest.close()
