@@ -87,7 +87,23 @@ def test_the_host_key_is_made_once_kept_owner_only_and_shown_as_ssh_shows_it(
     assert f"Server host key: ssh-ed25519 {printed}" in seen.stderr
 
 
-def test_a_resize_reaches_the_app(tmp_path: Path, serve: list[Server]) -> None:
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (here: the games a server runs)."""
+    kids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                kids.append(int(entry.name))
+    return kids
+
+
+def test_a_resize_reaches_the_app_and_a_stopping_server_says_so(
+    tmp_path: Path, serve: list[Server]
+) -> None:
     key = keygen(tmp_path / "k")
     server = Server(tmp_path / "state")
     serve.append(server)
@@ -111,6 +127,12 @@ def test_a_resize_reaches_the_app(tmp_path: Path, serve: list[Server]) -> None:
         footer_on_last_row(26)
         pane.resize(130, 40)
         footer_on_last_row(40)
+        # stopping the server tells the player and ends his game's process
+        [game] = children(server.proc.pid)
+        out = server.stop()
+        assert server.proc.returncode == 0 and "rattus serve: stopping" in out
+        pane.wait_for(r"rattus: the server is stopping \(your game is kept\)")
+        assert not Path(f"/proc/{game}").exists()
     finally:
         pane.close()
 
