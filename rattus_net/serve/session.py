@@ -21,6 +21,7 @@ import contextlib
 import errno
 import fcntl
 import os
+import re
 import shutil
 import signal
 import struct
@@ -72,11 +73,14 @@ def game_command() -> list[str]:
     return [sys.executable, "-m", "rattus_net"]
 
 
+TERM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
+
+
 def game_environment(player: Player, term: str) -> dict[str, str]:
     env = {k: os.environ[k] for k in PASSED_ON if k in os.environ}
     env.setdefault("LANG", "C.UTF-8")
     env.update(
-        TERM=term or "xterm-256color",
+        TERM=term if TERM_NAME.match(term) else "xterm-256color",  # the client's, if sane
         USER=player.name,
         LOGNAME=player.name,
         HOME=str(player.home),
@@ -135,7 +139,7 @@ class GameProcess:
         self.master = master
         os.set_blocking(master, False)
         self.resume_output()
-        asyncio.get_running_loop().create_task(self._reap())
+        self._reaper = asyncio.get_running_loop().create_task(self._reap())
 
     @property
     def pid(self) -> int | None:
@@ -261,6 +265,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.last_input = 0.0
         self._idle: asyncio.TimerHandle | None = None
         self._closed = False
+        self._tasks: set[asyncio.Task[None]] = set()  # kept, so they are not collected
 
     # --- requests ----------------------------------------------------------------------------
 
@@ -290,10 +295,10 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         elif self.term is None:
             self.refuse("the game needs a terminal: use ssh -t")
         else:
-            asyncio.get_running_loop().create_task(self._run())
+            self._tasks.add(asyncio.get_running_loop().create_task(self._run()))
 
     def refuse(self, why: str) -> None:
-        if self.chan is not None:
+        if self.chan is not None and not self._closed:
             end = "\r\n" if self.term is not None else "\n"  # a terminal needs the \r
             self.chan.write(f"rattus: {why}{end}".encode())
             self.chan.exit(1)
@@ -389,7 +394,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         if self._idle is not None:
             self._idle.cancel()
             self._idle = None
-        asyncio.get_running_loop().create_task(self.end())
+        self._tasks.add(asyncio.get_running_loop().create_task(self.end()))
 
     async def end(self) -> None:
         """Hang up the game (if any), then let the server forget this session. Safe to call

@@ -87,3 +87,20 @@ def test_serve_mistakes_are_one_line_errors(
     host_key.chmod(0o644)
     assert cli.main(["serve", *state, "--port", "0"]) == 1
     assert "may be read by others" in capsys.readouterr().err
+
+
+def test_a_game_sees_only_its_players_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rattus_net.serve.session import Player, game_environment
+
+    monkeypatch.setenv("SECRET_TOKEN", "x")
+    monkeypatch.setenv("RATTUS_DATA_DIR", "/the/servers/own")
+    player = Player("Alice", "SHA256:a", tmp_path / "alice", kept=True)
+    env = game_environment(player, "screen-256color")
+    assert "SECRET_TOKEN" not in env
+    assert env["USER"] == env["LOGNAME"] == "Alice" and env["TERM"] == "screen-256color"
+    assert env["RATTUS_DATA_DIR"] == str(tmp_path / "alice" / "data")
+    assert env["RATTUS_CONFIG_DIR"] == str(tmp_path / "alice" / "config")
+    assert env["HOME"] == str(tmp_path / "alice")
+    assert game_environment(player, "x\x1b]0;owned\x07")["TERM"] == "xterm-256color"
