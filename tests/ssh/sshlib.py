@@ -120,6 +120,7 @@ class Pane:
                   "exec " + shlex.join(argv))  # fmt: skip
         self.tmux("set-option", "-g", "remain-on-exit", "on")
         self.pid = int(self.tmux("display-message", "-p", "#{pane_pid}").strip())
+        self.socket_path = Path(self.tmux("display-message", "-p", "#{socket_path}").strip())
 
     def tmux(self, *args: str) -> str:
         done = subprocess.run(
@@ -177,6 +178,7 @@ class Pane:
 
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, check=False)
+        self.socket_path.unlink(missing_ok=True)  # tmux leaves it behind
 
 
 CHOSEN = re.compile(r"Chosen (\d+) of (\d+)\.")
