@@ -122,6 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--components", type=Path, help="Rattus: the components a record without its own uses"
     )
     _add_network_parsers(sub)
+    from rattus_net.serve.command import add_serve_parser
+
+    add_serve_parser(sub)
     return p
 
 
@@ -158,6 +161,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_play(args)
         if args.command in NETWORK_COMMANDS:
             return cmd_network(args)
+        if args.command == "serve":
+            from rattus_net.serve.command import cmd_serve
+
+            return cmd_serve(args)
         from tui.app import run_menu
 
         return run_menu()

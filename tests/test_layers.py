@@ -23,7 +23,11 @@ ALLOWED = {
     "rattus_net/bots": {"rattus_net.bots", "rattus_net.engine", "rattus_net.games"},
     "rattus_net/net": {"rattus_net.net", "rattus_net.engine", "rattus_net.bots", "protocol"},
     "tui": {"tui", "rattus_net", "protocol"},
+    # the SSH server is an adapter at the edge: it runs the TUI as a program, never imports it
+    "rattus_net/serve": {"rattus_net.serve", "rattus_net.net"},
 }
+# Packages only the CLI may import (nothing inside the game depends on them).
+EDGE_ONLY = ("rattus_net.serve",)
 PROJECT = ("rattus_net", "tui", "protocol")
 # The pure engine has no I/O, no clock and no hidden randomness: where chance is needed (the
 # local table, filling a record's unfixed card order, sampling hidden cards for a search bot)
@@ -118,3 +122,15 @@ def test_the_rattus_engine_is_checked_for_purity() -> None:
     assert "rattus_net/games/rattus/game.py" in names
     assert "rattus_net/games/rattus/rules.py" in names
     assert not names & GAME_EDGES
+
+
+def test_only_the_cli_imports_the_ssh_server() -> None:
+    """``rattus_net.serve`` sits outside every layer (the TUI's allowance of ``rattus_net``
+    must not reach it): only the CLI and the server itself name it."""
+    bad = []
+    for path in sorted(p for package in PROJECT for p in (ROOT / package).rglob("*.py")):
+        rel = path.relative_to(ROOT)
+        if rel.parts[:2] == ("rattus_net", "serve") or rel == Path("rattus_net/cli.py"):
+            continue
+        bad += [f"{rel} imports {n}" for n in imports(path) if n.startswith(EDGE_ONLY)]
+    assert not bad, "\n".join(bad)

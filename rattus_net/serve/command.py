@@ -1,0 +1,128 @@
+"""The ``rattus serve`` subcommand: its arguments, and running the server from them.
+
+Kept apart from :mod:`rattus_net.cli` so that the CLI only adds one parser and one dispatch
+line, and asyncssh is imported only when the server is actually started.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+DEFAULT_PORT = 2222
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 10000:
+        raise argparse.ArgumentTypeError("must be 1 to 10000")
+    return value
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError("a port is 0 to 65535")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 7 * 24 * 3600:
+        raise argparse.ArgumentTypeError("must be more than 0 seconds (and at most a week)")
+    return value
+
+
+def add_serve_parser(sub: Any) -> None:
+    """Add ``serve`` to the subcommands (``sub`` is the CLI's subparsers object)."""
+    sp = sub.add_parser(
+        "serve", help="let people play over SSH with nothing installed (ssh -p 2222 NAME@HOST)"
+    )
+    sp.add_argument("--port", metavar="P", type=_port, default=DEFAULT_PORT, help="TCP port (2222)")
+    sp.add_argument(
+        "--listen", metavar="ADDR", default="", help="the address to listen on (default: all)"
+    )
+    sp.add_argument(
+        "--authorized-keys",
+        metavar="FILE",
+        type=Path,
+        help="only the public keys in this file (OpenSSH authorized_keys format) may enter",
+    )
+    sp.add_argument(
+        "--open",
+        action="store_true",
+        help="also let people in without a key, by user name alone (nothing is kept for them)",
+    )
+    sp.add_argument(
+        "--max-sessions", metavar="N", type=_count, default=16, help="games at once (16)"
+    )
+    sp.add_argument(
+        "--per-address",
+        metavar="N",
+        type=_count,
+        default=20,
+        help="connections allowed per address per minute (20)",
+    )
+    sp.add_argument(
+        "--idle-timeout",
+        metavar="S",
+        type=_seconds,
+        default=1800.0,
+        help="close idle sessions (1800 s)",
+    )
+    sp.add_argument(
+        "--login-timeout",
+        metavar="S",
+        type=_seconds,
+        default=30.0,
+        help="drop a client that has not logged in after this long (30 s)",
+    )
+    sp.add_argument(
+        "--state-dir",
+        metavar="DIR",
+        type=Path,
+        help="host key, names and players' folders (default: rattus-net/serve in the user "
+        "data dir)",
+    )
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the server until interrupted; 1 with a clear line if it cannot start."""
+    import asyncio
+
+    import platformdirs
+
+    from rattus_net.serve.server import ServeError, ServeOptions, serve
+
+    if args.open and args.authorized_keys is not None:
+        print("rattus serve: --open and --authorized-keys exclude each other", file=sys.stderr)
+        return 2
+    default_state = Path(platformdirs.user_data_dir("rattus-net", appauthor=False)) / "serve"
+    options = ServeOptions(
+        state_dir=args.state_dir or default_state,
+        port=args.port,
+        listen=args.listen,
+        authorized_keys=args.authorized_keys,
+        max_sessions=args.max_sessions,
+        per_address=args.per_address,
+        idle_timeout=args.idle_timeout,
+        login_timeout=args.login_timeout,
+        open=args.open,
+    )
+    try:
+        asyncio.run(serve(options))
+    except ServeError as exc:
+        print(f"rattus serve: {exc}", file=sys.stderr)
+        return 1
+    return 0

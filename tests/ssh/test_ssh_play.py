@@ -1,0 +1,235 @@
+"""`rattus serve` with the real OpenSSH client: the menu over SSH, an offline game that
+survives a dropped connection, names owned by keys, the host key, resizes, refusals, limits.
+
+Every client runs in a tmux pane (a real terminal whose screen is read back as text) and logs
+in with a key generated for the test; the server listens on loopback only, on a port the
+system picks."""
+
+from __future__ import annotations
+
+import re
+import stat
+import subprocess
+import time
+from pathlib import Path
+
+from ssh.sshlib import Pane, Server, keygen, take_a_decision
+
+MENU = r"Play against bots"
+
+
+def test_an_offline_game_survives_a_dropped_connection_and_the_name_is_the_keys(
+    tmp_path: Path, serve: list[Server]
+) -> None:
+    alice, mallory = keygen(tmp_path / "alice"), keygen(tmp_path / "mallory")
+    server = Server(tmp_path / "state")
+    serve.append(server)
+    pane = Pane(server.ssh(alice, "alice", "-tt"))
+    try:
+        pane.wait_for(MENU)
+        pane.send("h")  # the SSH user name is the default player name
+        pane.wait_for(r"Your name\s+Alice\b")
+        pane.send("Escape")
+        pane.wait_for(MENU)
+        pane.send("p")  # a game against bots, offline
+        decided = [take_a_decision(pane) for _ in range(4)]
+        assert any("Phase B" in s for s in decided) and any("Phase C" in s for s in decided)
+        while "Round 2/9" not in pane.screen():
+            take_a_decision(pane)
+        server.wait_line(r"alice is playing")
+        pane.kill_client()  # the connection drops mid-game
+        server.wait_line(r"alice has left")
+    finally:
+        pane.close()
+    saves = tmp_path / "state" / "players" / "alice" / "data"
+    assert (saves / "offline-game.json").is_file()
+
+    again = Pane(server.ssh(alice, "alice", "-tt"))
+    try:
+        again.wait_for(r"> Continue the saved game \(round 2 of 9, 3 players\)")
+        again.send("Enter")
+        again.wait_for(r"Round 2/9")
+        take_a_decision(again)  # and play goes on
+    finally:
+        again.close()
+
+    refused = subprocess.run(
+        server.ssh(mallory, "alice", "-tt", "-o", "LogLevel=INFO"),
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert refused.returncode == 255
+    assert "the name alice belongs to another key here" in refused.stderr
+    assert "Permission denied" in refused.stderr
+    # not even with other letters' case: the folder would be the same
+    assert subprocess.run(server.ssh(mallory, "ALICE", "-T"), capture_output=True).returncode == 255
+
+
+def test_the_host_key_is_made_once_kept_owner_only_and_shown_as_ssh_shows_it(
+    tmp_path: Path, serve: list[Server]
+) -> None:
+    key = keygen(tmp_path / "k")
+    first = Server(tmp_path / "state")
+    printed = first.fingerprint
+    first.stop()
+    host_key = tmp_path / "state" / "host_key_ed25519"
+    assert stat.S_IMODE(host_key.stat().st_mode) == 0o600
+    second = Server(tmp_path / "state")
+    serve.append(second)
+    assert second.fingerprint == printed and "kept in" in "".join(second.lines)
+    seen = subprocess.run(
+        second.ssh(key, "bob", "-T", "-o", "LogLevel=DEBUG"),
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert f"Server host key: ssh-ed25519 {printed}" in seen.stderr
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (here: the games a server runs)."""
+    kids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                kids.append(int(entry.name))
+    return kids
+
+
+def test_a_resize_reaches_the_app_and_a_stopping_server_says_so(
+    tmp_path: Path, serve: list[Server]
+) -> None:
+    key = keygen(tmp_path / "k")
+    server = Server(tmp_path / "state")
+    serve.append(server)
+    pane = Pane(server.ssh(key, "carol", "-tt"), cols=90, rows=26)
+
+    def footer_on_last_row(rows: int) -> None:
+        deadline = time.monotonic() + 15
+        while True:  # the app draws its footer on the last row of the window it knows
+            lines = pane.screen().splitlines()
+            if (
+                len(lines) == rows
+                and "q Quit" in lines[-1]
+                and sum("q Quit" in x for x in lines) == 1
+            ):
+                return
+            assert time.monotonic() < deadline, "\n".join(lines)
+            time.sleep(0.05)
+
+    try:
+        pane.wait_for(MENU)
+        footer_on_last_row(26)
+        pane.resize(130, 40)
+        footer_on_last_row(40)
+        # stopping the server tells the player and ends his game's process
+        [game] = children(server.proc.pid)
+        out = server.stop()
+        assert server.proc.returncode == 0 and "rattus serve: stopping" in out
+        pane.wait_for(r"rattus: the server is stopping \(your game is kept\)")
+        assert not Path(f"/proc/{game}").exists()
+    finally:
+        pane.close()
+
+
+def test_only_the_game_runs(tmp_path: Path, serve: list[Server]) -> None:
+    """No terminal: one clear line. No commands, no SFTP, no forwarding, no odd names."""
+    key = keygen(tmp_path / "k")
+    server = Server(tmp_path / "state")
+    serve.append(server)
+
+    def run(
+        *args: str, user: str = "dave", command: tuple[str, ...] = ()
+    ) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            server.ssh(key, user, *args, command=command),
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+
+    no_tty = run("-T")
+    assert no_tty.returncode == 1
+    assert no_tty.stdout == "rattus: the game needs a terminal: use ssh -t\n"
+    command = run("-T", command=("cat", "/etc/passwd"))
+    assert command.returncode == 1 and "root:" not in command.stdout
+    assert "only runs the game, no commands" in command.stdout
+    with_tty = run("-tt", command=("sh",))
+    assert with_tty.returncode == 1 and "only runs the game" in with_tty.stdout
+    sftp = run("-s", command=("sftp",))
+    assert sftp.returncode != 0 and "subsystem request failed" in sftp.stderr
+    tunnel = run("-W", f"127.0.0.1:{server.port}", "-o", "LogLevel=INFO")
+    assert tunnel.returncode == 255 and "open failed" in tunnel.stderr
+    remote = run("-N", "-R", "0:127.0.0.1:9", "-o", "ExitOnForwardFailure=yes")
+    assert remote.returncode == 255
+    odd = run("-T", "-o", "LogLevel=INFO", user="../etc")
+    assert odd.returncode == 255 and "cannot be a player name here" in odd.stderr
+    assert not (tmp_path / "state" / "players").exists()  # nobody got a folder
+
+
+def test_authorized_keys_and_the_session_limit(tmp_path: Path, serve: list[Server]) -> None:
+    erin, frank, stranger = (keygen(tmp_path / n) for n in ("erin", "frank", "stranger"))
+    allowed = tmp_path / "authorized_keys"
+    allowed.write_text(Path(f"{erin}.pub").read_text() + Path(f"{frank}.pub").read_text())
+    server = Server(tmp_path / "state", "--authorized-keys", str(allowed), "--max-sessions", "1")
+    serve.append(server)
+    refused = subprocess.run(
+        server.ssh(stranger, "stranger", "-tt", "-o", "LogLevel=INFO"),
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert refused.returncode == 255 and "Permission denied" in refused.stderr
+    assert "this key may not enter here" in refused.stderr
+    pane = Pane(server.ssh(erin, "erin", "-tt"))
+    try:
+        pane.wait_for(MENU)
+        full = subprocess.run(
+            server.ssh(frank, "frank", "-tt"), capture_output=True, text=True, timeout=30
+        )
+        assert full.returncode == 1 and "the server is full (1 games running)" in full.stdout
+        # the same player coming back takes his own place instead
+        again = Pane(server.ssh(erin, "erin", "-tt"))
+        try:
+            pane.wait_for(r"you logged in again elsewhere")
+            again.wait_for(MENU)
+        finally:
+            again.close()
+    finally:
+        pane.close()
+
+
+def test_open_entry_keeps_nothing_and_idle_sessions_close(
+    tmp_path: Path, serve: list[Server]
+) -> None:
+    owner = keygen(tmp_path / "owner")
+    server = Server(tmp_path / "state", "--open", "--idle-timeout", "3")
+    serve.append(server)
+    pane = Pane(server.ssh(owner, "gina", "-tt"))  # gina's name is now her key's
+    try:
+        pane.wait_for(MENU)
+    finally:
+        pane.close()
+    taken = subprocess.run(
+        server.ssh(None, "gina", "-tt", "-o", "LogLevel=INFO"),
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert taken.returncode == 255 and "belongs to a key here" in taken.stderr
+    guest = Pane(server.ssh(None, "hugo", "-tt"))
+    try:
+        guest.wait_for(MENU)
+        [folder] = (tmp_path / "state" / "open").iterdir()  # a temporary folder of his own
+        assert folder.name.startswith("hugo-")
+        guest.wait_for(r"idle for 3 s: disconnected \(your game is kept\)", 20)
+        server.wait_line(r"hugo has left")
+    finally:
+        guest.close()
+    assert not list((tmp_path / "state" / "open").iterdir())  # nothing kept
+    assert re.search(r"hugo is playing \(no key, nothing kept\)", "".join(server.lines))
