@@ -451,6 +451,7 @@ def cmd_network(args: argparse.Namespace) -> int:
         print(f"{name}: {exc}", file=sys.stderr)
         return 1
     say(play.describe(outcome))
+    say(play.verdict_line(outcome))
     return 0 if outcome.finished else 1
 
 

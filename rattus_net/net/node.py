@@ -132,8 +132,10 @@ class Outcome:
     record: Path
     finished: bool
     abort: str | None = None
-    blamed: str | None = None
+    blamed: str | None = None  # the seat the abort names (proven, or only claimed)
     faults: list[str] = field(default_factory=list)
+    proven: bool = False  # the abort's fault is proven by the blamed seat's signed messages
+    by: str | None = None  # who stopped the game (whose claim it is, if not proven)
 
 
 @dataclass
@@ -509,8 +511,10 @@ class PeerNode:
             record,
             abort is None and self.session.finished,
             abort.reason if abort else None,
-            self.names[abort.blamed] if abort else None,
+            self.names[abort.blamed] if abort and abort.blamed is not None else None,
             self.faults,
+            abort.proven if abort else False,
+            self.names[abort.by] if abort and abort.by is not None else None,
         )
 
     async def close(self) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from protocol.crypto.identity import Identity
 from protocol.params import GameParams, PeerSecrets
+from protocol.safetext import safetext
 from rattus_net.engine.config import GameConfig
 from rattus_net.net.discovery import Advertiser, TableAdvert, find_table, new_zeroconf
 from rattus_net.net.handshake import Handshake
@@ -206,13 +207,28 @@ async def resume_game(
 
 
 def describe(outcome: Outcome) -> str:
-    """One line for the end of a game."""
+    """One line for the end of a game (names and reasons from peers made safe to print)."""
     if outcome.finished:
         return f"game {outcome.game_id} finished; record: {outcome.record}"
-    return (
-        f"game {outcome.game_id} aborted ({outcome.blamed}: {outcome.abort}); "
-        f"record: {outcome.record}"
-    )
+    blamed = safetext(outcome.blamed) if outcome.blamed is not None else "nobody"
+    reason = safetext(outcome.abort)
+    if outcome.proven:
+        how = f"cheat proven: {blamed}: {reason}"
+    else:
+        by = safetext(outcome.by) if outcome.by is not None else "?"
+        how = f"stopped by {by}, who claims about {blamed}: {reason}; not provable"
+    return f"game {outcome.game_id} aborted ({how}); record: {outcome.record}"
+
+
+def verdict_line(outcome: Outcome) -> str:
+    """What ``rattus verify`` says of the game's record, in one line."""
+    from protocol.errors import ProtocolError
+    from protocol.record import verify_record
+
+    try:
+        return "verdict: " + verify_record(outcome.record.read_bytes()).headline()
+    except (OSError, ProtocolError) as exc:
+        return f"verdict: the record cannot be verified: {safetext(exc)}"
 
 
 __all__ = [
@@ -222,4 +238,5 @@ __all__ = [
     "host_game",
     "join_game",
     "resume_game",
+    "verdict_line",
 ]
