@@ -22,6 +22,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from nacl import bindings as _sodium
 
 from protocol.crypto.group import RandomSource, frame
 from protocol.errors import CryptoError, LocalProtocolError, ProofError
@@ -58,6 +59,10 @@ class PublicIdentity:
             raise CryptoError(peer, "keys must be bytes")
         if len(sign_key) != 32 or len(box_key) != 32:
             raise CryptoError(peer, "keys must be 32 bytes")
+        if not _sodium.crypto_core_ed25519_is_valid_point(sign_key):
+            # A small-order key (the identity point among them) accepts forged signatures
+            # over any message; a non-canonical encoding is a second name for one key.
+            raise CryptoError(peer, "invalid signing key: not a canonical point of prime order")
         try:
             Ed25519PublicKey.from_public_bytes(sign_key)
             X25519PublicKey.from_public_bytes(box_key)
