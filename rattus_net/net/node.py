@@ -42,6 +42,7 @@ from typing import Any
 from protocol.crypto.identity import Identity
 from protocol.errors import DecodeError, RemoteProtocolError
 from protocol.params import GameParams, PeerSecrets
+from protocol.session import PeerFault as SessionFault
 from protocol.session import ReplayError, Session
 from protocol.wire import WireValue
 from rattus_net.bots import make_bot
@@ -233,7 +234,14 @@ class PeerNode:
             if rec[0] == "r" and len(rec) == 3:
                 _, link, frame = rec
                 assert isinstance(link, int) and isinstance(frame, bytes)
-                self.session.receive(frame, now, link=link)
+                try:
+                    self.session.receive(frame, now, link=link)
+                except RemoteProtocolError as exc:
+                    # A frame accepted when a later message failed: the same again now.
+                    if not exc.accepted:
+                        raise NodeError(
+                            f"the journal holds a frame the game refuses ({exc.reason})"
+                        ) from None
                 self.got[link] += 1
             elif rec[0] == "d" and len(rec) == 2:
                 assert isinstance(rec[1], str)
@@ -289,8 +297,8 @@ class PeerNode:
             except Exception:  # a user interface's bug must not stop the game
                 log.exception("on_event hook failed")
 
-    def _fault(self, seat: int, reason: str) -> None:
-        self.faults.append(f"{self.names[seat]}: {reason}")
+    def _fault(self, seat: int | None, reason: str) -> None:
+        self.faults.append(f"{self.names[seat] if seat is not None else 'somebody'}: {reason}")
         self._emit("fault", seat, reason)
 
     def _spawn(self, coro: Any) -> None:
@@ -411,11 +419,15 @@ class PeerNode:
             except ReplayError:
                 continue
             except RemoteProtocolError as exc:
-                self._fault(seat, exc.reason)
-                bad = self.links.get(seat)
-                if bad is not None:
-                    bad.conn.abort()
-                continue
+                if not exc.accepted:
+                    self._fault(seat, exc.reason)  # the frame itself: its link is to blame
+                    bad = self.links.get(seat)
+                    if bad is not None:
+                        bad.conn.abort()
+                    continue
+                # The frame is in the game (journaled below, like any other); the fault is a
+                # message processed after it, blamed on that message's author.
+                self._fault(exc.seat if isinstance(exc, SessionFault) else None, exc.reason)
             self.got[seat] += 1
             self.journal.append(["r", seat, frame], sync=False)
             dirty = True
