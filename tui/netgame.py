@@ -614,8 +614,7 @@ class NetworkGame:
             self.outcome = await self.node.run(self.listener)
             abort = self.node.session.abort
             if abort is not None:
-                names = tuple(safetext(n) for n in self.names)
-                self._net_lines.append(safetext(abort.describe(names, self.seat)) + ".")
+                self._net_lines.append(safetext(abort.describe(self.names, self.seat)) + ".")
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -664,7 +663,8 @@ class NetworkGame:
 
     @property
     def names(self) -> tuple[str, ...]:
-        return self.node.names
+        """The players' names, made safe to show (they came from other peers)."""
+        return tuple(safetext(n) for n in self.node.names)
 
     @property
     def game_id(self) -> str:
@@ -731,8 +731,7 @@ class NetworkGame:
         if self.error is not None:
             return Waiting(f"The game stopped: {self.error}")
         if s.abort is not None:
-            names = tuple(safetext(n) for n in self.names)
-            return Waiting(f"The game was {safetext(s.abort.describe(names, self.seat))}")
+            return Waiting(f"The game was {safetext(s.abort.describe(self.names, self.seat))}")
         if s.finished:
             return Waiting("Game over: making sure every peer has every message...")
         st = s.step
@@ -787,8 +786,7 @@ class NetworkGame:
             return f"Game {o.game_id[:16]} finished. Record: {o.record}"
         abort = self.node.session.abort
         if abort is not None:
-            names = tuple(safetext(n) for n in self.names)
-            return f"Game {safetext(abort.describe(names, self.seat))}. Record: {o.record}"
+            return f"Game {safetext(abort.describe(self.names, self.seat))}. Record: {o.record}"
         return f"Game aborted: {safetext(o.abort)}. Record: {o.record}"
 
 

@@ -92,7 +92,7 @@ async def host_game(
                 task.add_done_callback(updates.discard)
 
             hosted.core.on_change.append(changed)
-        say(f"table {table!r} open on port {port}, host key {identity.fingerprint}")
+        say(f"table {safetext(table)!r} open on port {port}, host key {identity.fingerprint}")
         state = await hosted.started
         setup = Setup(
             game_params(state), 0, master, _addresses(state, "", port), table, bot, bot_seed
@@ -104,7 +104,7 @@ async def host_game(
             await node.accept(conn, hs)
 
         hosted.game_links = game_link
-        say(f"game {setup.game_id} started: {', '.join(setup.params.config.players)}")
+        say(f"game {setup.game_id} started: {_names(setup.params.config.players)}")
         return await node.run(hosted.listener)
     finally:
         for task in list(updates):
@@ -183,7 +183,7 @@ async def join_game(
         node = PeerNode.create(setup, root, limits=limits, stall_timeout=stall_timeout)
         headless_reporter(node, say)
         holder["node"] = node
-        say(f"game {setup.game_id} started: {', '.join(setup.params.config.players)}")
+        say(f"game {setup.game_id} started: {_names(setup.params.config.players)}")
         return await node.run(listener)
     finally:
         await listener.close()
@@ -202,8 +202,12 @@ async def resume_game(
     if node.session.finished or node.session.abort is not None:
         say(f"game {game_id} is already over")
     else:
-        say(f"game {game_id} resumed at seat {node.seat + 1} ({node.names[node.seat]})")
+        say(f"game {game_id} resumed at seat {node.seat + 1} ({safetext(node.names[node.seat])})")
     return await node.run()
+
+
+def _names(names: tuple[str, ...]) -> str:
+    return ", ".join(safetext(n) for n in names)
 
 
 def describe(outcome: Outcome) -> str:
