@@ -1,7 +1,7 @@
 """What the peers agreed before the first message: the table and who sits at it.
 
 ``GameParams`` is the lobby's result: the engine configuration, each seat's public identity
-(Ed25519 verification key and X25519 key) and a fresh lobby nonce. Its canonical encoding hashes
+(Ed25519 verification key) and a fresh lobby nonce. Its canonical encoding hashes
 to the **game id**, which every signed message carries and every proof context starts with, so a
 message or proof from one game can never be used in another, and changing any parameter of a
 recorded game breaks every signature check against it.
@@ -38,6 +38,9 @@ class GameParams:
     config: GameConfig
     identities: tuple[PublicIdentity, ...]
     nonce: bytes
+    legacy_box_keys: tuple[bytes, ...] = ()
+    """Records of games played before the unused X25519 keys were removed list them; they are
+    kept only so that such a record's game id (the hash of its parameters) stays the same."""
 
     def __post_init__(self) -> None:
         if len(self.identities) != len(self.config.players):
@@ -58,9 +61,10 @@ class GameParams:
             "first_player": c.first_player,
             "plague_survivors": c.plague_survivors,
             "sign_keys": [i.sign_key for i in self.identities],
-            "box_keys": [i.box_key for i in self.identities],
             "nonce": self.nonce,
         }
+        if self.legacy_box_keys:
+            wire["box_keys"] = list(self.legacy_box_keys)
         if c.colours:  # (absent from older records, whose game ids stay the same)
             wire["colours"] = list(c.colours)
         return wire
@@ -75,10 +79,9 @@ class GameParams:
             "first_player",
             "plague_survivors",
             "sign_keys",
-            "box_keys",
             "nonce",
         }
-        if not isinstance(value, dict) or set(value) - {"colours"} != keys:
+        if not isinstance(value, dict) or set(value) - {"colours", "box_keys"} != keys:
             raise DecodeError(None, "game parameters must be a map with the agreed keys")
         colours = value.get("colours", [])
         if not isinstance(colours, list) or not all(isinstance(c, str) for c in colours):
@@ -94,9 +97,13 @@ class GameParams:
             raise DecodeError(None, "bad plague option")
         if first is not None and (isinstance(first, bool) or not isinstance(first, int)):
             raise DecodeError(None, "first player must be a seat or nil")
-        sign, box, nonce = value["sign_keys"], value["box_keys"], value["nonce"]
-        if not isinstance(sign, list) or not isinstance(box, list) or len(sign) != len(box):
-            raise DecodeError(None, "keys must be two lists of equal length")
+        sign, box, nonce = value["sign_keys"], value.get("box_keys", []), value["nonce"]
+        if not isinstance(sign, list) or not isinstance(box, list):
+            raise DecodeError(None, "keys must be lists")
+        if "box_keys" in value and (
+            len(box) != len(sign) or not all(isinstance(b, bytes) and len(b) == 32 for b in box)
+        ):
+            raise DecodeError(None, "bad box keys in an older record")
         if not isinstance(nonce, bytes) or len(nonce) != 32:
             raise DecodeError(None, "nonce must be 32 bytes")
         try:
@@ -112,13 +119,14 @@ class GameParams:
         except RattusError as exc:
             raise DecodeError(None, f"bad game configuration: {exc}") from None
         identities = []
-        for s, (sk, bk) in enumerate(zip(sign, box, strict=True)):
-            if not isinstance(sk, bytes) or not isinstance(bk, bytes):
+        for s, sk in enumerate(sign):
+            if not isinstance(sk, bytes):
                 raise DecodeError(None, "keys must be bytes")
-            identities.append(PublicIdentity.from_bytes(sk, bk, peer=f"seat {s + 1}"))
+            identities.append(PublicIdentity.from_bytes(sk, peer=f"seat {s + 1}"))
         if len(identities) != len(config.players):
             raise DecodeError(None, "one identity per seat")
-        return cls(config, tuple(identities), nonce)
+        legacy = tuple(b for b in box if isinstance(b, bytes))
+        return cls(config, tuple(identities), nonce, legacy)
 
     def game_id(self) -> bytes:
         """SHA-256 of the canonical encoding: binds every parameter of the game."""

@@ -8,7 +8,7 @@ import pytest
 
 from protocol.crypto import commit
 from protocol.crypto.group import RandomSource
-from protocol.crypto.identity import Identity, PublicIdentity, fingerprint, seal
+from protocol.crypto.identity import Identity, PublicIdentity, fingerprint
 from protocol.errors import CryptoError, LocalProtocolError, ProofError, RemoteProtocolError
 from protocol.randomness import CommitReveal, RandomStream, commitment
 
@@ -54,26 +54,9 @@ def test_identity_sign_verify(rand: RandomSource) -> None:
 
 def test_public_identity_decode(rand: RandomSource) -> None:
     pub = Identity.generate(rand).public
-    assert PublicIdentity.from_bytes(pub.sign_key, pub.box_key) == pub
+    assert PublicIdentity.from_bytes(pub.sign_key) == pub
     with pytest.raises(CryptoError):
-        PublicIdentity.from_bytes(pub.sign_key[:31], pub.box_key, peer="x")
-
-
-def test_sealing(rand: RandomSource) -> None:
-    bob, eve = Identity.generate(rand), Identity.generate(rand)
-    sealed = seal(bob.public.box_key, b"secret hand", rand, b"ctx")
-    assert bob.open(sealed, b"ctx") == b"secret hand"
-    for who, box, ctx in [
-        (eve, sealed, b"ctx"),
-        (bob, sealed, b"ctx2"),
-        (bob, sealed[:-1], b"ctx"),
-        (bob, b"", b"ctx"),
-    ]:
-        with pytest.raises(CryptoError):
-            who.open(box, ctx, peer="alice")
-    # A low-order ephemeral key (all zeros) is refused, not a crash.
-    with pytest.raises(CryptoError):
-        bob.open(bytes(32) + sealed[32:], b"ctx", peer="alice")
+        PublicIdentity.from_bytes(pub.sign_key[:31], peer="x")
 
 
 def test_commit_reveal_seed() -> None:
@@ -151,9 +134,8 @@ SMALL_ORDER_OR_NON_CANONICAL = [
 def test_small_order_and_non_canonical_signing_keys_are_refused(
     rand: RandomSource, key: bytes
 ) -> None:
-    box = Identity.generate(rand).public.box_key
     with pytest.raises(CryptoError, match="invalid signing key"):
-        PublicIdentity.from_bytes(key, box, peer="seat 2")
+        PublicIdentity.from_bytes(key, peer="seat 2")
 
 
 def test_parameters_with_the_identity_point_as_a_key_are_refused(rand: RandomSource) -> None:
@@ -169,3 +151,25 @@ def test_parameters_with_the_identity_point_as_a_key_are_refused(rand: RandomSou
     keys[1] = bytes([1]) + bytes(31)
     with pytest.raises(CryptoError):
         GameParams.from_wire(wire)
+
+
+def test_parameters_of_older_records_with_box_keys_keep_their_game_id() -> None:
+    """Records made while every seat also announced an (unused) X25519 key list those keys in
+    their parameters: they still parse, and hash to the same game id as before."""
+    import hashlib
+
+    from protocol.params import GameParams
+    from protocol.seeded import seeded_params
+    from protocol.wire import encode_value
+    from rattus_net.engine.config import GameConfig
+
+    params, _ = seeded_params(GameConfig(GameConfig.default_names(3)), 4)
+    old = dict(params.to_wire())
+    old["box_keys"] = [bytes([9 + s]) * 32 for s in range(3)]
+    legacy = GameParams.from_wire(old)
+    assert legacy.to_wire() == old
+    digest = hashlib.sha256(b"rattus-net/v1/game-id\x00" + encode_value(old)).digest()
+    assert legacy.game_id() == digest != params.game_id()
+    old["box_keys"] = [b"short"] * 3
+    with pytest.raises(RemoteProtocolError):
+        GameParams.from_wire(old)
