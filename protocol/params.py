@@ -38,9 +38,6 @@ class GameParams:
     config: GameConfig
     identities: tuple[PublicIdentity, ...]
     nonce: bytes
-    legacy_box_keys: tuple[bytes, ...] = ()
-    """Records of games played before the unused X25519 keys were removed list them; they are
-    kept only so that such a record's game id (the hash of its parameters) stays the same."""
 
     def __post_init__(self) -> None:
         if len(self.identities) != len(self.config.players):
@@ -63,8 +60,6 @@ class GameParams:
             "sign_keys": [i.sign_key for i in self.identities],
             "nonce": self.nonce,
         }
-        if self.legacy_box_keys:
-            wire["box_keys"] = list(self.legacy_box_keys)
         if c.colours:  # (absent from older records, whose game ids stay the same)
             wire["colours"] = list(c.colours)
         return wire
@@ -81,7 +76,7 @@ class GameParams:
             "sign_keys",
             "nonce",
         }
-        if not isinstance(value, dict) or set(value) - {"colours", "box_keys"} != keys:
+        if not isinstance(value, dict) or set(value) - {"colours"} != keys:
             raise DecodeError(None, "game parameters must be a map with the agreed keys")
         colours = value.get("colours", [])
         if not isinstance(colours, list) or not all(isinstance(c, str) for c in colours):
@@ -97,13 +92,9 @@ class GameParams:
             raise DecodeError(None, "bad plague option")
         if first is not None and (isinstance(first, bool) or not isinstance(first, int)):
             raise DecodeError(None, "first player must be a seat or nil")
-        sign, box, nonce = value["sign_keys"], value.get("box_keys", []), value["nonce"]
-        if not isinstance(sign, list) or not isinstance(box, list):
-            raise DecodeError(None, "keys must be lists")
-        if "box_keys" in value and (
-            len(box) != len(sign) or not all(isinstance(b, bytes) and len(b) == 32 for b in box)
-        ):
-            raise DecodeError(None, "bad box keys in an older record")
+        sign, nonce = value["sign_keys"], value["nonce"]
+        if not isinstance(sign, list):
+            raise DecodeError(None, "keys must be a list")
         if not isinstance(nonce, bytes) or len(nonce) != 32:
             raise DecodeError(None, "nonce must be 32 bytes")
         try:
@@ -125,8 +116,7 @@ class GameParams:
             identities.append(PublicIdentity.from_bytes(sk, peer=f"seat {s + 1}"))
         if len(identities) != len(config.players):
             raise DecodeError(None, "one identity per seat")
-        legacy = tuple(b for b in box if isinstance(b, bytes))
-        return cls(config, tuple(identities), nonce, legacy)
+        return cls(config, tuple(identities), nonce)
 
     def game_id(self) -> bytes:
         """SHA-256 of the canonical encoding: binds every parameter of the game."""

@@ -45,7 +45,9 @@ from rattus_net.engine.moves import (
 from rattus_net.engine.record import CardOrder, GameRecord, result_summary
 
 FORMAT = "rattus-secure-record"
-VERSION = 1
+VERSION = 2
+"""2: hands are mixed right after a gift, the identities have no X25519 key (protocol version
+2). A record of version 1 replays with other rules, so it is refused, never judged."""
 MAX_RECORD_BYTES = 8 << 20
 """The largest record accepted, checked before parsing: a 5-player game's record is about
 0.6 MB, so this leaves a margin of more than ten while a crafted file is refused at once."""
@@ -216,7 +218,10 @@ def decode_record(data: bytes) -> tuple[GameParams, list[bytes], bytes | None]:
     if not isinstance(value, dict) or value.get("format") != FORMAT:
         raise RecordFormatError(f'not a secure game record: "format" must be "{FORMAT}"')
     if value.get("version") != VERSION:
-        raise RecordFormatError(f"unsupported record version {safetext(value.get('version'))}")
+        raise RecordFormatError(
+            f"unsupported record version {safetext(value.get('version'))} (this program "
+            f"verifies version {VERSION}; an older record needs the Rattus Net that made it)"
+        )
     if set(value) != {"format", "version", "params", "messages", "abort"}:
         raise RecordFormatError("not a secure game record: unexpected fields")
     messages, abort = value["messages"], value["abort"]

@@ -27,7 +27,7 @@ import msgpack  # type: ignore[import-untyped]
 
 from protocol.errors import DecodeError, LocalProtocolError
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 """Version carried by every message; a peer speaking another version is rejected."""
 
 WireValue: TypeAlias = (

@@ -151,25 +151,3 @@ def test_parameters_with_the_identity_point_as_a_key_are_refused(rand: RandomSou
     keys[1] = bytes([1]) + bytes(31)
     with pytest.raises(CryptoError):
         GameParams.from_wire(wire)
-
-
-def test_parameters_of_older_records_with_box_keys_keep_their_game_id() -> None:
-    """Records made while every seat also announced an (unused) X25519 key list those keys in
-    their parameters: they still parse, and hash to the same game id as before."""
-    import hashlib
-
-    from protocol.params import GameParams
-    from protocol.seeded import seeded_params
-    from protocol.wire import encode_value
-    from rattus_net.engine.config import GameConfig
-
-    params, _ = seeded_params(GameConfig(GameConfig.default_names(3)), 4)
-    old = dict(params.to_wire())
-    old["box_keys"] = [bytes([9 + s]) * 32 for s in range(3)]
-    legacy = GameParams.from_wire(old)
-    assert legacy.to_wire() == old
-    digest = hashlib.sha256(b"rattus-net/v1/game-id\x00" + encode_value(old)).digest()
-    assert legacy.game_id() == digest != params.game_id()
-    old["box_keys"] = [b"short"] * 3
-    with pytest.raises(RemoteProtocolError):
-        GameParams.from_wire(old)

@@ -225,3 +225,16 @@ def test_a_relayed_forged_frame_blames_only_the_relay_and_the_game_goes_on() -> 
         assert net.peers[s].finished and net.peers[s].abort is None
     records = [verify_record(net.peers[s].record_bytes()) for s in (0, 1)]
     assert all(v.kind == FAIR for v in records)
+
+
+def test_a_record_of_the_former_version_is_refused_not_judged(rec: bytes) -> None:
+    """Version 1 records were played with other rules (no mixing right after a gift): their
+    replay would find "moves out of turn" nobody made, so they are refused with one line."""
+    from protocol.record import RECORD_LIMITS, RecordFormatError
+    from protocol.wire import decode_value, encode_value
+
+    value = decode_value(rec, RECORD_LIMITS)
+    assert isinstance(value, dict)
+    value["version"] = 1
+    with pytest.raises(RecordFormatError, match="unsupported record version 1"):
+        verify_record(encode_value(value, RECORD_LIMITS))

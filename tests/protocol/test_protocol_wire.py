@@ -105,13 +105,14 @@ def test_decode_applies_custom_limits() -> None:
     "value",
     [
         [],
-        {"v": 1, "k": "x"},
-        {"v": 2, "k": "x", "b": {}},
+        {"v": wire.PROTOCOL_VERSION, "k": "x"},
+        {"v": wire.PROTOCOL_VERSION + 1, "k": "x", "b": {}},
+        {"v": 1, "k": "x", "b": {}},  # the former version
         {"v": True, "k": "x", "b": {}},
-        {"v": 1, "k": "", "b": {}},
-        {"v": 1, "k": 3, "b": {}},
-        {"v": 1, "k": "x", "b": []},
-        {"v": 1, "k": "x", "b": {}, "z": 0},
+        {"v": wire.PROTOCOL_VERSION, "k": "", "b": {}},
+        {"v": wire.PROTOCOL_VERSION, "k": 3, "b": {}},
+        {"v": wire.PROTOCOL_VERSION, "k": "x", "b": []},
+        {"v": wire.PROTOCOL_VERSION, "k": "x", "b": {}, "z": 0},
     ],
 )
 def test_decode_message_rejects_bad_envelopes(value: wire.WireValue) -> None:
