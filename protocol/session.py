@@ -404,7 +404,8 @@ class Session:
             return
         link_name = self.names[link] if link is not None else None
         msg = open_frame(frame, self.game_id, self.params.identities, self.names, link=link_name)
-        if link is not None and msg.author != link:
+        if link is not None and msg.author != link and msg.kind != ABORT:
+            # (An abort is passed on by every peer that adopts it: see _on_abort.)
             raise PeerFault(link, self.names[link], "relayed another peer's message", frame)
         if msg.kind == EVIDENCE:
             self._on_evidence(msg, now)
@@ -534,6 +535,10 @@ class Session:
             except RemoteProtocolError:
                 proven = False
         self.abort = AbortRecord(blamed, reason, frames, msg.author, msg.frame, proven)
+        if self.seat is not None:
+            # Pass it on: a peer the aborting peer could not reach (or that comes back later)
+            # learns the same decision from us.
+            self._outbox.append(msg.frame)
 
     def _abort(
         self,

@@ -238,3 +238,30 @@ def test_a_record_of_the_former_version_is_refused_not_judged(rec: bytes) -> Non
     value["version"] = 1
     with pytest.raises(RecordFormatError, match="unsupported record version 1"):
         verify_record(encode_value(value, RECORD_LIMITS))
+
+
+def test_an_abort_is_passed_on_to_a_peer_the_aborting_peer_cannot_reach() -> None:
+    from recordkit import table
+
+    params, secrets = table(3, 9)
+    net = MemoryNetwork(params, secrets)
+    net.keep_going = True
+    for _ in range(30):
+        net.deliver_one()
+    cut = False
+
+    def tamper(sender: int, receiver: int, frame: bytes) -> bytes | None:
+        return None if cut and sender == 0 and receiver == 2 else frame
+
+    net.tamper = tamper
+    cut = True  # from now on seat 0 cannot reach seat 2
+    net.peers[0]._abort(1, "stalled: no shares message for step 9", ())
+    net._collect()
+    net.run(random_chooser(3, 9))
+    own = net.peers[0].abort
+    assert own is not None and own.frame is not None
+    for s in (1, 2):
+        abort = net.peers[s].abort
+        assert abort is not None and abort.frame == own.frame and abort.by == 0
+    verdicts = {(v.kind, v.seats) for v in (verify_record(p.record_bytes()) for p in net.peers)}
+    assert verdicts == {(ABORTED, (0, 1))}
