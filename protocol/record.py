@@ -337,21 +337,20 @@ def _verify(session: Session, messages: list[bytes], abort: bytes | None, verdic
         if session.finished:
             verdict.reason = f"{len(messages) - processed} message(s) after the end of the game"
             return
-        if abort is None:
-            st = session.step
-            missing = st.senders if st is not None else ()
-            verdict.reason = (
-                f"{len(messages) - processed} message(s) wait for a message that is not in "
-                f"the record (from {', '.join(params.config.players[s] for s in missing)})"
-            )
-            return
+        st = session.step
+        missing = [s for s in st.senders if not session.has_message(s, st.index)] if st else []
+        verdict.reason = (
+            f"{len(messages) - processed} message(s) wait for a message that is not in "
+            f"the record (from {', '.join(params.config.players[s] for s in missing)})"
+        )
+        return
     if abort is not None and not session.finished:
         _check_abort(session, abort, verdict)
         return
     if not session.finished:
         verdict.reason = "the record stops before the end of the game"
-        missing = session.step.senders if session.step is not None else ()
-        verdict.notes.append(f"waiting for: {', '.join(params.config.players[s] for s in missing)}")
+        waiting = session.step.senders if session.step is not None else ()
+        verdict.notes.append(f"waiting for: {', '.join(params.config.players[s] for s in waiting)}")
         return
     if abort is not None:
         try:

@@ -458,6 +458,10 @@ class Session:
     def _has_message(self, seat: int, step: int) -> bool:
         return any(m.step == step for m in self._inbox[seat])
 
+    def has_message(self, seat: int, step: int) -> bool:
+        """True if a message of ``seat`` for ``step`` has arrived (and waits)."""
+        return self._has_message(seat, step)
+
     def _arrive(self, msg: Signed, now: float) -> None:
         a, name = msg.author, self.names[msg.author]
         if msg.seq < self._next_seq[a]:
@@ -865,7 +869,7 @@ class Session:
         if not differing:
             self._inbox[msg.author].popleft()
             raise self._fault(msg.author, "desync: transcript hash differs", msg)
-        own = self._by_seq[msg.author].get(self._processed_seq(msg.author))
+        own = self._message_with_hash(msg.author, seen[msg.author])
         if msg.author in differing and own is not None:
             # Its own earlier message, as it signed it, is not the one its view names.
             self._inbox[msg.author].popleft()
@@ -876,7 +880,7 @@ class Session:
         # peer holding the other version can then prove the equivocation.
         frames: list[bytes] = []
         for a in differing:
-            last = self._by_seq[a].get(self._processed_seq(a))
+            last = self._message_with_hash(a, seen[a])  # ours, as it stood at that step
             if last is not None:
                 frames.append(last.frame)
         if self._identity is not None and frames:
@@ -892,9 +896,15 @@ class Session:
             msg.author,
             self.names[msg.author],
             f"view differs from ours for {[self.names[a] for a in differing]}",
-            tuple(differing),
+            tuple(a for a in differing if a != msg.author),
             (msg.frame, *frames),
         )
+
+    def _message_with_hash(self, a: int, h: bytes) -> Signed | None:
+        for m in self._by_seq[a].values():
+            if m.hash == h:
+                return m
+        return None
 
     def processed(self, a: int) -> Signed | None:
         """The last message of seat ``a`` that joined the transcript (None before any)."""
