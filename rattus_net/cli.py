@@ -472,8 +472,8 @@ def cmd_network(args: argparse.Namespace) -> int:
     except (TransportError, ProtocolError) as exc:
         print(f"{name}: {exc}", file=sys.stderr)
         return 1
+    say(play.verdict_line(outcome))  # (the last line stays the one that says where the record is)
     say(play.describe(outcome))
-    say(play.verdict_line(outcome))
     return 0 if outcome.finished else 1
 
 
