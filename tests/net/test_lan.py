@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from protocol.wire import PROTOCOL_VERSION
+
 from .netns import NetnsLab, netns_available
 from .procs import assert_same_fair_records, env_for, finish, rattus, read_line, records_of
 
@@ -110,7 +112,8 @@ def check_with_avahi(lab: NetnsLab, tmp_path: Path) -> None:
         fields = resolved[0].split(";")
         assert fields[7:9] == [lab.addr(0), "47000"], fields
         txt = set(re.findall(r'"([^"]*)"', fields[9]))
-        assert {"name=Cellar", "state=open", "taken=1", "free=2", "v=1"} <= txt, txt
+        want = {"name=Cellar", "state=open", "taken=1", "free=2", f"v={PROTOCOL_VERSION}"}
+        assert want <= txt, txt
         assert any(item.startswith("fp=") for item in txt), txt
     finally:
         daemon.terminate()
