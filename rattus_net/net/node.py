@@ -42,8 +42,8 @@ from typing import Any
 from protocol.crypto.identity import Identity
 from protocol.errors import DecodeError, RemoteProtocolError
 from protocol.params import GameParams, PeerSecrets
+from protocol.session import DisputeFault, ReplayError, Session
 from protocol.session import PeerFault as SessionFault
-from protocol.session import ReplayError, Session
 from protocol.wire import WireValue
 from rattus_net.bots import make_bot
 from rattus_net.bots.base import Bot
@@ -426,8 +426,13 @@ class PeerNode:
                         bad.conn.abort()
                     continue
                 # The frame is in the game (journaled below, like any other); the fault is a
-                # message processed after it, blamed on that message's author.
-                self._fault(exc.seat if isinstance(exc, SessionFault) else None, exc.reason)
+                # message processed after it, blamed on that message's author, unless two
+                # signed views only disagree (the evidence exchange settles who equivocated).
+                if isinstance(exc, DisputeFault):
+                    who = " and ".join(self.names[s] for s in (exc.seat, *exc.others))
+                    self._fault(None, f"{who} disagree about what was sent: {exc.reason}")
+                else:
+                    self._fault(exc.seat if isinstance(exc, SessionFault) else None, exc.reason)
             self.got[seat] += 1
             self.journal.append(["r", seat, frame], sync=False)
             dirty = True

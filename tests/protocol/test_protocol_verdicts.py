@@ -265,3 +265,36 @@ def test_an_abort_is_passed_on_to_a_peer_the_aborting_peer_cannot_reach() -> Non
         assert abort is not None and abort.frame == own.frame and abort.by == 0
     verdicts = {(v.kind, v.seats) for v in (verify_record(p.record_bytes()) for p in net.peers)}
     assert verdicts == {(ABORTED, (0, 1))}
+
+
+def test_a_seat_sending_two_versions_of_its_message_is_named_and_the_records_agree() -> None:
+    """Seat 0 sends seat 2 another (legal) commitment than seat 1: seat 2 first sees only a
+    disagreement, the evidence exchange proves the equivocation, every honest record names
+    seat 0 on its two signed messages and never seat 1."""
+    from recordkit import table
+
+    params, secrets = table(3, 21)
+    net = MemoryNetwork(params, secrets, timeout=5.0)
+    net.keep_going = True
+    done = False
+
+    def tamper(sender: int, receiver: int, frame: bytes) -> bytes | None:
+        nonlocal done
+        if sender != 0 or receiver != 2 or done or inner_of(frame)[0] != RAND_COMMIT:
+            return frame
+        done = True
+
+        def change(kind: str, body: dict[str, WireValue]) -> str:
+            body["x"] = {"c": bytes(range(32))}
+            return kind
+
+        return resign(frame, secrets[0], change)
+
+    net.tamper = tamper
+    net.run(random_chooser(3, 1))
+    assert done
+    verdicts = [verify_record(net.peers[s].record_bytes()) for s in (1, 2)]
+    for v in verdicts:
+        assert v.kind == CHEATER and v.cheater == 0, v.text()
+        assert len(v.evidence) == 2 and all(e.author == 0 for e in v.evidence)
+    assert {(v.kind, v.seats) for v in verdicts} == {(CHEATER, (0,))}
