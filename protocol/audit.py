@@ -9,10 +9,20 @@ reveal, plus the reveals addressed to it: its draws, its looks, the cards given 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
 from protocol.crypto.elgamal import unmask
 from protocol.crypto.group import Point, Scalar
+from protocol.crypto.shuffle import random_permutation
 from protocol.crypto.transfer import decrypt_share
-from protocol.session import Session, face_of_point
+from protocol.params import PeerSecrets
+from protocol.session import DRAWN_PILES, Session, face_of_point
+from rattus_net.engine.game import Game
+from rattus_net.engine.local import LocalTable
+from rattus_net.engine.moves import Discard, Enter, Give, Move, PlayPass
+from rattus_net.engine.table import Rehandle, Reveal, Shuffle
 
 
 def computable_faces(session: Session, seat: int, secret: Scalar) -> dict[int, int]:
@@ -76,7 +86,38 @@ def played_handles(session: Session) -> list[tuple[int, int, tuple[int, ...]]]:
     return out
 
 
+@dataclass
+class HandleFlow:
+    """What the linkage audit reads: every card played from a hand (``played``: move index,
+    seat, handles), every reveal (handles, receiver or None for everybody) with the number of
+    moves played before it, every mixed hand (moves before it, seat, old and new handles) and
+    the handles that are ciphertexts (``masked``; a card taken openly from a supply pile is
+    not, until its hand is mixed)."""
+
+    played: list[tuple[int, int, tuple[int, ...]]] = field(default_factory=list)
+    reveals: list[tuple[tuple[int, ...], int | None]] = field(default_factory=list)
+    reveal_moves: list[int] = field(default_factory=list)
+    mixes: list[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = field(default_factory=list)
+    masked: set[int] = field(default_factory=set)
+
+    @classmethod
+    def of_session(cls, session: Session) -> HandleFlow:
+        rec = session.record
+        return cls(
+            played_handles(session),
+            list(rec.reveals),
+            list(rec.reveal_moves),
+            list(rec.mixes),
+            set(session.cards),
+        )
+
+
 def linkage_violations(session: Session) -> list[str]:
+    """:func:`linkage_problems` of a verified (or played) secure game."""
+    return linkage_problems(HandleFlow.of_session(session))
+
+
+def linkage_problems(flow: HandleFlow) -> list[str]:
     """Every card a player gives away, lays, discards or plays as a Pass that some other peer
     can link to something it saw before the move (empty for a fair, mixed game).
 
@@ -89,11 +130,10 @@ def linkage_violations(session: Session) -> list[str]:
       mixed, of its starting hand): then everybody sees which draw, supply take or gift it
       came from.
     """
-    rec = session.record
     problems: list[str] = []
-    reveals = list(zip(rec.reveals, rec.reveal_moves, strict=True))
-    for i, seat, handles in played_handles(session):
-        mixes = [new for at, s, _, new in rec.mixes if s == seat and at <= i]
+    reveals = list(zip(flow.reveals, flow.reveal_moves, strict=True))
+    for i, seat, handles in flow.played:
+        mixes = [new for at, s, _, new in flow.mixes if s == seat and at <= i]
         if mixes:
             allowed = set(mixes[-1])
         else:
@@ -106,6 +146,59 @@ def linkage_violations(session: Session) -> list[str]:
                     who = "everybody" if to is None else f"seat {to}"
                     problems.append(f"move {i}: card {h} of seat {seat} was shown to {who}")
                     break
-            if h not in session.cards:
+            if h not in flow.masked:
                 problems.append(f"move {i}: card {h} of seat {seat} has a public face")
     return problems
+
+
+class AuditTable(LocalTable):
+    """A local table (no cryptography) that records the :class:`HandleFlow` of its game as a
+    secure session would: the engine asks the same table requests, so the linkage audit of
+    thousands of games runs in seconds. Play with :func:`play_audited`."""
+
+    def __init__(
+        self, seed: int, *, secrets: Sequence[PeerSecrets] | None = None, **kw: Any
+    ) -> None:
+        super().__init__(seed, **kw)
+        self.flow = HandleFlow()
+        self._drawn = frozenset(DRAWN_PILES)
+        self._secrets = secrets  # given: mix hands with the peers' permutations
+
+    def value_for(self, game: Game) -> Any:
+        req = game.pending
+        flow = self.flow
+        if isinstance(req, Reveal):
+            flow.reveals.append((tuple(req.handles), req.to))
+            flow.reveal_moves.append(len(game.history))
+        elif isinstance(req, Shuffle) and req.pile not in self._drawn:
+            flow.masked.update(req.handles)
+        elif isinstance(req, Rehandle):
+            k = len(flow.mixes)
+            flow.mixes.append((len(game.history), req.seat, tuple(req.old), tuple(req.new)))
+            flow.masked.update(req.new)
+            if self._secrets is not None:
+                # As the seat's peer mixes: the permutation of its ``mix/k`` stream.
+                fo, known = self.face_of, game.faces
+                old = [fo[h] if h in fo else known[h] for h in req.old]
+                stream = self._secrets[req.seat].stream(b"mix/" + str(k).encode())
+                faces = [old[j] for j in random_permutation(len(old), stream)]
+                fo.update(zip(req.new, faces, strict=True))
+                return faces
+        return super().value_for(game)
+
+
+def play_audited(game: Game, table: AuditTable, choose: Callable[[Game, int], Move]) -> Game:
+    """Play ``game`` to its end on ``table``, recording the handles behind every card played
+    from a hand (what the other peers of a secure game receive)."""
+    while not game.is_over:
+        d = game.decision
+        if d is None:
+            table.answer(game)
+            continue
+        seat = d.players[0]
+        move = choose(game, seat)
+        _, handles = game.to_handles(seat, move)
+        if isinstance(move, Give | Discard | PlayPass | Enter):
+            table.flow.played.append((len(game.history), seat, tuple(handles)))
+        game.apply(seat, move)
+    return game

@@ -27,6 +27,10 @@ class RemoteProtocolError(ProtocolError):
     prove the fault to others (for example the signed message that carried a bad proof).
     """
 
+    accepted = False
+    """Set by the session when the frame it was handed was accepted (it is part of the game
+    now and must be journaled) and the error is about a message processed after it."""
+
     def __init__(self, peer: str | None, reason: str, evidence: bytes | None = None) -> None:
         self.peer = peer
         self.reason = reason

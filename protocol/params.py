@@ -1,7 +1,7 @@
 """What the peers agreed before the first message: the table and who sits at it.
 
 ``GameParams`` is the lobby's result: the engine configuration, each seat's public identity
-(Ed25519 verification key and X25519 key) and a fresh lobby nonce. Its canonical encoding hashes
+(Ed25519 verification key) and a fresh lobby nonce. Its canonical encoding hashes
 to the **game id**, which every signed message carries and every proof context starts with, so a
 message or proof from one game can never be used in another, and changing any parameter of a
 recorded game breaks every signature check against it.
@@ -58,7 +58,6 @@ class GameParams:
             "first_player": c.first_player,
             "plague_survivors": c.plague_survivors,
             "sign_keys": [i.sign_key for i in self.identities],
-            "box_keys": [i.box_key for i in self.identities],
             "nonce": self.nonce,
         }
         if c.colours:  # (absent from older records, whose game ids stay the same)
@@ -75,7 +74,6 @@ class GameParams:
             "first_player",
             "plague_survivors",
             "sign_keys",
-            "box_keys",
             "nonce",
         }
         if not isinstance(value, dict) or set(value) - {"colours"} != keys:
@@ -94,9 +92,9 @@ class GameParams:
             raise DecodeError(None, "bad plague option")
         if first is not None and (isinstance(first, bool) or not isinstance(first, int)):
             raise DecodeError(None, "first player must be a seat or nil")
-        sign, box, nonce = value["sign_keys"], value["box_keys"], value["nonce"]
-        if not isinstance(sign, list) or not isinstance(box, list) or len(sign) != len(box):
-            raise DecodeError(None, "keys must be two lists of equal length")
+        sign, nonce = value["sign_keys"], value["nonce"]
+        if not isinstance(sign, list):
+            raise DecodeError(None, "keys must be a list")
         if not isinstance(nonce, bytes) or len(nonce) != 32:
             raise DecodeError(None, "nonce must be 32 bytes")
         try:
@@ -112,10 +110,10 @@ class GameParams:
         except RattusError as exc:
             raise DecodeError(None, f"bad game configuration: {exc}") from None
         identities = []
-        for s, (sk, bk) in enumerate(zip(sign, box, strict=True)):
-            if not isinstance(sk, bytes) or not isinstance(bk, bytes):
+        for s, sk in enumerate(sign):
+            if not isinstance(sk, bytes):
                 raise DecodeError(None, "keys must be bytes")
-            identities.append(PublicIdentity.from_bytes(sk, bk, peer=f"seat {s + 1}"))
+            identities.append(PublicIdentity.from_bytes(sk, peer=f"seat {s + 1}"))
         if len(identities) != len(config.players):
             raise DecodeError(None, "one identity per seat")
         return cls(config, tuple(identities), nonce)

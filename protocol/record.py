@@ -26,7 +26,8 @@ from typing import Any
 from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.messages import ABORT, check_equivocation, open_frame
 from protocol.params import GameParams
-from protocol.session import DRAWN_PILES, PeerFault, Session
+from protocol.safetext import safetext
+from protocol.session import DRAWN_PILES, DisputeFault, ProvenFault, Session
 from protocol.wire import Limits, WireValue, decode_value, encode_value
 from rattus_net.engine import data as D
 from rattus_net.engine.errors import RattusError
@@ -45,7 +46,27 @@ from rattus_net.engine.record import CardOrder, GameRecord, result_summary
 
 FORMAT = "rattus-secure-record"
 VERSION = 2
-RECORD_LIMITS = Limits(max_size=1 << 28, max_array_len=1 << 20, max_depth=8)
+"""2: actions may be declined (ruling 17), hands are mixed right after a gift, the identities
+have no X25519 key (protocol version 2). A record of version 1 replays with other rules, so it
+is refused, never judged."""
+MAX_RECORD_BYTES = 8 << 20
+"""The largest record accepted, checked before parsing: a 5-player game's record is about
+0.6 MB, so this leaves a margin of more than ten while a crafted file is refused at once."""
+RECORD_LIMITS = Limits(max_size=MAX_RECORD_BYTES, max_array_len=1 << 16, max_depth=8)
+
+FAIR = "fair"
+CHEATER = "cheater"
+DAMAGED = "damaged"
+DISPUTED = "disputed"
+ABORTED = "aborted"
+KINDS = (FAIR, CHEATER, DAMAGED, DISPUTED, ABORTED)
+"""Verdict kinds. Only ``cheater`` names a seat as a cheater, and only on messages that seat
+signed (one that breaks a rule, or two that conflict). ``damaged``: the record is damaged or
+incomplete (a bad signature, a dropped, swapped, duplicated or foreign frame, extra bytes):
+anybody can do that to a file, so nobody is named. ``disputed``: two seats' signed messages
+disagree about one seat's message and either may be lying; both claims are the evidence.
+``aborted``: a peer stopped the game and claims why (a stall, say); time is not in the record,
+so it is a claim, not a proof."""
 
 
 class RecordFormatError(ProtocolError):
@@ -65,11 +86,29 @@ def encode_record(session: Session) -> bytes:
     return encode_value(value, RECORD_LIMITS)
 
 
+@dataclass(frozen=True)
+class Evidence:
+    """One signed frame of the evidence, with what its header says (for people)."""
+
+    frame: bytes
+    author: int | None
+    kind: str
+    seq: int
+    step: int
+
+    def describe(self, names: tuple[str, ...]) -> str:
+        who = safetext(names[self.author]) if self.author is not None else "?"
+        where = f" #{self.seq}, step {self.step}" if self.seq >= 0 else ""
+        return f"{who}'s signed {safetext(self.kind)} message{where} ({len(self.frame)} bytes)"
+
+
 @dataclass
 class Verdict:
-    """The outcome of verifying a record."""
+    """The outcome of verifying a record: its ``kind`` (see ``KINDS``), the seats involved
+    (the cheater; the disputing seats; the aborting seat and the seat it names) and the
+    signed frames that are the evidence."""
 
-    fair: bool
+    kind: str = DAMAGED
     players: tuple[str, ...] = ()
     fingerprints: tuple[str, ...] = ()
     game_id: str = ""
@@ -79,17 +118,47 @@ class Verdict:
     mixes_verified: int = 0
     draws: int = 0
     result: dict[str, Any] | None = None
-    cheater: int | None = None
+    seats: tuple[int, ...] = ()
     reason: str = ""
-    evidence: bytes | None = None
+    evidence: tuple[Evidence, ...] = ()
     engine_record: GameRecord | None = None
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
 
+    @property
+    def fair(self) -> bool:
+        return self.kind == FAIR
+
+    @property
+    def cheater(self) -> int | None:
+        """The seat proven to have cheated, if any (only a ``cheater`` verdict has one)."""
+        return self.seats[0] if self.kind == CHEATER and self.seats else None
+
+    def name(self, seat: int) -> str:
+        return safetext(self.players[seat]) if 0 <= seat < len(self.players) else f"seat {seat}"
+
+    def headline(self) -> str:
+        """The verdict in one line (foreign strings made safe)."""
+        reason = safetext(self.reason)
+        names = [self.name(s) for s in self.seats]
+        if self.kind == FAIR:
+            return f"FAIR: game {self.game_id[:16]} verified in {self.seconds:.2f} s"
+        if self.kind == CHEATER:
+            return f"NOT FAIR: {names[0]} cheated (proven by its own signed messages): {reason}"
+        if self.kind == DISPUTED:
+            return (
+                f"DISPUTED: {' and '.join(names)} disagree: {reason}; their signed claims are "
+                "attached; nobody is proven to have cheated"
+            )
+        if self.kind == ABORTED:
+            return f"ABORTED: {reason}"
+        return f"RECORD DAMAGED OR INCOMPLETE (nobody is named): {reason}"
+
     def to_dict(self) -> dict[str, Any]:
         return {
+            "kind": self.kind,
             "fair": self.fair,
-            "players": list(self.players),
+            "players": [safetext(p) for p in self.players],
             "fingerprints": list(self.fingerprints),
             "game_id": self.game_id,
             "messages": self.messages,
@@ -98,21 +167,28 @@ class Verdict:
             "mixes_verified": self.mixes_verified,
             "draws": self.draws,
             "result": self.result,
-            "cheater": self.players[self.cheater] if self.cheater is not None else None,
-            "reason": self.reason,
-            "evidence": self.evidence.hex() if self.evidence is not None else None,
+            "seats": [{"seat": s + 1, "name": self.name(s)} for s in self.seats],
+            "cheater": self.name(self.cheater) if self.cheater is not None else None,
+            "reason": safetext(self.reason),
+            "evidence": [
+                {
+                    "author": self.name(e.author) if e.author is not None else None,
+                    "seat": e.author + 1 if e.author is not None else None,
+                    "kind": safetext(e.kind),
+                    "seq": e.seq,
+                    "step": e.step,
+                    "frame": e.frame.hex(),
+                }
+                for e in self.evidence
+            ],
+            "notes": [safetext(n) for n in self.notes],
             "seconds": round(self.seconds, 3),
         }
 
     def text(self) -> str:
-        lines = []
-        if self.fair:
-            lines.append(f"FAIR: game {self.game_id[:16]} verified in {self.seconds:.2f} s")
-        else:
-            who = self.players[self.cheater] if self.cheater is not None else "nobody named"
-            lines.append(f"NOT FAIR: {who}: {self.reason}")
+        lines = [self.headline()]
         for s, (name, fp) in enumerate(zip(self.players, self.fingerprints, strict=True)):
-            lines.append(f"  seat {s + 1}: {name} (key {fp})")
+            lines.append(f"  seat {s + 1}: {safetext(name)} (key {fp})")
         lines.append(
             f"  {self.messages} signed messages, {self.shuffles_verified} shuffle proofs, "
             f"{self.mixes_verified} hand-mixing proofs, "
@@ -120,16 +196,21 @@ class Verdict:
         )
         lines.append(f"  {self.draws} building draws (commit-reveal rounds) checked")
         if self.result is not None and self.fair:
-            winners = ", ".join(self.result.get("winners", [])) or "nobody"
-            lines.append(f"  result: {self.result.get('vp')}  winner: {winners}")
-        if self.evidence is not None:
-            lines.append(f"  evidence: signed message {self.evidence[:48].hex()}...")
-        lines.extend(f"  {note}" for note in self.notes)
+            winners = ", ".join(safetext(w) for w in self.result.get("winners", [])) or "nobody"
+            lines.append(f"  result: {safetext(self.result.get('vp'))}  winner: {winners}")
+        for e in self.evidence:
+            lines.append(f"  evidence: {e.describe(self.players)}")
+        lines.extend(f"  {safetext(note)}" for note in self.notes)
         return "\n".join(lines)
 
 
 def decode_record(data: bytes) -> tuple[GameParams, list[bytes], bytes | None]:
-    """Parse a record file; RecordFormatError if it is not one."""
+    """Parse a record file; RecordFormatError if it is not one. The size is checked first."""
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordFormatError(
+            f"not a secure game record: {len(data)} bytes, more than any game needs "
+            f"({MAX_RECORD_BYTES} at most)"
+        )
     try:
         value = decode_value(data, RECORD_LIMITS)
     except RemoteProtocolError as exc:
@@ -137,14 +218,12 @@ def decode_record(data: bytes) -> tuple[GameParams, list[bytes], bytes | None]:
         raise RecordFormatError(f"not a secure game record: {exc.reason}{hint}") from None
     if not isinstance(value, dict) or value.get("format") != FORMAT:
         raise RecordFormatError(f'not a secure game record: "format" must be "{FORMAT}"')
-    version = value.get("version")
-    if version == 1:
+    if value.get("version") != VERSION:
         raise RecordFormatError(
-            "secure record version 1 was written before actions became optional (ruling 17) "
-            "and cannot be verified by this program (it reads version 2)"
+            f"unsupported record version {safetext(value.get('version'))} (this program "
+            f"verifies version {VERSION}; version 1 was written before actions became optional "
+            f"and hands were mixed after gifts: it needs the Rattus Net that made it)"
         )
-    if version != VERSION:
-        raise RecordFormatError(f"unsupported record version {version!r}")
     if set(value) != {"format", "version", "params", "messages", "abort"}:
         raise RecordFormatError("not a secure game record: unexpected fields")
     messages, abort = value["messages"], value["abort"]
@@ -155,109 +234,197 @@ def decode_record(data: bytes) -> tuple[GameParams, list[bytes], bytes | None]:
     try:
         params = GameParams.from_wire(value["params"])
     except RemoteProtocolError as exc:
-        raise RecordFormatError(f"bad game parameters: {exc.reason}") from None
+        raise RecordFormatError(f"bad game parameters: {safetext(exc.reason)}") from None
     return params, [m for m in messages if isinstance(m, bytes)], abort
 
 
-def _seat(session: Session, exc: RemoteProtocolError) -> int | None:
-    if isinstance(exc, PeerFault):
-        return exc.seat
-    if exc.peer in session.names:
-        return session.names.index(exc.peer)
+def _evidence(session: Session, frames: tuple[bytes, ...]) -> tuple[Evidence, ...]:
+    out = []
+    for f in frames:
+        try:
+            m = open_frame(f, session.game_id, session.params.identities, session.names)
+            out.append(Evidence(f, m.author, m.kind, m.seq, m.step))
+        except RemoteProtocolError:
+            out.append(Evidence(f, None, "unreadable", -1, -1))
+    return tuple(out)
+
+
+def _resolve(session: Session, exc: DisputeFault, rest: list[bytes]) -> ProvenFault | None:
+    """A dispute about seat X's message q is settled if X's own next message (later in the
+    record) does not chain to the message q we hold: X then signed two conflicting messages."""
+    for frame in rest:
+        try:
+            m = open_frame(frame, session.game_id, session.params.identities, session.names)
+        except RemoteProtocolError:
+            continue
+        if m.author not in exc.others or not m.chained:
+            continue
+        before = session.processed(m.author)
+        if before is not None and m.seq == before.seq + 1 and m.prev != before.hash:
+            reason = "broken hash chain: the message does not follow its author's previous one"
+            return ProvenFault(m.author, session.names[m.author], reason, (before.frame, frame))
     return None
 
 
+def _judge(
+    session: Session,
+    exc: RemoteProtocolError,
+    verdict: Verdict,
+    where: str,
+    rest: list[bytes] | None = None,
+) -> None:
+    """Turn an error of the replay into a verdict: only a proven fault names a cheater."""
+    if isinstance(exc, DisputeFault):
+        settled = _resolve(session, exc, rest or [])
+        if settled is not None:
+            exc = settled
+    if isinstance(exc, ProvenFault):
+        verdict.kind, verdict.seats = CHEATER, (exc.seat,)
+        verdict.reason = exc.reason
+        verdict.evidence = _evidence(session, exc.frames)
+    elif isinstance(exc, DisputeFault):
+        verdict.kind, verdict.seats = DISPUTED, (exc.seat, *exc.others)
+        verdict.reason = (
+            f"{session.names[exc.seat]} signed another view of the messages of "
+            f"{', '.join(session.names[s] for s in exc.others)} than the record holds"
+        )
+        verdict.evidence = _evidence(session, exc.frames)
+    else:
+        verdict.kind, verdict.seats = DAMAGED, ()
+        verdict.reason = f"{where}: {exc.reason}"
+
+
 def verify_record(data: bytes) -> Verdict:
-    """Check everything in a record (see the module docstring)."""
+    """Check everything in a record (see the module docstring) and say what it proves."""
     start = time.perf_counter()
     params, messages, abort = decode_record(data)
     session = Session(params, None)
     verdict = Verdict(
-        fair=False,
         players=params.config.players,
         fingerprints=tuple(i.fingerprint for i in params.identities),
         game_id=session.game_id.hex(),
     )
-
-    def finish() -> Verdict:
-        verdict.messages = len(session.transcript)
-        verdict.shuffles_verified = session.ops["shuffles_verified"]
-        verdict.shares_verified = session.ops["shares_verified"]
-        verdict.mixes_verified = session.ops["mixes_verified"]
-        verdict.draws = session.ops["draws"]
-        verdict.seconds = time.perf_counter() - start
-        return verdict
-
     try:
-        for frame in messages:
+        _verify(session, messages, abort, verdict)
+    except (ProtocolError, RattusError) as exc:
+        # A state the replay cannot reach from signed messages: nobody is named.
+        verdict.kind, verdict.seats, verdict.evidence = DAMAGED, (), ()
+        verdict.reason = f"the record cannot be replayed: {exc}"
+    verdict.messages = len(session.transcript)
+    verdict.shuffles_verified = session.ops["shuffles_verified"]
+    verdict.shares_verified = session.ops["shares_verified"]
+    verdict.mixes_verified = session.ops["mixes_verified"]
+    verdict.draws = session.ops["draws"]
+    verdict.seconds = time.perf_counter() - start
+    return verdict
+
+
+def _verify(session: Session, messages: list[bytes], abort: bytes | None, verdict: Verdict) -> None:
+    params = session.params
+    for i, frame in enumerate(messages):
+        try:
             session.receive(frame, 0.0)
-    except RemoteProtocolError as exc:
-        verdict.cheater = _seat(session, exc)
-        verdict.reason = exc.reason
-        verdict.evidence = exc.evidence
-        return finish()
-    if abort is not None:
+        except RemoteProtocolError as exc:
+            _judge(session, exc, verdict, f"message {i + 1}", messages[i + 1 :])
+            return
+        if session.abort is not None:
+            verdict.reason = f"message {i + 1} is a control message, not part of a transcript"
+            return
+    # The record must be exactly the transcript: every frame processed, in processing order.
+    processed = len(session.transcript)
+    if session.transcript != messages[:processed]:
+        verdict.reason = "the messages are not in the order the game processed them"
+        return
+    if processed < len(messages):
+        if session.finished:
+            verdict.reason = f"{len(messages) - processed} message(s) after the end of the game"
+            return
+        st = session.step
+        missing = [s for s in st.senders if not session.has_message(s, st.index)] if st else []
+        verdict.reason = (
+            f"{len(messages) - processed} message(s) wait for a message that is not in "
+            f"the record (from {', '.join(params.config.players[s] for s in missing)})"
+        )
+        return
+    if abort is not None and not session.finished:
         _check_abort(session, abort, verdict)
-        return finish()
+        return
     if not session.finished:
         verdict.reason = "the record stops before the end of the game"
-        missing = session.step.senders if session.step is not None else ()
-        verdict.notes.append(f"waiting for: {[params.config.players[s] for s in missing]}")
-        return finish()
-    try:
-        rec = engine_record(session)
-        game, _ = rec.replay()
-    except (RattusError, ProtocolError) as exc:
-        verdict.reason = f"the face-level record does not replay: {exc}"
-        return finish()
+        waiting = session.step.senders if session.step is not None else ()
+        verdict.notes.append(f"waiting for: {', '.join(params.config.players[s] for s in waiting)}")
+        return
+    if abort is not None:
+        try:
+            msg = open_frame(abort, session.game_id, params.identities, session.names)
+        except RemoteProtocolError as exc:
+            verdict.reason = f"the abort is not a signed message of this game: {exc.reason}"
+            return
+        if msg.kind != ABORT:
+            verdict.reason = "the abort field holds another kind of message"
+            return
+        verdict.notes.append(
+            f"{params.config.players[msg.author]} signed an abort after the game was over "
+            f"(ignored: the game was finished): {msg.payload.get('reason')!s}"
+        )
+    rec = engine_record(session)
+    game, _ = rec.replay()
     if result_summary(game) != result_summary(session.public):
         verdict.reason = "the face-level replay ends with another result"
-        return finish()
-    verdict.fair = True
+        return
+    verdict.kind = FAIR
     verdict.result = result_summary(session.public)
     verdict.engine_record = rec
-    return finish()
 
 
 def _check_abort(session: Session, abort: bytes, verdict: Verdict) -> None:
-    """Re-check the writer's abort: evidence that is checkable is replayed; a stall is not."""
+    """The game stopped: evidence that proves a fault is checked again (and names the seat
+    that signed it); anything else is the aborting peer's claim."""
+    names = session.names
     try:
-        msg = open_frame(abort, session.game_id, session.params.identities, session.names)
+        msg = open_frame(abort, session.game_id, session.params.identities, names)
     except RemoteProtocolError as exc:
-        verdict.reason = f"the abort record is invalid: {exc.reason}"
+        verdict.reason = f"the abort is not a signed message of this game: {exc.reason}"
         return
     p = msg.payload
     blamed, reason, ev = p.get("blame"), p.get("reason"), p.get("evidence")
-    if msg.kind != ABORT or not isinstance(blamed, int) or not isinstance(ev, list):
-        verdict.reason = "the abort record is malformed"
+    if (
+        msg.kind != ABORT
+        or isinstance(blamed, bool)
+        or not (blamed is None or isinstance(blamed, int))
+        or not isinstance(ev, list)
+    ):
+        verdict.reason = "the abort message is malformed"
         return
-    frames = [f for f in ev if isinstance(f, bytes)]
+    frames = tuple(f for f in ev if isinstance(f, bytes))
     if len(frames) == 2:
         try:
             m1, m2 = (
-                open_frame(f, session.game_id, session.params.identities, session.names)
-                for f in frames
+                open_frame(f, session.game_id, session.params.identities, names) for f in frames
             )
-            proven = check_equivocation(m1, m2)
+            if check_equivocation(m1, m2):
+                verdict.kind, verdict.seats = CHEATER, (m1.author,)
+                verdict.reason = "equivocation: two signed messages with one sequence number"
+                verdict.evidence = _evidence(session, frames)
+                return
         except RemoteProtocolError:
-            proven = False
-        if proven:
-            verdict.cheater = m1.author
-            verdict.reason = "equivocation: two signed messages with one sequence number"
-            verdict.evidence = m1.frame
-            return
+            pass
     for frame in frames:
         try:
             session.receive(frame, 0.0)
         except RemoteProtocolError as exc:
-            verdict.cheater = _seat(session, exc)
-            verdict.reason = exc.reason
-            verdict.evidence = exc.evidence
-            return
-    verdict.cheater = blamed if 0 <= blamed < session.n else None
+            if isinstance(exc, ProvenFault | DisputeFault):
+                _judge(session, exc, verdict, "the abort's evidence")
+                return
+    claimed = blamed if isinstance(blamed, int) and 0 <= blamed < session.n else None
+    verdict.kind = ABORTED
+    verdict.seats = (msg.author,) if claimed is None else (msg.author, claimed)
+    about = f" about {names[claimed]}" if claimed is not None else ""
     verdict.reason = (
-        f"aborted by {session.names[msg.author]}: {reason!s} (not provable from the record)"
+        f"stopped by {names[msg.author]}, who claims{about}: {reason!s} "
+        "(a claim, not provable from the record)"
     )
+    verdict.evidence = _evidence(session, (abort,))
 
 
 def engine_record(session: Session) -> GameRecord:

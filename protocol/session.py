@@ -118,15 +118,59 @@ class ReplayError(PeerFault):
     """A message we already accepted arrived again (dropped; nothing changes)."""
 
 
+class ProvenFault(PeerFault):
+    """A fault that messages signed by ``seat`` itself prove (``frames``): one signed message
+    that breaks a rule given the transcript before it, or two that conflict. Anybody holding
+    the transcript can check it, so it is the only kind of fault that names a cheater."""
+
+    def __init__(self, seat: int, name: str, reason: str, frames: tuple[bytes, ...] = ()) -> None:
+        super().__init__(seat, name, reason, frames[-1] if frames else None)
+        self.frames = frames
+
+
+class DisputeFault(PeerFault):
+    """Two seats' signed messages disagree about what one of them sent (the message of
+    ``seat`` holds another view of ``others``' messages than ours). Either may be lying: the
+    frames are their signed claims, nobody is proven to have cheated."""
+
+    def __init__(
+        self, seat: int, name: str, reason: str, others: tuple[int, ...], frames: tuple[bytes, ...]
+    ) -> None:
+        super().__init__(seat, name, reason, frames[0] if frames else None)
+        self.others = others
+        self.frames = frames
+
+
 @dataclass(frozen=True, slots=True)
 class AbortRecord:
-    """Why a session stopped: the blamed seat, the reason, the evidence (signed frames)."""
+    """Why a session stopped.
 
-    blamed: int
+    ``proven``: ``blamed`` is proven at fault by its own signed messages in ``evidence``.
+    Otherwise the abort is a claim of seat ``by`` (ours: a stall we saw; or another peer's
+    abort we adopted), and ``blamed`` (possibly ``None``) is only the seat it names. ``frame``
+    is the signed abort message (ours, or the adopted one of seat ``by``)."""
+
+    blamed: int | None
     reason: str
     evidence: tuple[bytes, ...]
     by: int | None
-    frame: bytes | None = None  # our signed abort message, if we have a seat
+    frame: bytes | None = None
+    proven: bool = False
+
+    def describe(self, names: tuple[str, ...], me: int | None = None) -> str:
+        """One line for a person (names are shown as given: pass them through safetext)."""
+
+        def who(seat: int | None) -> str:
+            if seat is None:
+                return "nobody"
+            return "you" if seat == me else names[seat]
+
+        if self.proven and self.blamed is not None:
+            return f"stopped: {who(self.blamed)} cheated (proven by signed messages): {self.reason}"
+        if self.by is None:
+            return f"stopped: {self.reason}"
+        about = f" about {who(self.blamed)}" if self.blamed is not None else ""
+        return f"stopped by {who(self.by)}, claiming{about}: {self.reason} (not provable)"
 
 
 @dataclass
@@ -360,7 +404,8 @@ class Session:
             return
         link_name = self.names[link] if link is not None else None
         msg = open_frame(frame, self.game_id, self.params.identities, self.names, link=link_name)
-        if link is not None and msg.author != link:
+        if link is not None and msg.author != link and msg.kind != ABORT:
+            # (An abort is passed on by every peer that adopts it: see _on_abort.)
             raise PeerFault(link, self.names[link], "relayed another peer's message", frame)
         if msg.kind == EVIDENCE:
             self._on_evidence(msg, now)
@@ -369,7 +414,12 @@ class Session:
             self._on_abort(msg, now)
             return
         self._arrive(msg, now)
-        self._pump(now)
+        try:
+            self._pump(now)
+        except RemoteProtocolError as exc:
+            # The frame itself is in (it must be journaled); the fault is its own author's.
+            exc.accepted = True
+            raise
 
     def tick(self, now: float, absent: Mapping[int, float] | None = None) -> None:
         """Let time pass: a step that waited too long aborts, blaming who did not answer.
@@ -408,6 +458,10 @@ class Session:
     def _has_message(self, seat: int, step: int) -> bool:
         return any(m.step == step for m in self._inbox[seat])
 
+    def has_message(self, seat: int, step: int) -> bool:
+        """True if a message of ``seat`` for ``step`` has arrived (and waits)."""
+        return self._has_message(seat, step)
+
     def _arrive(self, msg: Signed, now: float) -> None:
         a, name = msg.author, self.names[msg.author]
         if msg.seq < self._next_seq[a]:
@@ -415,18 +469,23 @@ class Session:
             if old is not None and old.inner == msg.inner:
                 raise ReplayError(a, name, f"replayed message (sequence {msg.seq})", msg.frame)
             if old is not None and check_equivocation(old, msg):
-                self._abort(
-                    a, "equivocation: two messages with one sequence number", (old.frame, msg.frame)
-                )
-                raise PeerFault(
-                    a, name, "equivocation: two messages with one sequence number", msg.frame
-                )
+                reason = "equivocation: two messages with one sequence number"
+                frames = (old.frame, msg.frame)
+                self._abort(a, reason, frames, proven=True)
+                raise ProvenFault(a, name, reason, frames)
             raise PeerFault(a, name, "old sequence number", msg.frame)
         if msg.seq > self._next_seq[a]:
             raise PeerFault(a, name, f"sequence gap: expected {self._next_seq[a]}", msg.frame)
         if msg.prev != self._last_hash[a]:
-            self._abort(a, "message does not chain to its author's previous one", (msg.frame,))
-            raise PeerFault(a, name, "broken hash chain", msg.frame)
+            # Two signed messages of one author that do not chain: it signed another
+            # previous message than the one we hold.
+            before = self._by_seq[a].get(msg.seq - 1)
+            chain: tuple[bytes, ...] = (msg.frame,)
+            if before is not None:
+                chain = (before.frame, msg.frame)
+            reason = "broken hash chain: the message does not follow its author's previous one"
+            self._abort(a, reason, chain, proven=True)
+            raise ProvenFault(a, name, reason, chain)
         if len(self._inbox[a]) >= MAX_QUEUED:
             raise PeerFault(a, name, "too many messages ahead of the game", msg.frame)
         self._next_seq[a] += 1
@@ -450,31 +509,49 @@ class Session:
                     other.author,
                     "equivocation: two messages with one sequence number",
                     (mine.frame, other.frame),
+                    proven=True,
                 )
                 return
 
     def _on_abort(self, msg: Signed, now: float) -> None:
+        """Another peer stopped the game: adopt its signed abort (one decision for every
+        peer). Only evidence we check ourselves (an equivocation) makes it a proven fault;
+        anything else stays that peer's claim, even when it names us."""
         p = msg.payload
         blamed, reason, ev = p.get("blame"), p.get("reason"), p.get("evidence")
         if (
             isinstance(blamed, bool)
-            or not isinstance(blamed, int)
-            or not 0 <= blamed < self.n
+            or not (blamed is None or (isinstance(blamed, int) and 0 <= blamed < self.n))
             or not isinstance(reason, str)
             or not isinstance(ev, list)
         ):
             raise DecodeError(self.names[msg.author], "malformed abort", msg.frame)
-        frames = [f for f in ev if isinstance(f, bytes)]
+        frames = tuple(f for f in ev if isinstance(f, bytes))
+        if self.abort is not None:
+            return
+        proven = False
         if len(frames) == 2:
-            m1 = open_frame(frames[0], self.game_id, self.params.identities, self.names)
-            m2 = open_frame(frames[1], self.game_id, self.params.identities, self.names)
-            if check_equivocation(m1, m2) and m1.author == blamed:
-                self._abort(blamed, reason, (m1.frame, m2.frame))
-                return
-        # We cannot check the claim ourselves, but the peer has left the game.
-        self._abort(blamed, f"{self.names[msg.author]} aborted: {reason}", (msg.frame,))
+            try:
+                m1, m2 = (
+                    open_frame(f, self.game_id, self.params.identities, self.names) for f in frames
+                )
+                proven = check_equivocation(m1, m2) and m1.author == blamed
+            except RemoteProtocolError:
+                proven = False
+        self.abort = AbortRecord(blamed, reason, frames, msg.author, msg.frame, proven)
+        if self.seat is not None:
+            # Pass it on: a peer the aborting peer could not reach (or that comes back later)
+            # learns the same decision from us.
+            self._outbox.append(msg.frame)
 
-    def _abort(self, blamed: int, reason: str, evidence: tuple[bytes, ...]) -> None:
+    def _abort(
+        self,
+        blamed: int | None,
+        reason: str,
+        evidence: tuple[bytes, ...],
+        *,
+        proven: bool = False,
+    ) -> None:
         if self.abort is not None:
             return
         frame = None
@@ -494,13 +571,20 @@ class Session:
                 },
             )
             self._outbox.append(frame)
-        self.abort = AbortRecord(blamed, reason, evidence, self.seat, frame)
+        self.abort = AbortRecord(blamed, reason, evidence, self.seat, frame, proven)
 
-    def _fault(self, seat: int, reason: str, msg: Signed | None) -> PeerFault:
-        """Abort, blaming ``seat`` with its signed message, and return the error to raise."""
-        evidence = (msg.frame,) if msg is not None else ()
-        self._abort(seat, reason, evidence)
-        return PeerFault(seat, self.names[seat], reason, msg.frame if msg else None)
+    def _fault(
+        self, seat: int, reason: str, msg: Signed | None, step: dict[int, Signed] | None = None
+    ) -> PeerFault:
+        """Abort, blaming ``seat`` with its signed message, and return the error to raise.
+        The abort's evidence holds every message of the failed ``step`` (seat order), so
+        that anybody holding the transcript can process that step again and see the fault."""
+        if msg is None or msg.author != seat:
+            self._abort(seat, reason, ())
+            return PeerFault(seat, self.names[seat], reason)
+        frames = tuple(m.frame for _, m in sorted((step or {seat: msg}).items()))
+        self._abort(seat, reason, frames, proven=True)
+        return ProvenFault(seat, self.names[seat], reason, (msg.frame,))
 
     # --- sending ------------------------------------------------------------------------------
 
@@ -785,11 +869,18 @@ class Session:
         if not differing:
             self._inbox[msg.author].popleft()
             raise self._fault(msg.author, "desync: transcript hash differs", msg)
+        own = self._message_with_hash(msg.author, seen[msg.author])
+        if msg.author in differing and own is not None:
+            # Its own earlier message, as it signed it, is not the one its view names.
+            self._inbox[msg.author].popleft()
+            reason = "its view of its own messages contradicts a message it signed"
+            self._abort(msg.author, reason, (own.frame, msg.frame), proven=True)
+            raise ProvenFault(msg.author, self.names[msg.author], reason, (own.frame, msg.frame))
         # Somebody's messages differ between us and the sender: show ours to everyone; the
         # peer holding the other version can then prove the equivocation.
-        frames: list[WireValue] = []
+        frames: list[bytes] = []
         for a in differing:
-            last = self._by_seq[a].get(self._processed_seq(a))
+            last = self._message_with_hash(a, seen[a])  # ours, as it stood at that step
             if last is not None:
                 frames.append(last.frame)
         if self._identity is not None and frames:
@@ -797,16 +888,27 @@ class Session:
                 sign(
                     self._identity,
                     EVIDENCE,
-                    {"g": self.game_id, "a": self.seat, "x": {"m": frames}},
+                    {"g": self.game_id, "a": self.seat, "x": {"m": list(frames)}},
                 )
             )
         self._inbox[msg.author].popleft()
-        raise PeerFault(
+        raise DisputeFault(
             msg.author,
             self.names[msg.author],
             f"view differs from ours for {[self.names[a] for a in differing]}",
-            msg.frame,
+            tuple(a for a in differing if a != msg.author),
+            (msg.frame, *frames),
         )
+
+    def _message_with_hash(self, a: int, h: bytes) -> Signed | None:
+        for m in self._by_seq[a].values():
+            if m.hash == h:
+                return m
+        return None
+
+    def processed(self, a: int) -> Signed | None:
+        """The last message of seat ``a`` that joined the transcript (None before any)."""
+        return self._by_seq[a].get(self._processed_seq(a))
 
     def _processed_seq(self, a: int) -> int:
         h = self.seen[a]
@@ -914,6 +1016,7 @@ class Session:
             self._restore(snap)
             self.th, self.seen = th, seen
             del self.transcript[length:]
+            seat: int | None
             if isinstance(exc, PeerFault):
                 seat, reason = exc.seat, exc.reason
             elif isinstance(exc, RemoteProtocolError):
@@ -921,19 +1024,24 @@ class Session:
             elif isinstance(exc, CheatDetected):
                 seat, reason = exc.seat, f"cheat: {exc}"
             elif isinstance(exc, IllegalMove):
-                seat, reason = st.senders[0], f"illegal move: {exc}"
+                seat, reason = self._seat_of(None, st), f"illegal move: {exc}"
             else:
                 raise
-            raise self._fault(seat, reason, msgs.get(seat)) from None
+            if seat is None:
+                # Nothing says whose message it was: stop, naming nobody.
+                self._abort(None, f"step {st.index} ({st.kind}) fails: {reason}", ())
+                raise RemoteProtocolError(None, reason) from None
+            raise self._fault(seat, reason, msgs.get(seat), msgs) from None
         for s in st.senders:
             self._inbox[s].popleft()
         self.ops["messages"] += len(st.senders)
         self._act()
 
-    def _seat_of(self, name: str | None, st: Step) -> int:
+    def _seat_of(self, name: str | None, st: Step) -> int | None:
+        """The seat an error names, or the step's only sender; None if it is not clear."""
         if name is not None and name in self.names:
             return self.names.index(name)
-        return st.senders[0]
+        return st.senders[0] if len(st.senders) == 1 else None
 
     def _own(self, seat: int) -> bool:
         return seat == self.seat and not self.verify_own

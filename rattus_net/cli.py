@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from protocol.safetext import safetext
 from rattus_net.bots import BOT_KINDS
 from rattus_net.engine.config import BuildingSelection
 from rattus_net.engine.data import COLOURS
@@ -284,6 +285,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from rattus_net.report import state_dict, state_text
 
+    _check_size(args.record, MAX_GAME_RECORD_BYTES)
     try:
         text = args.record.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -292,11 +294,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise RecordError(f"{args.record}: not a game record (not text)") from None
     except IsADirectoryError:
         raise RecordError(f"{args.record}: is a directory, not a game record") from None
-    if _record_game(text) == "rattus":
-        from rattus_net import cli_rattus
+    try:
+        if _record_game(text) == "rattus":
+            from rattus_net import cli_rattus
 
-        return cli_rattus.cmd_replay(args, text)
-    record = GameRecord.loads(text)
+            return cli_rattus.cmd_replay(args, text)
+        record = GameRecord.loads(text)
+    except RecursionError:
+        raise RecordError(f"{args.record}: not a game record (nested too deeply)") from None
     if args.moves is not None and args.moves < 0:
         raise UsageError("rattus replay: --moves must be 0 or more")
     game, _ = record.replay(args.moves)
@@ -307,10 +312,27 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+MAX_GAME_RECORD_BYTES = 2 << 20
+"""A face-level game record (JSON) of the longest 5-player game is some tens of KiB."""
+
+
+def _check_size(path: Path, limit: int) -> None:
+    """Refuse a file larger than any record before reading it."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return  # reading it says what is wrong
+    if size > limit and path.is_file():
+        raise RecordError(
+            f"{path}: {size} bytes, more than any game record needs ({limit} at most)"
+        )
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     from protocol.errors import ProtocolError
-    from protocol.record import verify_record
+    from protocol.record import MAX_RECORD_BYTES, verify_record
 
+    _check_size(args.record, MAX_RECORD_BYTES)
     try:
         data = args.record.read_bytes()
     except FileNotFoundError:
@@ -501,6 +523,7 @@ def cmd_network(args: argparse.Namespace) -> int:
     except (TransportError, ProtocolError) as exc:
         print(f"{name}: {exc}", file=sys.stderr)
         return 1
+    say(play.verdict_line(outcome))  # (the last line stays the one that says where the record is)
     say(play.describe(outcome))
     return 0 if outcome.finished else 1
 
@@ -598,8 +621,9 @@ async def _cmd_tables(args: argparse.Namespace) -> int:
         print("no tables found on the local network (a manual join: rattus join HOST:PORT)")
     for t in tables:
         version = "" if t.compatible else f"  INCOMPATIBLE (protocol version {t.version})"
+        seats = f"{t.seats_taken}/{t.seats_taken + t.seats_free}"
         print(
-            f"{t.name:<24} {t.address:<21} {t.seats_taken}/{t.seats_taken + t.seats_free} seated"
-            f"  {t.state:<8} key {t.fingerprint}{version}"
+            f"{safetext(t.name):<24} {t.address:<21} {seats} seated"
+            f"  {safetext(t.state):<8} key {t.fingerprint}{version}"
         )
     return 0

@@ -50,6 +50,7 @@ from protocol.messages import (
 )
 from protocol.params import PeerSecrets
 from protocol.record import Verdict, verify_record
+from protocol.safetext import safetext
 from rattus_net.bots import BOT_LEVELS
 from rattus_net.engine.moves import Move, Supply
 from rattus_net.engine.narrate import Narrator, decision_words
@@ -613,11 +614,7 @@ class NetworkGame:
             self.outcome = await self.node.run(self.listener)
             abort = self.node.session.abort
             if abort is not None:
-                who = self.names[abort.blamed]
-                if abort.reason.startswith("stalled"):
-                    self._net_lines.append(f"{who} stalled the game: {abort.reason}.")
-                else:
-                    self._net_lines.append(f"Cheat detected: {who}: {abort.reason}.")
+                self._net_lines.append(safetext(abort.describe(self.names, self.seat)) + ".")
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -666,7 +663,8 @@ class NetworkGame:
 
     @property
     def names(self) -> tuple[str, ...]:
-        return self.node.names
+        """The players' names, made safe to show (they came from other peers)."""
+        return tuple(safetext(n) for n in self.node.names)
 
     @property
     def game_id(self) -> str:
@@ -733,7 +731,7 @@ class NetworkGame:
         if self.error is not None:
             return Waiting(f"The game stopped: {self.error}")
         if s.abort is not None:
-            return Waiting(f"The game was stopped: {self.names[s.abort.blamed]}: {s.abort.reason}")
+            return Waiting(f"The game was {safetext(s.abort.describe(self.names, self.seat))}")
         if s.finished:
             return Waiting("Game over: making sure every peer has every message...")
         st = s.step
@@ -786,7 +784,10 @@ class NetworkGame:
             return "The game is still running."
         if o.finished:
             return f"Game {o.game_id[:16]} finished. Record: {o.record}"
-        return f"Game aborted: {o.blamed}: {o.abort}. Record: {o.record}"
+        abort = self.node.session.abort
+        if abort is not None:
+            return f"Game {safetext(abort.describe(self.names, self.seat))}. Record: {o.record}"
+        return f"Game aborted: {safetext(o.abort)}. Record: {o.record}"
 
 
 def join_by_advert(advert: TableAdvert, player: str, colour: str | None = None) -> GuestLobby:

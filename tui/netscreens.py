@@ -24,6 +24,7 @@ from textual.widgets import Footer, Input, Static
 
 from protocol.errors import ProtocolError
 from protocol.record import Verdict, verify_record
+from protocol.safetext import safetext
 from rattus_net.bots import BOT_KINDS, BOT_LEVELS
 from rattus_net.engine import data as D
 from rattus_net.net.discovery import TableAdvert, TableBrowser, local_addresses, new_zeroconf
@@ -283,7 +284,7 @@ class JoinScreen(FormScreen):
             t.append("  (none yet: they appear here as they open)\n")
         for i, a in enumerate(self.tables):
             seats = f"{a.seats_taken}/{a.seats_taken + a.seats_free}"
-            label = f"{a.name[:22]:<22} {a.address:<21} {seats} {a.state:<7}"
+            label = f"{safetext(a.name)[:22]:<22} {a.address:<21} {seats} {a.state:<7}"
             if not a.compatible:
                 label += " OTHER VERSION"
             _row(t, self.cursor == len(self.ROWS) + i, label)
@@ -419,7 +420,7 @@ class LobbyScreen(Screen[None]):
             state = lobby.state if lobby.hosted is not None else None
         else:
             state = lobby.state
-        title = Text(f"LOBBY: {lobby.table}", style="bold")
+        title = Text(f"LOBBY: {safetext(lobby.table)}", style="bold")
         if isinstance(lobby, HostLobby) and lobby.hosted is not None:
             addrs = ", ".join(f"{a}:{lobby.port}" for a in local_addresses()[:2])
             title.append(f"\nYou host it. Others join at {addrs}")
@@ -440,7 +441,7 @@ class LobbyScreen(Screen[None]):
                     t.append("(free)\n", style="dim")
                     continue
                 s = state.seats[i]
-                t.append(f"{s.name:<24}", style="bold")
+                t.append(f"{safetext(s.name):<24}", style="bold")
                 t.append(f" {s.colour:<7}", style=s.colour)
                 t.append(" READY   " if s.ready else " not ready", style="bold" if s.ready else "")
                 who = []

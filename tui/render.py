@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
+from protocol.safetext import safetext
 from rattus_net.engine import data as D
 from rattus_net.engine import narrate as N
 from rattus_net.engine.view import PlayerView
@@ -92,13 +93,18 @@ def building_card(view: PlayerView, i: int) -> Text:
     return t
 
 
+def safe_names(view: PlayerView) -> tuple[str, ...]:
+    """The players' names, which came from other peers, safe to show (``safetext``)."""
+    return tuple(safetext(n) for n in view.names)
+
+
 def players(view: PlayerView) -> Text:
     """Everyone's rats, VP tokens and hand size; * the starting player, > whose turn."""
     d = view.decision
     acting = set(d.players) if d is not None else set()
     t = Text()
     t.append(f"{'Players':<14}{'rats':>5}{'VP':>4}{'hand':>5}  in\n", style="bold")
-    for s, name in enumerate(view.names):
+    for s, name in enumerate(safe_names(view)):
         mark = ">" if s in acting else " "
         t.append(mark, style="bold")
         label = f"{letter(view, s)} {name[:9]}"
@@ -217,7 +223,7 @@ def scoring(view: PlayerView) -> Text:
     r = view.result
     if r is None:
         return Text("The game is not over.")
-    names = view.names
+    names = safe_names(view)
     n = len(names)
     w = 12 if n <= 4 else 11
     label_w = 80 - 2 - w * n if 80 - 2 - w * n >= 14 else 14

@@ -9,8 +9,9 @@
   (:mod:`protocol.crypto.shuffle`) permutes and re-masks with a proof.
 * Peer i's decryption share of ``(C1, C2)`` is ``D_i = x_i C1`` with a DLEQ proof that
   ``log_G(Y_i) == log_C1(D_i)``. With all shares, ``M = C2 - sum(D_i)``, looked up in a table.
-* A *private* draw or peek: the other peers seal their shares (with proofs) to the one player,
-  who adds its own share locally. Everyone else sees only ciphertext.
+* A *private* draw or peek: the other peers publish their shares (with proofs); what is left
+  is a ciphertext under the one player's key share alone (see ``protocol.crypto.transfer``
+  for a card whose only missing share is another peer's).
 * The deck never starts unmasked (``(identity, M)`` is not a valid wire value): the initial
   deck is masked with public, hash-derived randomness that anyone can recompute, and the first
   shuffle re-masks it with secret randomness.
@@ -31,7 +32,6 @@ from protocol.crypto.group import (
     hash_to_scalar,
     point_sum,
 )
-from protocol.crypto.identity import Identity, seal
 from protocol.crypto.proofs import (
     SigmaProof,
     prove_dleq,
@@ -43,7 +43,6 @@ from protocol.errors import CryptoError, LocalProtocolError
 
 _CARD_DOMAIN = b"rattus card"
 _INITIAL_MASK = b"rattus-net/v1/initial-mask"
-_SHARE_SEAL = b"rattus-net/v1/sealed-share"
 
 
 # --- card encoding ------------------------------------------------------------------------------
@@ -208,21 +207,3 @@ def unmask(ct: Ciphertext, shares: Sequence[Point]) -> Point:
 def open_card(ct: Ciphertext, shares: Sequence[Point], deck_size: int) -> int:
     """Combine all peers' (verified) shares and return the card index."""
     return card_index(unmask(ct, shares), deck_size)
-
-
-# --- private reveal -----------------------------------------------------------------------------
-
-
-def seal_share(
-    share: DecryptionShare, recipient_box_key: bytes, rand: RandomSource, context: bytes
-) -> bytes:
-    """Encrypt our share (with its proof) to the one player who may see the card."""
-    return seal(recipient_box_key, share.to_bytes(), rand, _SHARE_SEAL + context)
-
-
-def open_sealed_share(
-    identity: Identity, sealed: bytes, context: bytes, *, peer: str
-) -> DecryptionShare:
-    """Recipient side of :func:`seal_share`; the caller must still :func:`verify_share` it."""
-    plaintext = identity.open(sealed, _SHARE_SEAL + context, peer=peer)
-    return DecryptionShare.from_bytes(plaintext, peer=peer)

@@ -23,6 +23,7 @@ Conventions:
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -268,3 +269,35 @@ def hash_to_point(domain: bytes, *parts: bytes) -> Point:
 def generators(domain: bytes, count: int) -> tuple[Point, ...]:
     """``count`` independent generators for Pedersen-style commitments, cached per domain."""
     return tuple(hash_to_point(domain, i.to_bytes(4, "big")) for i in range(count))
+
+
+_NONCE = b"rattus-net/v1/statement-nonce"
+
+
+class StatementRandom:
+    """Nonces bound to the full statement, in the manner of deterministic signatures.
+
+    A RandomSource whose bytes are HMAC-SHA512 blocks under ``SHA-512(frame(label, secret,
+    context, public inputs..., 32 bytes of the caller's source))``. The same secret, context
+    and inputs give the same nonces (a peer that re-runs a step after a crash sends the same
+    proof again); any different input gives unrelated nonces. So no two proofs for different
+    statements ever share a nonce, which is what would let two colluders who feed a
+    restarted peer different inputs solve ``s = k + c x`` for its secret key ``x``."""
+
+    __slots__ = ("_block", "_buf", "_key")
+
+    def __init__(
+        self, rand: RandomSource, label: bytes, secret: bytes, context: bytes, *publics: bytes
+    ) -> None:
+        self._key = hashlib.sha512(
+            frame(_NONCE, label, secret, context, *publics, rand(32))
+        ).digest()
+        self._block = 0
+        self._buf = b""
+
+    def __call__(self, n: int) -> bytes:
+        while len(self._buf) < n:
+            self._buf += hmac.new(self._key, self._block.to_bytes(8, "big"), "sha512").digest()
+            self._block += 1
+        out, self._buf = self._buf[:n], self._buf[n:]
+        return out

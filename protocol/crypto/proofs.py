@@ -14,7 +14,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from protocol.crypto.group import G, Point, RandomSource, Scalar, base_mul, hash_to_scalar
+from protocol.crypto.group import (
+    G,
+    Point,
+    RandomSource,
+    Scalar,
+    StatementRandom,
+    base_mul,
+    hash_to_scalar,
+)
 from protocol.errors import CryptoError, ProofError
 
 _SCHNORR = b"rattus-net/v1/schnorr"
@@ -45,7 +53,7 @@ def prove_schnorr(secret: Scalar, rand: RandomSource, context: bytes) -> SigmaPr
     ``Y_j - sum(others)`` and own the joint key alone (rogue-key attack).
     """
     public = base_mul(secret)
-    k = Scalar.random(rand)
+    k = Scalar.random(StatementRandom(rand, _SCHNORR, secret.data, context, public.data))
     commitment = base_mul(k)
     c = hash_to_scalar(_SCHNORR, context, G.data, public.data, commitment.data)
     return SigmaProof(c, k + c * secret)
@@ -69,7 +77,8 @@ def prove_dleq(
     """
     public = base_mul(secret)
     result = secret * base
-    k = Scalar.random(rand)
+    nonces = StatementRandom(rand, _DLEQ, secret.data, context, public.data, base.data, result.data)
+    k = Scalar.random(nonces)
     t1 = base_mul(k)
     t2 = k * base
     c = hash_to_scalar(

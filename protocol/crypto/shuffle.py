@@ -30,6 +30,7 @@ from protocol.crypto.group import (
     Point,
     RandomSource,
     Scalar,
+    StatementRandom,
     base_mul,
     generators,
     hash_to_scalar,
@@ -43,6 +44,8 @@ _GENERATORS = b"rattus-net/v1/shuffle/generators"
 _U_SEED = b"rattus-net/v1/shuffle/u-seed"
 _U = b"rattus-net/v1/shuffle/u"
 _CHALLENGE = b"rattus-net/v1/shuffle/challenge"
+_MASKS = b"rattus-net/v1/shuffle/masks"
+_PROOF_NONCES = b"rattus-net/v1/shuffle/proof-nonces"
 
 MAX_DECK = 4096
 """Largest list we shuffle; bounds verifier work on hostile input."""
@@ -155,7 +158,10 @@ def shuffle_with_permutation(
     to know which new card is which."""
     n = len(deck)
     permutation = random_permutation(n, rand)
-    rerandomizers = [Scalar.random(rand) for _ in range(n)]
+    # The masks depend on the input deck too: the same stream over another deck (a peer
+    # that re-runs a step after a crash) must not give outputs whose differences link.
+    masks = StatementRandom(rand, _MASKS, b"", context, joint_key.data, _cts(deck))
+    rerandomizers = [Scalar.random(masks) for _ in range(n)]
     shuffled = apply_shuffle(deck, joint_key, permutation, rerandomizers)
     proof = prove_shuffle(deck, shuffled, joint_key, permutation, rerandomizers, rand, context)
     return shuffled, proof, permutation
@@ -231,6 +237,13 @@ def prove_shuffle(
         raise LocalProtocolError("shuffled deck has a different length")
     gens = generators(_GENERATORS, n + 1)
     h, hs = gens[0], gens[1:]
+    # Every nonce of the proof is bound to the witness and the whole statement.
+    witness = b"".join(j.to_bytes(4, "big") for j in permutation) + b"".join(
+        x.data for x in rerandomizers
+    )
+    rand = StatementRandom(
+        rand, _PROOF_NONCES, witness, context, joint_key.data, _cts(deck), _cts(shuffled)
+    )
 
     # Permutation commitment: c[pi(i)] = r[pi(i)] G + h_i.
     r = [Scalar.random(rand) for _ in range(n)]
@@ -279,6 +292,10 @@ def prove_shuffle(
         s_hat=tuple(wh - c * rh for wh, rh in zip(w_hat, r_hat, strict=True)),
         s_prime=tuple(wp - c * up for wp, up in zip(w_prime, u_perm, strict=True)),
     )
+
+
+def _cts(deck: Sequence[Ciphertext]) -> bytes:
+    return b"".join(ct.to_bytes() for ct in deck)
 
 
 def _sum(values: Iterable[Scalar]) -> Scalar:

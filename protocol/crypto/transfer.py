@@ -20,7 +20,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from protocol.crypto.group import G, Point, RandomSource, Scalar, base_mul, hash_to_scalar
+from protocol.crypto.group import (
+    G,
+    Point,
+    RandomSource,
+    Scalar,
+    StatementRandom,
+    base_mul,
+    hash_to_scalar,
+)
 from protocol.errors import CryptoError, ProofError
 
 _DOMAIN = b"rattus-net/v1/share-transfer"
@@ -65,6 +73,10 @@ def encrypt_share(
 ) -> EncryptedShare:
     """Our share of a ciphertext with first component ``c1``, encrypted to ``recipient_key``."""
     y_x = base_mul(secret)
+    # The encryption randomness and the proof nonces, bound to the whole statement.
+    rand = StatementRandom(
+        rand, _DOMAIN, secret.data, context, y_x.data, c1.data, recipient_key.data
+    )
     k = Scalar.random(rand)
     a = base_mul(k)
     b = secret * c1 + k * recipient_key

@@ -832,6 +832,7 @@ class Game:
             return
         self._then(
             *self._open_tasks(seats),
+            *self._mixing(),  # hands that gained while their play lay face down
             (Game._t_reveal_laid, (seats,)),
             (Game._t_apply_cards, (i,)),
             (Game._t_sword, (i,)),
@@ -1102,7 +1103,9 @@ class Game:
         if all(h in self.faces for h in handles):
             faces = sorted(self.faces[h] for h in handles)
             self._emit("gift", giver, private_to=giver, to=to, cards=faces)
-        self._then((Game._t_gift_received, (giver, to, tuple(handles))))
+        # The receiver's hand is mixed as soon as it holds the gift: it may discard at the
+        # Hospital of this very building, and the gift's handles would show the giver's cards.
+        self._then((Game._t_gift_received, (giver, to, tuple(handles))), *self._mixing())
         self._reveal(handles, to)
 
     def _t_gift_received(self, giver: int, to: int, handles: tuple[int, ...]) -> None:
@@ -1154,10 +1157,14 @@ class Game:
 
         Without it a handle would tell where a card came from: a Sword taken openly from the
         supply, or a card drawn this round, would be recognisable when it is given away, laid
-        or discarded. Hands gain cards in phase B and in the building their owner is in, and
-        nothing is given, laid or discarded from a hand between such a gain and the mixing
-        that follows it at the end of phase B or of that building."""
-        gained, self._gained = self._gained, set()
+        or discarded. Hands gain cards in phase B and in the buildings; they are mixed at the
+        end of phase B, right after a gift (a Sword or the Guard Tower: the receiver may
+        discard at the Hospital of the same building), at the end of each building, and, for a
+        hand whose owner's play lay face down when it gained, as soon as that play is opened.
+        So nothing is given, laid or discarded from a hand between a gain and its mixing."""
+        gained = self._gained
+        # A hand with a face-down play pending is mixed once that play is opened.
+        self._gained = {seat for seat in gained if self.hidden[seat] != 0}
         self._then(
             *[
                 (Game._t_mix_hand, (seat,))

@@ -75,7 +75,6 @@ class Handshake:
             "link/hello",
             {
                 "sign": self.identity.public.sign_key,
-                "box": self.identity.public.box_key,
                 "nonce": self.nonce,
                 "info": self.info,
             },
@@ -92,14 +91,13 @@ class Handshake:
         msg: Message = decode_message(data, peer=peer)
         if msg.kind == "link/hello" and self.remote is None:
             sign = field(msg.body, "sign", bytes, peer=peer)
-            box = field(msg.body, "box", bytes, peer=peer)
             nonce = field(msg.body, "nonce", bytes, peer=peer)
             info = field(msg.body, "info", dict, peer=peer)
-            assert isinstance(sign, bytes) and isinstance(box, bytes)
+            assert isinstance(sign, bytes)
             assert isinstance(nonce, bytes) and isinstance(info, dict)
             if len(nonce) != NONCE_BYTES:
                 raise HandshakeError(peer, "hello nonce is not 32 bytes")
-            remote = PublicIdentity.from_bytes(sign, box, peer=peer)
+            remote = PublicIdentity.from_bytes(sign, peer=peer)
             if remote.sign_key == self.identity.public.sign_key:
                 raise HandshakeError(peer, "the other side uses our own key")
             if self.expect is not None and remote.fingerprint not in self.expect:

@@ -112,7 +112,6 @@ class Seat:
     name: str
     colour: str
     sign_key: bytes
-    box_key: bytes
     host: str
     port: int
     bot: str | None = None
@@ -120,18 +119,17 @@ class Seat:
 
     @property
     def fingerprint(self) -> str:
-        return PublicIdentity(self.sign_key, self.box_key).fingerprint
+        return PublicIdentity(self.sign_key).fingerprint
 
     @property
     def public(self) -> PublicIdentity:
-        return PublicIdentity(self.sign_key, self.box_key)
+        return PublicIdentity(self.sign_key)
 
     def to_wire(self) -> dict[str, WireValue]:
         return {
             "name": self.name,
             "colour": self.colour,
             "sign": self.sign_key,
-            "box": self.box_key,
             "host": self.host,
             "port": self.port,
             "bot": self.bot,
@@ -145,19 +143,18 @@ class Seat:
         name = body_field(value, "name", str, peer=peer, max_len=MAX_NAME * 4)
         colour = body_field(value, "colour", str, peer=peer)
         sign = body_field(value, "sign", bytes, peer=peer)
-        box = body_field(value, "box", bytes, peer=peer)
         host = body_field(value, "host", str, peer=peer, max_len=64)
         port = body_field(value, "port", int, peer=peer)
         ready = body_field(value, "ready", bool, peer=peer)
         bot = value.get("bot")
         assert isinstance(name, str) and isinstance(colour, str) and isinstance(host, str)
-        assert isinstance(sign, bytes) and isinstance(box, bytes) and isinstance(port, int)
+        assert isinstance(sign, bytes) and isinstance(port, int)
         if bot is not None and bot not in BOT_KINDS:
             raise DecodeError(peer, "unknown bot kind")
         if colour not in COLOURS or not 0 < port < 65536:
             raise DecodeError(peer, "bad colour or port")
-        PublicIdentity.from_bytes(sign, box, peer=peer)
-        return cls(name, colour, sign, box, host, port, bot, bool(ready))
+        PublicIdentity.from_bytes(sign, peer=peer)
+        return cls(name, colour, sign, host, port, bot, bool(ready))
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,7 +270,7 @@ class LobbyCore:
         final, n = base, 2
         while final in names:
             final, n = f"{base[: MAX_NAME - 3]}-{n}", n + 1
-        seat = Seat(final, colour, who.sign_key, who.box_key, host, port, bot)
+        seat = Seat(final, colour, who.sign_key, host, port, bot)
         self._set(replace(self.state, seats=(*self.state.seats, seat)))
         return seat
 

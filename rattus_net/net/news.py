@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from protocol.safetext import safetext
 from rattus_net.net.node import PeerNode
 
 
@@ -18,7 +19,7 @@ class LinkNews:
     """Remembers who was linked and who is gone, to tell a first connection from a return."""
 
     def __init__(self, names: Sequence[str], over: Callable[[], bool]) -> None:
-        self.names = tuple(names)
+        self.names = tuple(safetext(n) for n in names)  # they came from other peers
         self.over = over  # a link going down at the end of the game is no news
         self.linked: set[int] = set()
         self.gone: set[int] = set()
@@ -43,7 +44,7 @@ class LinkNews:
             self.gone.add(seat)
             return f"{name} dropped off the table; waiting for a return."
         if kind == "fault":
-            return f"{name} sent something invalid: {detail}."
+            return f"{name} sent something invalid: {safetext(detail)}."
         return None
 
 

@@ -42,7 +42,8 @@ from typing import Any
 from protocol.crypto.identity import Identity
 from protocol.errors import DecodeError, RemoteProtocolError
 from protocol.params import GameParams, PeerSecrets
-from protocol.session import ReplayError, Session
+from protocol.session import DisputeFault, ReplayError, Session
+from protocol.session import PeerFault as SessionFault
 from protocol.wire import WireValue
 from rattus_net.bots import make_bot
 from rattus_net.bots.base import Bot
@@ -132,8 +133,10 @@ class Outcome:
     record: Path
     finished: bool
     abort: str | None = None
-    blamed: str | None = None
+    blamed: str | None = None  # the seat the abort names (proven, or only claimed)
     faults: list[str] = field(default_factory=list)
+    proven: bool = False  # the abort's fault is proven by the blamed seat's signed messages
+    by: str | None = None  # who stopped the game (whose claim it is, if not proven)
 
 
 @dataclass
@@ -231,7 +234,14 @@ class PeerNode:
             if rec[0] == "r" and len(rec) == 3:
                 _, link, frame = rec
                 assert isinstance(link, int) and isinstance(frame, bytes)
-                self.session.receive(frame, now, link=link)
+                try:
+                    self.session.receive(frame, now, link=link)
+                except RemoteProtocolError as exc:
+                    # A frame accepted when a later message failed: the same again now.
+                    if not exc.accepted:
+                        raise NodeError(
+                            f"the journal holds a frame the game refuses ({exc.reason})"
+                        ) from None
                 self.got[link] += 1
             elif rec[0] == "d" and len(rec) == 2:
                 assert isinstance(rec[1], str)
@@ -287,8 +297,8 @@ class PeerNode:
             except Exception:  # a user interface's bug must not stop the game
                 log.exception("on_event hook failed")
 
-    def _fault(self, seat: int, reason: str) -> None:
-        self.faults.append(f"{self.names[seat]}: {reason}")
+    def _fault(self, seat: int | None, reason: str) -> None:
+        self.faults.append(f"{self.names[seat] if seat is not None else 'somebody'}: {reason}")
         self._emit("fault", seat, reason)
 
     def _spawn(self, coro: Any) -> None:
@@ -409,11 +419,20 @@ class PeerNode:
             except ReplayError:
                 continue
             except RemoteProtocolError as exc:
-                self._fault(seat, exc.reason)
-                bad = self.links.get(seat)
-                if bad is not None:
-                    bad.conn.abort()
-                continue
+                if not exc.accepted:
+                    self._fault(seat, exc.reason)  # the frame itself: its link is to blame
+                    bad = self.links.get(seat)
+                    if bad is not None:
+                        bad.conn.abort()
+                    continue
+                # The frame is in the game (journaled below, like any other); the fault is a
+                # message processed after it, blamed on that message's author, unless two
+                # signed views only disagree (the evidence exchange settles who equivocated).
+                if isinstance(exc, DisputeFault):
+                    who = " and ".join(self.names[s] for s in (exc.seat, *exc.others))
+                    self._fault(None, f"{who} disagree about what was sent: {exc.reason}")
+                else:
+                    self._fault(exc.seat if isinstance(exc, SessionFault) else None, exc.reason)
             self.got[seat] += 1
             self.journal.append(["r", seat, frame], sync=False)
             dirty = True
@@ -509,8 +528,10 @@ class PeerNode:
             record,
             abort is None and self.session.finished,
             abort.reason if abort else None,
-            self.names[abort.blamed] if abort else None,
+            self.names[abort.blamed] if abort and abort.blamed is not None else None,
             self.faults,
+            abort.proven if abort else False,
+            self.names[abort.by] if abort and abort.by is not None else None,
         )
 
     async def close(self) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from protocol.crypto.identity import Identity
 from protocol.params import GameParams, PeerSecrets
+from protocol.safetext import safetext
 from rattus_net.engine.config import GameConfig
 from rattus_net.net.discovery import Advertiser, TableAdvert, find_table, new_zeroconf
 from rattus_net.net.handshake import Handshake
@@ -91,7 +92,7 @@ async def host_game(
                 task.add_done_callback(updates.discard)
 
             hosted.core.on_change.append(changed)
-        say(f"table {table!r} open on port {port}, host key {identity.fingerprint}")
+        say(f"table {safetext(table)!r} open on port {port}, host key {identity.fingerprint}")
         state = await hosted.started
         setup = Setup(
             game_params(state), 0, master, _addresses(state, "", port), table, bot, bot_seed
@@ -103,7 +104,7 @@ async def host_game(
             await node.accept(conn, hs)
 
         hosted.game_links = game_link
-        say(f"game {setup.game_id} started: {', '.join(setup.params.config.players)}")
+        say(f"game {setup.game_id} started: {_names(setup.params.config.players)}")
         return await node.run(hosted.listener)
     finally:
         for task in list(updates):
@@ -182,7 +183,7 @@ async def join_game(
         node = PeerNode.create(setup, root, limits=limits, stall_timeout=stall_timeout)
         headless_reporter(node, say)
         holder["node"] = node
-        say(f"game {setup.game_id} started: {', '.join(setup.params.config.players)}")
+        say(f"game {setup.game_id} started: {_names(setup.params.config.players)}")
         return await node.run(listener)
     finally:
         await listener.close()
@@ -201,18 +202,37 @@ async def resume_game(
     if node.session.finished or node.session.abort is not None:
         say(f"game {game_id} is already over")
     else:
-        say(f"game {game_id} resumed at seat {node.seat + 1} ({node.names[node.seat]})")
+        say(f"game {game_id} resumed at seat {node.seat + 1} ({safetext(node.names[node.seat])})")
     return await node.run()
 
 
+def _names(names: tuple[str, ...]) -> str:
+    return ", ".join(safetext(n) for n in names)
+
+
 def describe(outcome: Outcome) -> str:
-    """One line for the end of a game."""
+    """One line for the end of a game (names and reasons from peers made safe to print)."""
     if outcome.finished:
         return f"game {outcome.game_id} finished; record: {outcome.record}"
-    return (
-        f"game {outcome.game_id} aborted ({outcome.blamed}: {outcome.abort}); "
-        f"record: {outcome.record}"
-    )
+    blamed = safetext(outcome.blamed) if outcome.blamed is not None else "nobody"
+    reason = safetext(outcome.abort)
+    if outcome.proven:
+        how = f"cheat proven: {blamed}: {reason}"
+    else:
+        by = safetext(outcome.by) if outcome.by is not None else "?"
+        how = f"stopped by {by}, who claims about {blamed}: {reason}; not provable"
+    return f"game {outcome.game_id} aborted ({how}); record: {outcome.record}"
+
+
+def verdict_line(outcome: Outcome) -> str:
+    """What ``rattus verify`` says of the game's record, in one line."""
+    from protocol.errors import ProtocolError
+    from protocol.record import verify_record
+
+    try:
+        return "verdict: " + verify_record(outcome.record.read_bytes()).headline()
+    except (OSError, ProtocolError) as exc:
+        return f"verdict: the record cannot be verified: {safetext(exc)}"
 
 
 __all__ = [
@@ -222,4 +242,5 @@ __all__ = [
     "host_game",
     "join_game",
     "resume_game",
+    "verdict_line",
 ]

@@ -57,3 +57,45 @@ def test_secure_selfplay_equals_local_with_heuristic_bots(
     assert [(g["vp"], g["rats"], g["moves"]) for g in secure] == [
         (g["vp"], g["rats"], g["moves"]) for g in local
     ]
+
+
+def test_huge_and_deeply_nested_records_are_refused_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from protocol.record import MAX_RECORD_BYTES
+
+    huge = tmp_path / "huge.rattus"
+    with open(huge, "wb") as f:
+        f.truncate(MAX_RECORD_BYTES + 1)  # sparse: refused on its size, never read
+    nested_pack = tmp_path / "nested.rattus"
+    nested_pack.write_bytes(b"\x91" * 100_000 + b"\xc0")
+    nested_json = tmp_path / "nested.json"
+    nested_json.write_text("[" * 100_000 + "]" * 100_000)
+    big_json = tmp_path / "big.json"
+    big_json.write_text('{"format": "rattus-record", "x": "' + "a" * (3 << 20) + '"}')
+    for command, path, words in [
+        ("verify", huge, "bytes, more than any game record needs"),
+        ("verify", nested_pack, "not a secure game record"),
+        ("replay", nested_json, "nested too deeply"),
+        ("replay", big_json, "bytes, more than any game record needs"),
+    ]:
+        assert main([command, str(path)]) == 1
+        out, err = capsys.readouterr()
+        assert err.count("\n") == 1 and words in err, err
+        assert "Traceback" not in out + err
+
+
+def test_verify_json_gives_the_kind_the_seats_and_the_evidence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from recordkit import honest, messages, pack
+
+    record, _, _ = honest(2, 11)
+    path = tmp_path / "cut.rattus"
+    path.write_bytes(pack(record, messages(record)[:30]))
+    assert main(["verify", str(path), "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["kind"] == "damaged" and data["seats"] == [] and data["cheater"] is None
+    assert data["evidence"] == []
+    assert main(["verify", str(path)]) == 1
+    assert capsys.readouterr().out.startswith("RECORD DAMAGED OR INCOMPLETE")

@@ -64,29 +64,27 @@ def test_three_peer_game() -> None:
         )
         deck = received
 
-    # Private draw: seat1 draws the top card. The others seal their shares to seat1.
+    # Private draw: seat1 draws the top card. The others publish their shares (with proofs):
+    # what is left is a ciphertext under seat1's key share alone.
     drawer = peers[1]
     top = deck[0]
     ctx = GAME + b"/draw/0"
     shares = [elgamal.own_share(drawer.secret, top)]
+    published = []
     for p in peers:
         if p is drawer:
             continue
-        sealed = elgamal.seal_share(
-            elgamal.decryption_share(p.secret, top, p.rand, ctx),
-            drawer.identity.public.box_key,
-            p.rand,
-            ctx,
-        )
-        msg = send("share", {"to": drawer.name, "sealed": sealed})
-        share = elgamal.open_sealed_share(drawer.identity, msg.body["sealed"], ctx, peer=p.name)  # type: ignore[arg-type]
+        msg = send("share", {"s": elgamal.decryption_share(p.secret, top, p.rand, ctx).to_bytes()})
+        share = elgamal.DecryptionShare.from_bytes(msg.body["s"], peer=p.name)  # type: ignore[arg-type]
         elgamal.verify_share(publics[p.name], top, share, ctx, peer=p.name)
         shares.append(share.share)
-        # A bystander (seat2 for seat0's box, seat0 for seat2's box) cannot read it.
-        bystander = next(q for q in peers if q is not drawer and q is not p)
-        with pytest.raises(CryptoError):
-            elgamal.open_sealed_share(bystander.identity, msg.body["sealed"], ctx, peer=p.name)  # type: ignore[arg-type]
+        published.append(share.share)
     drawn = elgamal.open_card(top, shares, DECK)
+    # A bystander holds every published share and its own, but not the drawer's.
+    bystander = peers[0]
+    with pytest.raises(CryptoError):
+        guess = [elgamal.own_share(bystander.secret, top), *published]
+        elgamal.open_card(top, guess, DECK)
 
     # Public reveal of the rest: every peer publishes a share with a DLEQ proof.
     revealed = []

@@ -8,7 +8,7 @@ import pytest
 
 from protocol.crypto import commit
 from protocol.crypto.group import RandomSource
-from protocol.crypto.identity import Identity, PublicIdentity, fingerprint, seal
+from protocol.crypto.identity import Identity, PublicIdentity, fingerprint
 from protocol.errors import CryptoError, LocalProtocolError, ProofError, RemoteProtocolError
 from protocol.randomness import CommitReveal, RandomStream, commitment
 
@@ -54,26 +54,9 @@ def test_identity_sign_verify(rand: RandomSource) -> None:
 
 def test_public_identity_decode(rand: RandomSource) -> None:
     pub = Identity.generate(rand).public
-    assert PublicIdentity.from_bytes(pub.sign_key, pub.box_key) == pub
+    assert PublicIdentity.from_bytes(pub.sign_key) == pub
     with pytest.raises(CryptoError):
-        PublicIdentity.from_bytes(pub.sign_key[:31], pub.box_key, peer="x")
-
-
-def test_sealing(rand: RandomSource) -> None:
-    bob, eve = Identity.generate(rand), Identity.generate(rand)
-    sealed = seal(bob.public.box_key, b"secret hand", rand, b"ctx")
-    assert bob.open(sealed, b"ctx") == b"secret hand"
-    for who, box, ctx in [
-        (eve, sealed, b"ctx"),
-        (bob, sealed, b"ctx2"),
-        (bob, sealed[:-1], b"ctx"),
-        (bob, b"", b"ctx"),
-    ]:
-        with pytest.raises(CryptoError):
-            who.open(box, ctx, peer="alice")
-    # A low-order ephemeral key (all zeros) is refused, not a crash.
-    with pytest.raises(CryptoError):
-        bob.open(bytes(32) + sealed[32:], b"ctx", peer="alice")
+        PublicIdentity.from_bytes(pub.sign_key[:31], peer="x")
 
 
 def test_commit_reveal_seed() -> None:
@@ -135,3 +118,36 @@ def test_random_stream_determinism_and_uniformity() -> None:
     assert stream.choice("xyz") in "xyz"
     with pytest.raises(LocalProtocolError):
         stream.randbelow(0)
+
+
+SMALL_ORDER_OR_NON_CANONICAL = [
+    bytes([1]) + bytes(31),  # the identity point: every signature (R = identity, S = 0) fits
+    bytes([1]) + bytes(30) + b"\x80",  # the identity with the sign bit set
+    bytes(32),  # order 4
+    bytes([0xEC]) + b"\xff" * 30 + b"\x7f",  # order 2 (y = -1)
+    bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a"),  # order 8
+    bytes([0xEE]) + b"\xff" * 30 + b"\x7f",  # y = p + 1: a non-canonical encoding of y = 1
+]
+
+
+@pytest.mark.parametrize("key", SMALL_ORDER_OR_NON_CANONICAL)
+def test_small_order_and_non_canonical_signing_keys_are_refused(
+    rand: RandomSource, key: bytes
+) -> None:
+    with pytest.raises(CryptoError, match="invalid signing key"):
+        PublicIdentity.from_bytes(key, peer="seat 2")
+
+
+def test_parameters_with_the_identity_point_as_a_key_are_refused(rand: RandomSource) -> None:
+    """Seat 2's key is the identity point: anybody could sign "its" messages."""
+    from protocol.params import GameParams
+    from protocol.seeded import seeded_params
+    from rattus_net.engine.config import GameConfig
+
+    params, _ = seeded_params(GameConfig(GameConfig.default_names(2)), 3)
+    wire = params.to_wire()
+    keys = wire["sign_keys"]
+    assert isinstance(keys, list)
+    keys[1] = bytes([1]) + bytes(31)
+    with pytest.raises(CryptoError):
+        GameParams.from_wire(wire)

@@ -4,7 +4,6 @@ import pytest
 
 from protocol.crypto import elgamal
 from protocol.crypto.group import RandomSource, Scalar, base_mul, hash_to_point
-from protocol.crypto.identity import Identity
 from protocol.crypto.proofs import (
     SigmaProof,
     prove_dleq,
@@ -102,17 +101,6 @@ def test_decryption_share_tampering_and_sealing(rand: RandomSource) -> None:
         with pytest.raises(CryptoError):
             decoded = elgamal.DecryptionShare.from_bytes(flip(raw, i), peer="p0")
             elgamal.verify_share(keys[0][1].public, ct, decoded, b"card 0", peer="p0")
-
-    # Sealed to one recipient: it opens there, only there, and only in its context.
-    alice, eve = Identity.generate(rand), Identity.generate(rand)
-    sealed = elgamal.seal_share(shares[1], alice.public.box_key, rand, b"draw 3")
-    assert elgamal.open_sealed_share(alice, sealed, b"draw 3", peer="p1") == shares[1]
-    with pytest.raises(CryptoError):
-        elgamal.open_sealed_share(eve, sealed, b"draw 3", peer="p1")
-    with pytest.raises(CryptoError):
-        elgamal.open_sealed_share(alice, sealed, b"draw 4", peer="p1")
-    with pytest.raises(CryptoError):
-        elgamal.open_sealed_share(alice, flip(sealed, 50), b"draw 3", peer="p1")
 
 
 def test_card_points_are_distinct_and_decodable() -> None:

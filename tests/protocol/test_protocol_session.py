@@ -33,7 +33,7 @@ from protocol.messages import (
     move_to_wire,
 )
 from protocol.params import GameParams, PeerSecrets
-from protocol.record import RECORD_LIMITS, RecordFormatError, verify_record
+from protocol.record import ABORTED, RECORD_LIMITS, RecordFormatError, verify_record
 from protocol.seeded import SeededChance, seeded_params
 from protocol.session import PeerFault, ReplayError, Session
 from protocol.wire import WireValue, decode_message, encode_message
@@ -630,7 +630,9 @@ def test_stalling_past_the_timeout_is_blamed_in_a_signed_abort_record() -> None:
         assert p.abort is not None and p.abort.blamed == stalled
         assert "stalled" in p.abort.reason and p.abort.frame is not None
     verdict = verify_record(net.peers[0].record_bytes())
-    assert not verdict.fair and verdict.cheater == stalled
+    # A stall is the aborting peer's claim: time is not in the record, nobody is a cheater.
+    assert verdict.kind == ABORTED and verdict.cheater is None
+    assert verdict.seats == (0, stalled) and "claim" in verdict.reason
 
 
 def test_parameters_carry_the_lobby_colours_and_older_ones_still_read() -> None:

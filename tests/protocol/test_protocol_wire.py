@@ -107,6 +107,7 @@ def test_decode_applies_custom_limits() -> None:
         [],
         {"v": wire.PROTOCOL_VERSION, "k": "x"},
         {"v": wire.PROTOCOL_VERSION + 1, "k": "x", "b": {}},
+        {"v": 1, "k": "x", "b": {}},  # the former version
         {"v": True, "k": "x", "b": {}},
         {"v": wire.PROTOCOL_VERSION, "k": "", "b": {}},
         {"v": wire.PROTOCOL_VERSION, "k": 3, "b": {}},

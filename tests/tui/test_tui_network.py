@@ -381,7 +381,7 @@ class FixedLobby(GuestLobby):
         seats = []
         for i, (name, colour, bot, ready) in enumerate(names):
             key = bytes([i + 1]) * 32
-            seats.append(Seat(name, colour, key, key, "10.0.0.5", 7000 + i, bot, ready))
+            seats.append(Seat(name, colour, key, "10.0.0.5", 7000 + i, bot, ready))
         self.state = LobbyState("Kitchen table", "00" * 8, TableOptions(5), tuple(seats))
         self.news = ["Gus sat down.", "Agnes sat down."]
 

@@ -1,0 +1,66 @@
+"""The tamper fuzzer at scale: random changes of honest records of 2 to 5 players.
+
+For every change (bit flips anywhere in a frame or in the record, dropped, duplicated,
+swapped, foreign, spliced frames, truncations, a frame re-signed with its author's own key
+after an edit) ``rattus verify`` must not say FAIR, must not raise anything but a one-line
+format error, and may name a cheater only on a message the named seat signed that an
+independent replay confirms (tests/recordkit.py: ``check_verdict``). Prints the counts per
+change and verdict. The test suite runs a small seeded sample of the same
+(tests/protocol/test_protocol_tamper_fuzz.py).
+
+    python benchmarks/tamper_fuzz.py --cases 200 --players 2 3 4 5 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import random
+import sys
+import time
+from pathlib import Path
+
+# benchmarks/protocol.py is named like the protocol package: keep this directory off the path.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+sys.path.insert(0, str(_HERE.parent / "tests"))
+
+import recordkit as K  # noqa: E402
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cases", type=int, default=200, help="changes per player count")
+    ap.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 5])
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    failures = 0
+    for n in args.players:
+        rec, params, secrets = K.honest(n, 100 + n)
+        other = K.honest(n, 100 + n, b"\x05" * 32)[0]
+        rng = random.Random(args.seed * 1000 + n)
+        counts: collections.Counter[tuple[str, str]] = collections.Counter()
+        start = time.perf_counter()
+        for case in range(args.cases):
+            what, data, keys = K.mutate(rec, params, secrets, rng, other)
+            try:
+                kind = K.check_verdict(rec, data, params, keys)
+            except AssertionError as exc:
+                failures += 1
+                kind = "VIOLATION"
+                print(f"  {n} players, case {case} ({what}, keys {sorted(keys)}): {exc}")
+            except Exception as exc:  # a traceback is a failure too
+                failures += 1
+                kind = "CRASH"
+                print(f"  {n} players, case {case} ({what}): {type(exc).__name__}: {exc}")
+            counts[(what, kind)] += 1
+        secs = time.perf_counter() - start
+        print(f"{n} players: {args.cases} changes in {secs:.1f} s ({len(rec)} byte record)")
+        for (what, kind), c in sorted(counts.items()):
+            print(f"  {what:<15} {kind:<10} {c}")
+    print(f"violations: {failures}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
