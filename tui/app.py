@@ -19,6 +19,7 @@ from rattus_net.bots import BOT_KINDS
 from rattus_net.engine.config import BuildingSelection
 from rattus_net.engine.errors import SetupError
 from rattus_net.net.node import PeerNode
+from tui import render as R
 from tui.controller import OfflineGame, OfflineOptions, default_bot_kind
 from tui.netgame import Lobby, NetworkGame
 from tui.saves import save_path
@@ -45,6 +46,7 @@ class RattusApp(App[None]):
         network: NetworkGame | None = None,
     ) -> None:
         super().__init__()
+        R.set_plain(self.no_color)
         self.lobby = lobby
         self.network = network  # a network game resumed from its journal
         self.options = options

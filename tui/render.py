@@ -34,9 +34,41 @@ SHORT_ACTIONS: dict[D.Building, tuple[str, str]] = {
 CARD_KIND_ORDER = (D.JOKER, D.SWORD, D.FLUTE, D.PASS, D.GOLD)
 
 
+# The five disc colours as explicit RGB, never as ANSI names: Textual's theme repaints the ANSI
+# names (blue, purple and yellow came out as two violets and an orange) and 16-colour terminals
+# merged red and purple. These values stay apart in every colour system: in 256 colours they
+# are cube colours (203, 69, 77, 220, 171) and in 16 colours they fall on the five bright ANSI
+# colours (red 9, blue 12, green 10, yellow 11, magenta 13), all readable on a dark background.
+SEAT_RGB: dict[str, str] = {
+    "red": "#ff7070",
+    "blue": "#6f97ff",
+    "green": "#5fd75f",
+    "yellow": "#ffd700",
+    "purple": "#e070ff",
+}
+
+_plain = False  # NO_COLOR: seats are told apart by their letter and name only
+
+
+def set_plain(plain: bool) -> None:
+    """With NO_COLOR the seats are drawn in the terminal's own text colour (bold), not in
+    greys that Textual's monochrome filter makes of their colours (some were 1.5:1 on the
+    background); the seat letter and name tell them apart."""
+    global _plain
+    _plain = plain
+
+
 def colour(view: PlayerView, seat: int) -> str:
     """The seat's disc colour (chosen in a network table's lobby, else by seat order)."""
     return view.colours[seat]
+
+
+def seat_style(view: PlayerView, seat: int) -> str:
+    """The style of a seat's letter and name: bold, in its disc colour unless NO_COLOR."""
+    if _plain:
+        return "bold"
+    name = colour(view, seat)
+    return f"bold {SEAT_RGB.get(name, name)}"
 
 
 def letter(view: PlayerView, seat: int) -> str:
@@ -87,7 +119,7 @@ def building_card(view: PlayerView, i: int) -> Text:
         t.append("In:")
     for seat, cards in occupants:  # entry order: space 1 first
         t.append(" ")
-        t.append(letter(view, seat), style=f"bold {colour(view, seat)}")
+        t.append(letter(view, seat), style=seat_style(view, seat))
         t.append(f"({cards})")
     return t
 
@@ -103,7 +135,7 @@ def players(view: PlayerView) -> Text:
         t.append(mark, style="bold")
         label = f"{letter(view, s)} {name[:9]}"
         star = "*" if s == view.start_player else ""
-        t.append(f"{label + star:<13}", style=f"bold {colour(view, s)}")
+        t.append(f"{label + star:<13}", style=seat_style(view, s))
         t.append(f"{view.rats[s]:>5}{view.vp_tokens[s]:>4}{view.hand_sizes[s]:>5}")
         e = view.entered[s] if s < len(view.entered) else -1
         t.append(f"  {e + 1 if e >= 0 else '-'}")
@@ -131,7 +163,7 @@ def influence(view: PlayerView) -> Text:
                 t.append("  ")
             t.append(f"{value}:")
             for s in seats:
-                t.append(letter(view, s), style=f"bold {colour(view, s)}")
+                t.append(letter(view, s), style=seat_style(view, s))
         if k != D.CLASSES[-1]:
             t.append("\n")
     return t
@@ -232,9 +264,7 @@ def scoring(view: PlayerView) -> Text:
 
     t.append(f"{'':<{label_w}}")
     for s in range(n):
-        t.append(
-            f"{(letter(view, s) + ' ' + names[s])[: w - 1]:<{w}}", style=f"bold {colour(view, s)}"
-        )
+        t.append(f"{(letter(view, s) + ' ' + names[s])[: w - 1]:<{w}}", style=seat_style(view, s))
     t.append("\n")
     t.append("Influence: VP (influence, place)\n", style="italic")
     for cs in r.classes:

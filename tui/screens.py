@@ -298,6 +298,7 @@ class TableScreen(Screen[None]):
         Binding("l", "full_log", "Log"),
         Binding("r", "rules", "Rules"),
         Binding("q", "leave", "Leave game"),
+        Binding("question_mark,f1", "help", "Keys"),
     ]
 
     def __init__(self, controller: GameController) -> None:
@@ -311,6 +312,9 @@ class TableScreen(Screen[None]):
         # again when he asks (Enter), not at the next network event.
         self._looking = False
         self.busy = False  # the bots and the table are playing (in a worker thread)
+        # the log index from which the next summary of what happened starts
+        self._news_from = controller.view.log_size
+        self._news_open = False
 
     def compose(self) -> ComposeResult:
         view = self.controller.view
@@ -419,10 +423,13 @@ class TableScreen(Screen[None]):
     def next_step(self, asked: bool = False) -> None:
         """Open the dialog if the human must decide (unless he put it aside to look at the
         table and has not ``asked`` for it again), or the end screen once it is over."""
-        if self._dialog_open or self.busy or not self.is_current:
+        if self._dialog_open or self._news_open or self.busy or not self.is_current:
             return
         if asked:
             self._looking = False
+        c = self.controller
+        if (c.is_over or (c.my_turn and not self._looking)) and self._show_news():
+            return
         if self.controller.is_over:
             if self.controller.network:
                 from tui.netgame import NetworkGame
@@ -434,7 +441,32 @@ class TableScreen(Screen[None]):
                 self.app.switch_screen(EndScreen(self.controller, self.log_lines))
         elif self.controller.my_turn and not self._looking:
             self._dialog_open = True
-            self.app.push_screen(dialog_for(self.controller), self._dialog_closed)
+            dialog = dialog_for(self.controller)
+            dialog.log_lines = self.log_lines
+            self.app.push_screen(dialog, self._dialog_closed)
+
+    def _show_news(self) -> bool:
+        """Show what happened since the last decision (buildings resolved, a round ended)
+        before the next dialog covers the table; True if it is shown (``next_step`` goes on
+        when it is closed)."""
+        from tui.news import NewsScreen, is_newsworthy, summary
+
+        c = self.controller
+        if getattr(c, "stable", True) is False:
+            return False
+        view = c.view
+        start, self._news_from = self._news_from, view.log_size
+        if not is_newsworthy(view, start):
+            return False
+        self._news_open = True
+        self.app.push_screen(
+            NewsScreen(summary(view, c.names, start), self.log_lines), self._news_closed
+        )
+        return True
+
+    def _news_closed(self, _: None) -> None:
+        self._news_open = False
+        self.call_after_refresh(self.next_step)
 
     def _dialog_closed(self, accepted: bool | None) -> None:
         self._dialog_open = False
@@ -456,6 +488,11 @@ class TableScreen(Screen[None]):
 
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen())
+
+    def action_help(self) -> None:
+        from tui.help import open_help
+
+        open_help(self, "the table", "Your decision's dialog opens by itself; Esc puts it aside.")
 
     async def action_leave(self) -> None:
         if not self._leave_armed:
