@@ -45,7 +45,12 @@ from rattus_net.engine.view import PlayerView
 from tui import render as R
 from tui.controller import GameController
 
-LIST_HEIGHT = 6  # rows of a list shown at once (the rest scrolls with the cursor)
+LIST_HEIGHT = 6  # rows of a list shown at once at 80x24 (the rest scrolls with the cursor)
+
+
+def list_height(screen_height: int) -> int:
+    """Rows of a list for a terminal ``screen_height`` tall: the extra room goes to the list."""
+    return max(LIST_HEIGHT, LIST_HEIGHT + (screen_height - 24) // 2)
 
 
 def can_pass(view: PlayerView) -> bool:
@@ -96,12 +101,12 @@ class CountPicker:
         if self.faces:
             self.set(self.counts[self.faces[self.cursor]] + delta)
 
-    def lines(self) -> Text:
+    def lines(self, height: int = LIST_HEIGHT) -> Text:
         t = Text()
         if not self.faces:
             t.append("(no cards to choose)\n", style="italic")
             return t
-        rows = window(len(self.faces), self.cursor)
+        rows = window(len(self.faces), self.cursor, height)
         if rows.start > 0:
             t.append("   ... more above\n", style="italic")
         for i in rows:
@@ -167,7 +172,7 @@ class DecisionDialog(ModalScreen[bool]):
         width: 100%;
         max-width: 100;
         height: auto;
-        max-height: 19;
+        max-height: 100%;
         border: round $accent;
         background: $panel;
         padding: 0 1;
@@ -230,7 +235,7 @@ class DecisionDialog(ModalScreen[bool]):
         warn = self.query_one("#dlg-warning", Static)
         warn.update(Text(f"{self.warning} Enter again to confirm." if self.warning else ""))
         warn.display = bool(self.warning)
-        you = R.hand(self.view)
+        you = R.hand(self.view, min(100, self.app.size.width) - 4)
         you.append("\n")
         you.append_text(R.nun_row(self.view))
         self.query_one("#dlg-you", Static).update(you)
@@ -336,10 +341,14 @@ class DecisionDialog(ModalScreen[bool]):
         b = D.face_building(face)
         return f"{b.label} ({b.klass.label})"
 
-    @staticmethod
-    def option_lines(options: list[str], cursor: int) -> Text:
+    @property
+    def rows(self) -> int:
+        """Rows of a list shown at once: more in a taller terminal."""
+        return list_height(self.app.size.height)
+
+    def option_lines(self, options: list[str], cursor: int) -> Text:
         t = Text()
-        rows = window(len(options), cursor)
+        rows = window(len(options), cursor, self.rows)
         for i in rows:
             sel = i == cursor
             t.append(">" if sel else " ", style="bold")
@@ -447,7 +456,7 @@ class EnterDialog(DecisionDialog):
     def body(self) -> Text:
         if self.stage == 0:
             return self.option_lines(self.options, self.choice)
-        t = self.picker.lines()
+        t = self.picker.lines(self.rows)
         t.append_text(self.preview())
         return t
 
@@ -528,7 +537,7 @@ class CardsDialog(DecisionDialog):
         return "Up/Down card, 0-9 or +/- how many, Enter confirm, ? keys"
 
     def body(self) -> Text:
-        t = self.picker.lines()
+        t = self.picker.lines(self.rows)
         d = self.decision
         if self.exact:
             t.append(f"Chosen {self.picker.total} of {d.count}.", style="bold")

@@ -15,16 +15,17 @@ from rattus_net.engine import data as D
 from rattus_net.engine import narrate as N
 from rattus_net.engine.view import PlayerView
 
-# Short words for the building actions (rules section 4), so that three cards fit in 80 columns.
+# Short words for the building actions (rules section 4), so that three cards fit in 80 columns
+# with their "Prem: " and "Std: " labels (at most 25 characters a line).
 SHORT_ACTIONS: dict[D.Building, tuple[str, str]] = {
     D.Building.FARM: ("draw 4 cards", "draw 2 cards"),
-    D.Building.BREWERY: ("draw 1 per card played", "draw 1 per 2 cards played"),
+    D.Building.BREWERY: ("draw 1/card laid", "draw 1/2 cards laid"),
     D.Building.MARKETPLACE: ("take 2 Jokers", "take 1 Joker"),
     D.Building.OFFICE: ("take 2 Pass cards", "take 1 Pass card"),
     D.Building.MONASTERY: ("discard 2 rats", "discard 1 rat"),
-    D.Building.HOSPITAL: ("1 rat, then 3 cards for rats", "up to 2 cards for rats"),
+    D.Building.HOSPITAL: ("-1 rat, 3 for rats", "2 cards for rats"),
     D.Building.CASTLE: ("take 2 Swords", "take 1 Sword"),
-    D.Building.GUARD_TOWER: ("3 cards from big hands", "safe from Guard Tower"),
+    D.Building.GUARD_TOWER: ("3 cards, big hands", "safe from the Tower"),
     D.Building.FORTUNE_TELLER: ("look at 2 nun cards", "look at 1 nun card"),
     D.Building.PIED_PIPER: ("take 2 Flutes", "take 1 Flute"),
     D.Building.PALACE: ("take 2 VP tokens", "take 1 VP token"),
@@ -84,15 +85,22 @@ def supply_short(face: int) -> str:
     return D.face_supply(face).describe(short=True)
 
 
-def status(view: PlayerView) -> Text:
-    """Round, phase, deck sizes."""
+def status(view: PlayerView, width: int = 80) -> Text:
+    """Round, phase, deck sizes, on one line of ``width`` (shorter words when it is narrow:
+    the numbers are never cut off)."""
     t = Text()
     t.append(f"Round {max(view.round, 1)}/{view.rounds}", style="bold")
     if view.last_round:
         t.append(" (last)", style="bold")
-    t.append(f"  Phase {view.phase.value}")
-    t.append(f"  Deck {view.deck_size}  Discard {len(view.discard_pile)}")
-    t.append(f"  Buildings left {view.building_deck_size}")
+    long = (
+        f"  Phase {view.phase.value}  Deck {view.deck_size}  Discard {len(view.discard_pile)}"
+        f"  Buildings left {view.building_deck_size}"
+    )
+    short = (
+        f"  {view.phase.value}  Deck {view.deck_size}  Discard {len(view.discard_pile)}"
+        f"  Buildings {view.building_deck_size}"
+    )
+    t.append(long if len(t) + len(long) <= width else short)
     return t
 
 
@@ -108,9 +116,10 @@ def building_card(view: PlayerView, i: int) -> Text:
         t.append("Last round: most cards\n +1 influence, no actions\n")
     else:
         premium, standard = SHORT_ACTIONS[b]
-        t.append("P: ", style="bold")
+        # "Prem:"/"Std:", not "P:"/"S:": "P" is Purple's seat letter
+        t.append("Prem: ", style="bold")
         t.append(premium + "\n")
-        t.append("S: ", style="bold")
+        t.append("Std: ", style="bold")
         t.append(standard + "\n")
     occupants = view.occupants[i] if i < len(view.occupants) else []
     if not occupants:
@@ -189,17 +198,37 @@ def hand_groups(faces: Sequence[int]) -> list[str]:
     return out
 
 
-def hand(view: PlayerView) -> Text:
+def _items(t: Text, label: str, items: list[str], width: int | None) -> None:
+    """``label`` then ``items`` separated by `` | ``, broken into lines of ``width`` only
+    between items (a line never splits ``Chivalry 0,1,3``)."""
+    t.append(label, style="bold")
+    column = len(label)
+    if not items:
+        t.append("none")
+        return
+    for i, item in enumerate(items):
+        sep = " | " if i else ""
+        if width is not None and column > 2 and column + len(sep) + len(item) > width:
+            t.append("\n  ")
+            column, sep = 2, ""
+        t.append(sep + item)
+        column += len(sep) + len(item)
+
+
+def hand(view: PlayerView, width: int | None = 80) -> Text:
+    """Your hand grouped by kind; the numbers after a class are the nuns on each card."""
     t = Text()
     cards = view.hand
-    t.append(f"Hand ({len(cards)}; digits=nuns): ", style="bold")
-    groups = hand_groups(cards)
-    t.append(" | ".join(groups) if groups else "empty")
+    _items(t, f"Hand ({_cards(len(cards))}, nuns on each): ", hand_groups(cards), width)
     laid = view.laid
     if laid:
-        t.append("\nLaid face down: ", style="bold")
-        t.append(" | ".join(hand_groups(laid)))
+        t.append("\n")
+        _items(t, "Laid face down: ", hand_groups(laid), width)
     return t
+
+
+def _cards(count: int) -> str:
+    return plural(count, "card")
 
 
 def nun_row(view: PlayerView) -> Text:

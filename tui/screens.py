@@ -51,6 +51,7 @@ class MenuScreen(Screen[None]):
     """Play against bots (players, bot kind, buildings), host or join a network table,
     verify a record, read the rules, quit."""
 
+    HELP_TITLE = "the main menu"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select", "Select"),
         Binding("p", "play", "Play"),
@@ -257,6 +258,7 @@ class MenuScreen(Screen[None]):
 
 
 class RulesScreen(Screen[None]):
+    HELP_TITLE = "the rules"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "close", "Back"),
         Binding("pageup", "page(-1)", "Page up"),
@@ -366,6 +368,14 @@ class TableScreen(Screen[None]):
             self.update_table()
             self.next_step()
 
+    def on_resize(self) -> None:
+        self.update_table()  # the hand and the status line are laid out for the width
+
+    def on_screen_resume(self) -> None:
+        """Back from the log, the rules, the keys or the "too small" notice: a decision that
+        came meanwhile opens now."""
+        self.call_after_refresh(self.next_step)
+
     def _tick(self) -> None:
         if not self.controller.my_turn and not self.controller.is_over:
             self.query_one("#awaited", Static).update(Text(self.controller.awaited()))
@@ -400,7 +410,8 @@ class TableScreen(Screen[None]):
             self._write_log(c.new_log_lines())
             return
         view = c.view
-        self.query_one("#status", Static).update(R.status(view))
+        width = self.app.size.width
+        self.query_one("#status", Static).update(R.status(view, width))
         if c.network and not c.my_turn:
             self.query_one("#awaited", Static).update(Text(c.awaited()))
         else:
@@ -409,7 +420,7 @@ class TableScreen(Screen[None]):
             widget.update(R.building_card(view, i) if i < len(view.row) else Text(""))
         self.query_one("#players", Static).update(R.players(view))
         self.query_one("#influence", Static).update(R.influence(view))
-        self.query_one("#hand", Static).update(R.hand(view))
+        self.query_one("#hand", Static).update(R.hand(view, width))
         self.query_one("#nuns", Static).update(R.nun_row(view))
         self._write_log(c.new_log_lines())
 
@@ -513,6 +524,7 @@ class TableScreen(Screen[None]):
 class LogScreen(Screen[None]):
     """Everything that happened, in words, scrollable."""
 
+    HELP_TITLE = "the log"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,l", "close", "Back")]
 
     def __init__(self, lines: list[str]) -> None:
@@ -540,6 +552,7 @@ class LogScreen(Screen[None]):
 class EndScreen(Screen[None]):
     """The full scoring breakdown and the winner."""
 
+    HELP_TITLE = "the end of the game"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,escape", "menu", "Main menu"),
         Binding("l", "full_log", "Log"),

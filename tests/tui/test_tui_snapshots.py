@@ -211,3 +211,12 @@ def test_enter_with_no_cards_asks_again(snap_compare: Any) -> None:
     c = controller_at(K.ENTER, players=3, seed=9, rounds=2)
     keys = ["1", "enter", "enter"]
     assert snap_compare(RattusApp(controller=c), press=keys, terminal_size=SIZE)
+
+
+def test_terminal_too_small(snap_compare: Any) -> None:
+    assert snap_compare(RattusApp(seed=1), terminal_size=(70, 20))
+
+
+def test_help_on_the_table(snap_compare: Any) -> None:
+    c = controller_at(K.ENTER, players=3, seed=4, rounds=3)
+    assert snap_compare(RattusApp(controller=c), press=["escape", "f1"], terminal_size=SIZE)
