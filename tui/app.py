@@ -10,6 +10,7 @@ the table of a network game resumed from its journal (``rattus resume``). ``pyth
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Iterable
 from functools import partial
 from typing import Any, ClassVar
@@ -25,7 +26,7 @@ from textual.widgets import Static
 
 from rattus_net.bots import BOT_KINDS
 from rattus_net.engine.config import BuildingSelection
-from rattus_net.engine.errors import SetupError
+from rattus_net.engine.errors import RattusError, SetupError
 from rattus_net.net.node import PeerNode
 from tui import render as R
 from tui.controller import OfflineGame, OfflineOptions, default_bot_kind
@@ -34,6 +35,21 @@ from tui.saves import save_path
 from tui.screens import MenuScreen, TableScreen
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24  # every screen is laid out for at least this
+
+
+class NoTerminal(RattusError):
+    """stdin or stdout is not a terminal (``ssh -T``, a pipe): the screen cannot be drawn and
+    keys would be read line by line."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Rattus Net needs a terminal: stdin and stdout are not one here "
+            "(over SSH, use ssh -t; without the screen, see rattus --help for bot seats)."
+        )
+
+
+def has_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 class TooSmallScreen(ModalScreen[None]):
@@ -97,6 +113,15 @@ class RattusApp(App[None]):
         self.options = options
         self.seed = seed if seed is not None else (options.seed if options else None)
         self.controller = controller  # a game already under way (tests, benchmarks)
+
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        """Run in the terminal; raises :class:`NoTerminal` without one. The mouse is left to
+        the terminal (``mouse=False``): every screen is driven by keys, and text on screen (an
+        address, a record's path) can be selected and copied as in any terminal program."""
+        if not kwargs.get("headless") and not has_terminal():
+            raise NoTerminal
+        kwargs.setdefault("mouse", False)
+        return super().run(*args, **kwargs)
 
     def action_help(self) -> None:
         """``?``/F1 on a screen without keys of its own for it: its keys."""

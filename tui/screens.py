@@ -6,10 +6,13 @@ the table screen serves both an offline game and a seat at a network table."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from dataclasses import replace
 from importlib import resources
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -20,6 +23,7 @@ from textual.worker import Worker, WorkerState
 from rattus_net.bots import BOT_KINDS, BOT_LEVELS
 from rattus_net.engine import data as D
 from rattus_net.engine.config import BuildingSelection
+from rattus_net.settings import read_settings, save_settings
 from tui import render as R
 from tui.controller import GameController, OfflineGame, OfflineOptions, default_bot_kind
 from tui.dialogs import dialog_for
@@ -37,6 +41,7 @@ SELECTIONS: tuple[tuple[str, BuildingSelection], ...] = (
     ("random buildings", BuildingSelection.random_buildings()),
     ("random cards", BuildingSelection.random_cards()),
 )
+SELECTION_NAMES = ("first-game", "random-buildings", "random-cards")  # as settings keep them
 
 
 def rules_text() -> str:
@@ -75,11 +80,19 @@ class MenuScreen(Screen[None]):
         self.items: tuple[str, ...] = self.ITEMS
         self.saved: SavedGame | None = None
         self.unfinished: UnfinishedNetworkGame | None = None
-        self.note = ""
-        self.players = 3
+        # the player's last choices (rattus_net.settings); a damaged file is only a note
+        self.settings, problem = read_settings()
+        self.note = problem or ""
+        self.players = min(D.MAX_PLAYERS, max(D.MIN_PLAYERS, self.settings.players))
         kinds = list(BOT_KINDS)
-        self.bot_index = kinds.index(default_bot_kind())
-        self.selection = 0
+        bots = self.settings.bots if self.settings.bots in kinds else default_bot_kind()
+        self.bot_index = kinds.index(bots)
+        last = self.settings.buildings
+        self.selection = SELECTION_NAMES.index(last) if last in SELECTION_NAMES else 0
+        # a second Enter on "Play" replaces the saved game; a second q quits with a game
+        # unfinished (any other key forgets)
+        self._replace_armed = False
+        self._quit_armed = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="menu"):
@@ -94,8 +107,26 @@ class MenuScreen(Screen[None]):
         self.query_one("#menu-title", Static).update(title)
         self.look_for_save()
 
+    def on_screen_suspend(self) -> None:
+        self._away = True
+
     def on_screen_resume(self) -> None:
+        if getattr(self, "_away", False):  # back from a game, the rules, a form...
+            self.note = ""  # what was said before is stale now
+            self._replace_armed = self._quit_armed = False
         self.look_for_save()  # back from a game: saved, finished or given up
+
+    def on_key(self, event: events.Key) -> None:
+        """Any key but the one asked for again forgets a pending question."""
+        if event.key not in ("enter", "p") and self._replace_armed:
+            self._replace_armed = False
+            self.note = ""
+            self.redraw()
+        quit_row = event.key == "enter" and self.items[self.cursor] == "quit"
+        if event.key != "q" and not quit_row and self._quit_armed:
+            self._quit_armed = False
+            self.note = ""
+            self.redraw()
 
     def look_for_save(self) -> None:
         """Offer "Continue" when an offline game is saved, or a network game a person played
@@ -193,9 +224,31 @@ class MenuScreen(Screen[None]):
             self.action_quit_app()
 
     def action_play(self) -> None:
+        if self.saved is not None and not self._replace_armed:
+            self._replace_armed = True
+            self.note = (
+                f"A new game replaces the saved one ({self.saved.describe()}). "
+                "Press Enter again to start anew, or choose Continue."
+            )
+            self.redraw()
+            return
+        self._replace_armed = False
         self.note = ""
+        self.remember()
         game = OfflineGame(self.options(), advance=False, save_to=save_path())
         self.app.push_screen(TableScreen(game))
+
+    def remember(self) -> None:
+        """Keep the menu's choices for next time (a config dir that cannot be written only
+        costs the convenience)."""
+        self.settings = replace(
+            self.settings,
+            players=self.players,
+            bots=self.bot_kind,
+            buildings=SELECTION_NAMES[self.selection],
+        )
+        with contextlib.suppress(OSError):
+            save_settings(self.settings)
 
     def action_continue(self) -> None:
         if self.saved is None:
@@ -251,6 +304,12 @@ class MenuScreen(Screen[None]):
         self.app.push_screen(VerifyScreen())
 
     def action_quit_app(self) -> None:
+        if (self.saved is not None or self.unfinished is not None) and not self._quit_armed:
+            self._quit_armed = True
+            what = "an offline game is saved" if self.saved else "a network game is unfinished"
+            self.note = f"Quit? {what[:1].upper()}{what[1:]}: press q again to quit."
+            self.redraw()
+            return
         self.app.exit()
 
 

@@ -16,3 +16,13 @@ def _own_data_dir(
     path = tmp_path_factory.mktemp("data")
     monkeypatch.setenv("RATTUS_DATA_DIR", str(path))
     return path
+
+
+@pytest.fixture(autouse=True)
+def _own_config_dir(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """Nor the settings (name, colour, bot level, last options) of the person running them."""
+    path = tmp_path_factory.mktemp("config")
+    monkeypatch.setenv("RATTUS_CONFIG_DIR", str(path))
+    return path
