@@ -83,3 +83,24 @@ async def test_the_palette_in_the_menu_offers_the_menus_actions() -> None:
         titles = {cmd.title for cmd in app.get_system_commands(menu)}
         assert {"Play", "Host", "Join", "Verify", "Rules"} <= titles
         assert not isinstance(app.screen, LogScreen)
+
+
+def test_readme_help_texts_and_rules_agree_on_the_stall_timeout_and_q_q() -> None:
+    import argparse
+    from pathlib import Path
+
+    from rattus_net import cli
+    from tui.screens import rules_text
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    rules = rules_text()
+    commands = next(
+        a for a in cli.build_parser()._actions if isinstance(a, argparse._SubParsersAction)
+    ).choices
+    for name in ("host", "join", "resume"):
+        [stall] = [a for a in commands[name]._actions if "--stall-timeout" in a.option_strings]
+        assert stall.default == 60.0 and "default: 60" in (stall.help or "")
+    for text in (readme, rules):
+        assert "60 s by default" in text and "--stall-timeout" in text
+        assert "record names the silent player" in text
+        assert "`q` `q`" in text or "`q` again" in text
