@@ -271,25 +271,56 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay a face-level game record (text), or the signed record a network game wrote:
+    a finished, fair one face by face; an aborted or unfinished one as every seat saw it, up
+    to where it stopped (the cards still hidden stay hidden)."""
     from rattus_net.report import state_dict, state_text
 
-    try:
-        text = args.record.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"{args.record}: no such file") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{args.record}: not a game record (not text)") from None
-    except IsADirectoryError:
-        raise RecordError(f"{args.record}: is a directory, not a game record") from None
-    record = GameRecord.loads(text)
     if args.moves is not None and args.moves < 0:
         raise UsageError("rattus replay: --moves must be 0 or more")
-    game, _ = record.replay(args.moves)
-    if args.json:
-        print(json.dumps(state_dict(game), indent=1))
+    try:
+        data = args.record.read_bytes()
+    except FileNotFoundError:
+        raise RecordError(f"{args.record}: no such file") from None
+    except IsADirectoryError:
+        raise RecordError(f"{args.record}: is a directory, not a game record") from None
+    note = None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        game, note = _replay_signed(args.record, data, args.moves)
     else:
+        game, _ = GameRecord.loads(text).replay(args.moves)
+    if args.json:
+        out = state_dict(game)
+        if note:
+            out["note"] = note
+        print(json.dumps(out, indent=1))
+    else:
+        if note:
+            print(note)
         print(state_text(game))
     return 0
+
+
+def _replay_signed(path: Path, data: bytes, moves: int | None) -> tuple[Any, str | None]:
+    """A network game's signed record: the game, and a note when only its public part could
+    be replayed."""
+    from protocol.errors import ProtocolError
+    from protocol.record import public_replay, verify_record
+
+    try:
+        verdict = verify_record(data)
+        if verdict.engine_record is not None:  # finished and fair: every face is known
+            return verdict.engine_record.replay(moves)[0], None
+        game, stopped = public_replay(data, moves)
+    except ProtocolError as exc:
+        raise RecordError(f"{path}: not a game record ({exc})") from None
+    why = stopped or verdict.reason or "the record stops before the end of the game"
+    return game, (
+        f"This network game did not end fairly ({why}). Replayed as every seat saw it, up to "
+        "where it stopped: cards still hidden (hands, the deck, the nun row) are not shown."
+    )
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
