@@ -40,6 +40,7 @@ from rattus_net.bots import BOT_KINDS
 from tui.app import RattusApp
 from tui.controller import OfflineGame, OfflineOptions
 from tui.dialogs import DecisionDialog
+from tui.news import NewsScreen
 from tui.screens import EndScreen, TableScreen
 
 PAINTS: list[tuple[float, Screen[Any]]] = []
@@ -117,10 +118,12 @@ async def measure(players: int, bots: str, decisions: int, seed: int) -> None:
             a = first_paint(key, TableScreen)
             if a is not None:
                 applied.append(a)
-            while not isinstance(app.screen, DecisionDialog | EndScreen):
+            while not isinstance(app.screen, DecisionDialog | EndScreen | NewsScreen):
                 await pilot.pause()
             await pilot.pause()
-            n = first_paint(key, DecisionDialog | EndScreen, not_screen=screen)
+            # the next thing the player sees: his next dialog, or first the summary of what
+            # happened meanwhile
+            n = first_paint(key, DecisionDialog | EndScreen | NewsScreen, not_screen=screen)
             if n is not None:
                 next_decision.append(n)
     print(f"players={players} bots={bots}")
