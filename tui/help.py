@@ -55,11 +55,23 @@ def key_name(app_key: str) -> str:
     return app_key
 
 
+# Textual's own bindings that mean nothing here (nothing takes the focus by Tab, and Ctrl+C
+# quits: the app's priority binding wins over the screen's "copy")
+HIDDEN_ACTIONS = frozenset({"focus_next", "focus_previous", "copy_text", "screen.copy_text"})
+# always there, whatever the screen
+GLOBAL_KEYS = (
+    ("Ctrl+P", DESCRIPTIONS["command_palette"]),
+    ("Ctrl+C", "quit Rattus Net at once (an offline game is saved)"),
+)
+
+
 def screen_keys(screen: Screen[Any]) -> list[tuple[str, str]]:
     """(keys, what they do) for every binding active on ``screen``, grouped by action."""
     groups: dict[str, tuple[list[str], str]] = {}
     for key, active in screen.active_bindings.items():
         binding = active.binding
+        if binding.action in HIDDEN_ACTIONS or key in ("ctrl+c", "ctrl+p"):
+            continue
         action = binding.action.split("(", 1)[0]
         description = DESCRIPTIONS.get(action) or binding.description or action
         group = (
@@ -77,7 +89,7 @@ def screen_keys(screen: Screen[Any]) -> list[tuple[str, str]]:
         if len(digits) > 2:
             keys = [k for k in keys if not k.isdigit()] + [f"{min(digits)}-{max(digits)}"]
         out.append((" ".join(keys), description))
-    return out
+    return out + list(GLOBAL_KEYS)
 
 
 class HelpScreen(Screen[None]):

@@ -55,8 +55,9 @@ def _seat(t: Text, view: PlayerView, names: Sequence[str], seat: int) -> None:
     t.append(f"{R.letter(view, seat)} {names[seat]}", style=R.seat_style(view, seat))
 
 
-def summary(view: PlayerView, names: Sequence[str], start: int) -> Text:
-    """The summary of the events from log index ``start`` on (see the module's docstring)."""
+def summary(view: PlayerView, names: Sequence[str], start: int, width: int | None = None) -> Text:
+    """The summary of the events from log index ``start`` on (see the module's docstring);
+    with ``width``, a player's line breaks only between its parts ("+1 rat" stays whole)."""
     events, row = news_events(view, start)
     narrator = Narrator(names, view.seat)
     narrator.row = list(row)
@@ -72,7 +73,16 @@ def summary(view: PlayerView, names: Sequence[str], start: int) -> Text:
         for s in order:
             t.append("  ")
             _seat(t, view, names, s)
-            t.append(": " + "; ".join(parts[s]) + "\n")
+            t.append(":")
+            column = 5 + len(names[s])
+            for i, text in enumerate(parts[s]):
+                piece = (" " if i == 0 else "; ") + text
+                if width is not None and i and column + len(piece) + 1 > width:  # + ";"
+                    t.append(";\n      ")
+                    piece, column = text, 6
+                t.append(piece)
+                column += len(piece)
+            t.append("\n")
         for line in told:
             t.append(f"  {line}\n", style="italic")
         parts.clear()

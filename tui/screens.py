@@ -530,7 +530,10 @@ class TableScreen(Screen[None]):
             return False
         self._news_open = True
         self.app.push_screen(
-            NewsScreen(summary(view, c.names, start), self.log_lines), self._news_closed
+            NewsScreen(
+                summary(view, c.names, start, min(100, self.app.size.width) - 5), self.log_lines
+            ),
+            self._news_closed,
         )
         return True
 
@@ -577,6 +580,7 @@ class TableScreen(Screen[None]):
         stop = getattr(self.controller, "stop", None)
         if stop is not None:
             await stop()
+        self.app.clear_notifications()  # "press q again" must not linger over the menu
         self.app.pop_screen()
 
 

@@ -4,6 +4,8 @@ before the next dialog covers the table."""
 
 from __future__ import annotations
 
+import re
+
 from textual.widgets import Static
 from tui_helpers import controller_at, sync
 
@@ -183,3 +185,14 @@ def test_the_summary_tells_every_building_and_round() -> None:
 def test_no_summary_when_nothing_resolved() -> None:
     c = OfflineGame(OfflineOptions(players=3, seed=1))
     assert str(summary(c.view, c.names, c.view.log_size)) == ""
+
+
+def test_the_summary_breaks_a_players_line_between_its_parts_only() -> None:
+    c = controller_at(None, players=5, seed=5, buildings=BuildingSelection.random_cards())
+    wide = str(summary(c.view, c.names, 0))
+    narrow = str(summary(c.view, c.names, 0, 60))
+    for line in narrow.splitlines():
+        if line.startswith("      ") or re.match(r"^  [A-Z] \w+: laid", line):
+            assert len(line) <= 60, line  # a player's line, broken between its parts
+    # the same parts, only the line breaks differ
+    assert narrow.replace(";\n      ", "; ") == wide

@@ -10,13 +10,15 @@ from tui_helpers import controller_at, sync
 
 from rattus_net.engine.moves import DecisionKind
 from tui.app import RattusApp
-from tui.help import HelpScreen, key_name
+from tui.help import HIDDEN_ACTIONS, HelpScreen, key_name
 from tui.screens import LogScreen, MenuScreen, RulesScreen, TableScreen
 
 
 def _every_key_listed(screen: Any, help_screen: HelpScreen) -> None:
     listed = " ".join(keys for keys, _ in help_screen.keys).split()
-    for key in screen.active_bindings:
+    for key, active in screen.active_bindings.items():
+        if active.binding.action in HIDDEN_ACTIONS:
+            continue  # Tab and Shift+Tab: nothing takes the focus here
         name = key_name(key)
         if name.isdigit():
             assert any("-" in k and k[0].isdigit() for k in listed), listed

@@ -93,6 +93,7 @@ async def test_a_new_game_never_silently_replaces_a_saved_one() -> None:
         assert saved is not None
         help_text = str(menu.query_one("#menu-help", Static).render())
         assert "replaces" not in help_text and "Press" not in help_text  # no stale notice
+        assert not list(app._notifications)  # nor "press q again" over the menu
         await pilot.press("p")  # a new game: asked first
         await pilot.pause()
         assert app.screen is menu
