@@ -219,16 +219,12 @@ def hand(view: PlayerView, width: int | None = 80) -> Text:
     """Your hand grouped by kind; the numbers after a class are the nuns on each card."""
     t = Text()
     cards = view.hand
-    _items(t, f"Hand ({_cards(len(cards))}, nuns on each): ", hand_groups(cards), width)
+    _items(t, f"Hand ({plural(len(cards), 'card')}, nuns on each): ", hand_groups(cards), width)
     laid = view.laid
     if laid:
         t.append("\n")
         _items(t, "Laid face down: ", hand_groups(laid), width)
     return t
-
-
-def _cards(count: int) -> str:
-    return plural(count, "card")
 
 
 def nun_row(view: PlayerView) -> Text:
