@@ -2,7 +2,8 @@
 how long the screen's loop is held up during a TUI-hosted network game with bot seats.
 
 Run: ``.venv/bin/python benchmarks/tui.py [--players N] [--bots KIND] [--decisions K]
-[--hosted N]``.
+[--hosted N] [--idle SECONDS] [--only-idle]``; ``--idle`` also measures the CPU an idle hosted
+network game uses (nobody acting).
 Prints figures; asserts nothing. Uses ``App.run_test`` (headless, 80x24).
 
 Two ways of timing a decision are printed:
@@ -39,6 +40,7 @@ from rattus_net.bots import BOT_KINDS
 from tui.app import RattusApp
 from tui.controller import OfflineGame, OfflineOptions
 from tui.dialogs import DecisionDialog
+from tui.news import NewsScreen
 from tui.screens import EndScreen, TableScreen
 
 PAINTS: list[tuple[float, Screen[Any]]] = []
@@ -116,10 +118,12 @@ async def measure(players: int, bots: str, decisions: int, seed: int) -> None:
             a = first_paint(key, TableScreen)
             if a is not None:
                 applied.append(a)
-            while not isinstance(app.screen, DecisionDialog | EndScreen):
+            while not isinstance(app.screen, DecisionDialog | EndScreen | NewsScreen):
                 await pilot.pause()
             await pilot.pause()
-            n = first_paint(key, DecisionDialog | EndScreen, not_screen=screen)
+            # the next thing the player sees: his next dialog, or first the summary of what
+            # happened meanwhile
+            n = first_paint(key, DecisionDialog | EndScreen | NewsScreen, not_screen=screen)
             if n is not None:
                 next_decision.append(n)
     print(f"players={players} bots={bots}")
@@ -219,6 +223,39 @@ async def hosted_lag(players: int, seed: int) -> None:
     )
 
 
+async def idle_cpu(players: int, seconds: float) -> None:
+    """CPU used by this process (the screen, the node, the bot seats' thread) while a hosted
+    network game waits for the human's decision and nobody acts."""
+    import tempfile
+
+    from rattus_net.net.lobby import TableOptions
+    from tui.netgame import HostLobby
+
+    root = Path(tempfile.mkdtemp(prefix="rattus-bench-"))
+    lobby = HostLobby(
+        "Idle", TableOptions(players, "first-game"), "Hana", advertise=False, root=root
+    )
+    app = RattusApp(lobby=lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        while lobby.hosted is None:
+            await pilot.pause(0.05)
+        await pilot.press(*["b"] * (players - 1))
+        while len(lobby.state.seats) < players:
+            await pilot.pause(0.05)
+        await pilot.press("space")
+        while not isinstance(app.screen, DecisionDialog):
+            await pilot.pause(0.1)
+        await asyncio.sleep(1.0)
+        cpu, wall = time.process_time(), time.perf_counter()
+        await asyncio.sleep(seconds)
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        app.exit()
+    print(
+        f"  idle hosted network game, {players} players, nobody acting for {wall:.0f} s: "
+        f"{100 * cpu / wall:.2f}% of a core"
+    )
+
+
 def main() -> None:
     import os
     import tempfile
@@ -236,7 +273,15 @@ def main() -> None:
     parser.add_argument(
         "--hosted", type=int, default=5, help="players at the hosted network table (0: skip)"
     )
+    parser.add_argument(
+        "--idle", type=float, default=10.0, help="seconds of an idle network game (0: skip)"
+    )
+    parser.add_argument("--only-idle", action="store_true", help="measure the idle game only")
     args = parser.parse_args()
+    if args.idle:
+        asyncio.run(idle_cpu(max(2, args.hosted or 3), args.idle))
+    if args.only_idle:
+        return
     asyncio.run(measure(args.players, args.bots, args.decisions, args.seed))
     engine_only(args.players, args.bots, args.seed)
     cold_start()

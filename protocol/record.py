@@ -31,6 +31,7 @@ from protocol.session import DRAWN_PILES, DisputeFault, ProvenFault, Session
 from protocol.wire import Limits, WireValue, decode_value, encode_value
 from rattus_net.engine import data as D
 from rattus_net.engine.errors import RattusError
+from rattus_net.engine.game import Game
 from rattus_net.engine.moves import (
     Discard,
     DiscardHandles,
@@ -487,3 +488,32 @@ def _face(g: Any, faces: dict[int, int], h: int) -> int:
     if h in faces:
         return faces[h]
     return int(g.faces[h])
+
+
+def public_replay(data: bytes, upto: int | None = None) -> tuple[Game, str | None]:
+    """The public game of a record, replayed frame by frame up to where it stops (an aborted
+    or unfinished game), or to ``upto`` moves: what every seat saw, the hidden cards (hands,
+    the deck, the nun row) left hidden, since their keys were never published. Returns the
+    game and why the replay stopped early (a frame that does not check, the abort), if it
+    did. Raises ``RecordFormatError`` for bytes that are not a record."""
+    params, messages, abort = decode_record(data)
+    session = Session(params, None)
+    stopped: str | None = None
+    for frame in messages:
+        if upto is not None and len(session.public.history) >= upto:
+            break
+        try:
+            session.receive(frame, 0.0)
+        except RemoteProtocolError as exc:
+            stopped = f"a frame does not check: {exc.reason}"
+            break
+    if stopped is None and abort is not None:
+        stopped = "the game was aborted"
+        try:
+            msg = open_frame(abort, session.game_id, params.identities, session.names)
+            reason = msg.payload.get("reason")
+            if isinstance(reason, str):
+                stopped = f"the game was aborted by {session.names[msg.author]}: {reason}"
+        except RemoteProtocolError:
+            pass
+    return session.public, stopped

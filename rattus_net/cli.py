@@ -69,39 +69,67 @@ def _selection(text: str) -> BuildingSelection:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="rattus", description="Rattus Cartus in the terminal, peer to peer.")
-    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    from rattus_net import __version__
+
+    p = _Parser(
+        prog="rattus",
+        description="Rattus Cartus in the terminal, peer to peer. "
+        "`rattus` alone opens the menu: play against bots, host or join a table on the "
+        "network, verify a record, read the rules. The commands below do one of these "
+        "straight away, or run without a screen.",
+        epilog="`rattus COMMAND --help` describes a command and its options.",
+    )
+    p.add_argument("--version", action="version", version=f"rattus {__version__}")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
 
     pp = sub.add_parser("play", help="play against bots straight away (offline)")
     _add_game_options(pp)
-    pp.add_argument("--players", type=_players, default=None, help="2 to 5, you included")
-    pp.add_argument("--bots", choices=BOT_KINDS, default=None, help="the bots' kind")
-    pp.add_argument("--seed", type=int, default=None, help="fix the cards and the bots")
+    pp.add_argument(
+        "--players", type=_players, default=None, help="2 to 5, you included (default: 3)"
+    )
+    pp.add_argument(
+        "--bots",
+        choices=BOT_KINDS,
+        default=None,
+        help="the bots' kind (default: the strongest installed, heuristic)",
+    )
+    pp.add_argument(
+        "--seed", type=int, default=None, help="fix the cards and the bots (default: random)"
+    )
     pp.add_argument(
         "--buildings",
         type=_selection,
         default=BuildingSelection.first_game(),
-        help="first-game, random-buildings, random-cards, or six buildings / 30 cards",
+        help="first-game, random-buildings, random-cards, or six buildings / 30 cards "
+        "(default: first-game)",
     )
 
     sp = sub.add_parser("selfplay", help="play whole games between bots and print the results")
     _add_game_options(sp)
-    sp.add_argument("--players", type=_players, default=4)
-    sp.add_argument("--games", type=_positive, default=10)
-    sp.add_argument("--seed", type=int, default=0)
+    sp.add_argument("--players", type=_players, default=4, help="2 to 5 (default: 4)")
+    sp.add_argument("--games", type=_positive, default=10, help="how many games (default: 10)")
+    sp.add_argument(
+        "--seed", type=int, default=0, help="seed of the first game, then +1 each (default: 0)"
+    )
     sp.add_argument(
         "--bots",
         type=_bots,
         default=["random"],
-        help=f"one kind for every seat, or one per seat, comma-separated ({', '.join(BOT_KINDS)})",
+        help=f"one kind for every seat, or one per seat, comma-separated ({', '.join(BOT_KINDS)}; "
+        "default: random)",
     )
     sp.add_argument(
         "--buildings",
         type=_selection,
         default=BuildingSelection.random_cards(),
-        help="first-game, random-buildings, random-cards, or six buildings / 30 cards",
+        help="first-game, random-buildings, random-cards, or six buildings / 30 cards "
+        "(default: random-cards)",
     )
-    sp.add_argument("--simultaneous-supply", action="store_true")
+    sp.add_argument(
+        "--simultaneous-supply",
+        action="store_true",
+        help="everyone chooses a supply action at once (default: in turn)",
+    )
     sp.add_argument("--json", action="store_true", help="print JSON instead of text")
     sp.add_argument("--record-dir", type=Path, help="write each game's record there")
     sp.add_argument(
@@ -111,14 +139,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     vp = sub.add_parser("verify", help="check that a signed game record was played fairly")
-    vp.add_argument("record", type=Path)
-    vp.add_argument("--json", action="store_true")
+    vp.add_argument("record", type=Path, help="the signed record a network game wrote")
+    vp.add_argument("--json", action="store_true", help="print the verdict as JSON")
     vp.add_argument("--export", type=Path, help="write the face-level game record there")
 
     rp = sub.add_parser("replay", help="replay a game record and print where it ends")
-    rp.add_argument("record", type=Path)
-    rp.add_argument("--json", action="store_true")
-    rp.add_argument("--moves", type=int, help="stop after this many moves")
+    rp.add_argument(
+        "record",
+        type=Path,
+        help="a game record, or the signed record a network game wrote (aborted games too)",
+    )
+    rp.add_argument("--json", action="store_true", help="print the final state as JSON")
+    rp.add_argument("--moves", type=int, help="stop after this many moves (default: all)")
     rp.add_argument(
         "--components", type=Path, help="Rattus: the components a record without its own uses"
     )
@@ -126,6 +158,10 @@ def build_parser() -> argparse.ArgumentParser:
     from rattus_net.serve.command import add_serve_parser
 
     add_serve_parser(sub)
+    for choice in sub._choices_actions:  # each command's --help starts with what it does
+        command = sub.choices[choice.dest]
+        if not command.description and choice.help:
+            command.description = choice.help[:1].upper() + choice.help[1:] + "."
     return p
 
 
@@ -283,31 +319,44 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay a face-level game record (text), or the signed record a network game wrote:
+    a finished, fair one face by face; an aborted or unfinished one as every seat saw it, up
+    to where it stopped (the cards still hidden stay hidden)."""
+    from protocol.record import MAX_RECORD_BYTES
     from rattus_net.report import state_dict, state_text
 
-    _check_size(args.record, MAX_GAME_RECORD_BYTES)
-    try:
-        text = args.record.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"{args.record}: no such file") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{args.record}: not a game record (not text)") from None
-    except IsADirectoryError:
-        raise RecordError(f"{args.record}: is a directory, not a game record") from None
-    try:
-        if _record_game(text) == "rattus":
-            from rattus_net import cli_rattus
-
-            return cli_rattus.cmd_replay(args, text)
-        record = GameRecord.loads(text)
-    except RecursionError:
-        raise RecordError(f"{args.record}: not a game record (nested too deeply)") from None
     if args.moves is not None and args.moves < 0:
         raise UsageError("rattus replay: --moves must be 0 or more")
-    game, _ = record.replay(args.moves)
-    if args.json:
-        print(json.dumps(state_dict(game), indent=1))
+    _check_size(args.record, MAX_RECORD_BYTES)
+    try:
+        data = args.record.read_bytes()
+    except FileNotFoundError:
+        raise RecordError(f"{args.record}: no such file") from None
+    except IsADirectoryError:
+        raise RecordError(f"{args.record}: is a directory, not a game record") from None
+    note = None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        game, note = _replay_signed(args.record, data, args.moves)
     else:
+        _check_size(args.record, MAX_GAME_RECORD_BYTES)
+        try:
+            if _record_game(text) == "rattus":
+                from rattus_net import cli_rattus
+
+                return cli_rattus.cmd_replay(args, text)
+            game, _ = GameRecord.loads(text).replay(args.moves)
+        except RecursionError:
+            raise RecordError(f"{args.record}: not a game record (nested too deeply)") from None
+    if args.json:
+        out = state_dict(game)
+        if note:
+            out["note"] = note
+        print(json.dumps(out, indent=1))
+    else:
+        if note:
+            print(note)
         print(state_text(game))
     return 0
 
@@ -326,6 +375,26 @@ def _check_size(path: Path, limit: int) -> None:
         raise RecordError(
             f"{path}: {size} bytes, more than any game record needs ({limit} at most)"
         )
+
+
+def _replay_signed(path: Path, data: bytes, moves: int | None) -> tuple[Any, str | None]:
+    """A network game's signed record: the game, and a note when only its public part could
+    be replayed."""
+    from protocol.errors import ProtocolError
+    from protocol.record import public_replay, verify_record
+
+    try:
+        verdict = verify_record(data)
+        if verdict.engine_record is not None:  # finished and fair: every face is known
+            return verdict.engine_record.replay(moves)[0], None
+        game, stopped = public_replay(data, moves)
+    except ProtocolError as exc:
+        raise RecordError(f"{path}: not a game record ({exc})") from None
+    why = stopped or verdict.reason or "the record stops before the end of the game"
+    return game, (
+        f"This network game did not end fairly ({why}). Replayed as every seat saw it, up to "
+        "where it stopped: cards still hidden (hands, the deck, the nun row) are not shown."
+    )
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -390,9 +459,16 @@ def _address(text: str) -> tuple[str, int]:
 
 def _add_network_parsers(sub: Any) -> None:
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--bot", choices=BOT_KINDS, help="let a bot play this seat (headless)")
-        p.add_argument("--seed", type=int, help="seed the bot's choices")
-        p.add_argument("--player", help="the name to sit with (default: the bot's kind)")
+        p.add_argument(
+            "--bot",
+            choices=BOT_KINDS,
+            help="let a bot play this seat, without the screen (default: you, in the TUI)",
+        )
+        p.add_argument("--seed", type=int, help="seed the bot's choices (default: random)")
+        p.add_argument(
+            "--player",
+            help="the name to sit with (default: the bot's kind, or your login name)",
+        )
         p.add_argument(
             "--colour",
             choices=COLOURS,
@@ -402,34 +478,47 @@ def _add_network_parsers(sub: Any) -> None:
             "--stall-timeout",
             type=_seconds,
             default=60.0,
-            help="end the game, blaming the silent peer, after this many seconds (60)",
+            help="end the game, blaming the silent peer, after this many seconds (default: 60)",
         )
 
     hp = sub.add_parser("host", help="open a table on the local network and play at it")
-    hp.add_argument("--name", required=True, help="the table's name, as others will see it")
-    hp.add_argument("--players", type=_players, required=True, help="2 to 5, you included")
+    hp.add_argument(
+        "--name", required=True, help="the table's name, as others will see it (required)"
+    )
+    hp.add_argument(
+        "--players", type=_players, required=True, help="2 to 5, you included (required)"
+    )
     hp.add_argument("--port", type=_port, default=0, help="TCP port (default: any free one)")
     hp.add_argument(
         "--buildings",
         type=_selection,
         default=BuildingSelection.random_cards(),
-        help="first-game, random-buildings, random-cards, or six buildings / 30 cards",
+        help="first-game, random-buildings, random-cards, or six buildings / 30 cards "
+        "(default: random-cards)",
     )
-    hp.add_argument("--simultaneous-supply", action="store_true")
     hp.add_argument(
-        "--no-advertise", action="store_true", help="do not announce the table with zeroconf"
+        "--simultaneous-supply",
+        action="store_true",
+        help="everyone chooses a supply action at once (default: in turn)",
+    )
+    hp.add_argument(
+        "--no-advertise",
+        action="store_true",
+        help="do not announce the table with zeroconf (default: announce it)",
     )
     common(hp)
 
     jp = sub.add_parser("join", help="join a table: HOST:PORT, or --table NAME found on the LAN")
     jp.add_argument("address", nargs="?", type=_address, help="HOST:PORT of the table's host")
     jp.add_argument("--table", help="the name (or key fingerprint) of a table on the LAN")
-    jp.add_argument("--wait", type=_seconds, default=5.0, help="how long to look for --table (5 s)")
+    jp.add_argument(
+        "--wait", type=_seconds, default=5.0, help="how long to look for --table (default: 5 s)"
+    )
     common(jp)
 
     tp = sub.add_parser("tables", help="list the tables announced on the local network now")
-    tp.add_argument("--wait", type=_seconds, default=2.0, help="how long to listen (2 s)")
-    tp.add_argument("--json", action="store_true")
+    tp.add_argument("--wait", type=_seconds, default=2.0, help="how long to listen (default: 2 s)")
+    tp.add_argument("--json", action="store_true", help="print the tables as JSON")
 
     up = sub.add_parser("resume", help="resume a network game after a crash (its game id)")
     up.add_argument(
@@ -442,7 +531,12 @@ def _add_network_parsers(sub: Any) -> None:
         choices=BOT_KINDS,
         help="let this bot play the seat from now on (a seat a person played reopens in the TUI)",
     )
-    up.add_argument("--stall-timeout", type=_seconds, default=60.0)
+    up.add_argument(
+        "--stall-timeout",
+        type=_seconds,
+        default=60.0,
+        help="end the game, blaming the silent peer, after this many seconds (default: 60)",
+    )
 
 
 def cmd_network(args: argparse.Namespace) -> int:

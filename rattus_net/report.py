@@ -35,7 +35,9 @@ def awaited(game: Game) -> str:
 
 def describe_decision(game: Game, d: Decision) -> str:
     """What ``d`` asks, in the engine's one wording (the row's buildings are face up)."""
-    return decision_words(d, game.config.players, [game.faces[h] for h in game.row])
+    faces = game.faces
+    row = [faces[h] for h in game.row] if all(h in faces for h in game.row) else None
+    return decision_words(d, game.config.players, row)
 
 
 def state_dict(game: Game) -> dict[str, Any]:
@@ -47,7 +49,7 @@ def state_dict(game: Game) -> dict[str, Any]:
         "rounds": game.plan.rounds,
         "phase": game.phase.value,
         "starting_player": names[game.start_player],
-        "row": [D.building_card_code(faces[h]) for h in game.row],
+        "row": [D.building_card_code(faces[h]) if h in faces else "?" for h in game.row],
         "influence": {
             D.Klass(k).label: [
                 {"player": names[s], "influence": game.influence[k][s]} for s in game.standing(k)
@@ -118,11 +120,13 @@ def state_text(game: Game) -> str:
             who = ", ".join(
                 f"{names[s]} ({len(game.laid[s])} card(s))" for s in game.entry_order[i]
             )
-            f = faces[h]
-            row.append(
-                f"  {i + 1}. {D.face_building(f).label} [{D.face_supply(f).describe()}]"
-                + (f": {who}" if who else "")
+            f = faces.get(h)  # a network game's public replay: not yet turned up
+            card = (
+                "(not turned up yet)"
+                if f is None
+                else f"{D.face_building(f).label} [{D.face_supply(f).describe()}]"
             )
+            row.append(f"  {i + 1}. {card}" + (f": {who}" if who else ""))
         lines += ["Building row:", *row]
     lines.append("Influence (best first; on one space the lower disc first):")
     for k in range(6):

@@ -10,19 +10,81 @@ the table of a network game resumed from its journal (``rattus resume``). ``pyth
 from __future__ import annotations
 
 import argparse
-from typing import ClassVar
+import sys
+from collections.abc import Iterable
+from functools import partial
+from typing import Any, ClassVar
 
-from textual.app import App
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.containers import Center, Middle
+from textual.geometry import Size
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
 
 from rattus_net.bots import BOT_KINDS
 from rattus_net.engine.config import BuildingSelection
-from rattus_net.engine.errors import SetupError
+from rattus_net.engine.errors import RattusError, SetupError
 from rattus_net.net.node import PeerNode
+from tui import render as R
 from tui.controller import OfflineGame, OfflineOptions, default_bot_kind
 from tui.netgame import Lobby, NetworkGame
 from tui.saves import save_path
 from tui.screens import MenuScreen, TableScreen
+
+MIN_WIDTH, MIN_HEIGHT = 80, 24  # every screen is laid out for at least this
+
+
+class NoTerminal(RattusError):
+    """stdin or stdout is not a terminal (``ssh -T``, a pipe): the screen cannot be drawn and
+    keys would be read line by line."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Rattus Net needs a terminal: stdin and stdout are not one here "
+            "(over SSH, use ssh -t; without the screen, see rattus --help for bot seats)."
+        )
+
+
+def has_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+class TooSmallScreen(ModalScreen[None]):
+    """Covers everything while the terminal is smaller than 80x24: a clear notice instead of
+    a garbled table. It goes away by itself when the terminal is large enough again."""
+
+    DEFAULT_CSS = """
+    TooSmallScreen { background: $background; }
+    TooSmallScreen #too-small { width: auto; height: auto; text-style: bold; }
+    """
+
+    def __init__(self, size: Size) -> None:
+        super().__init__()
+        self.size_seen = size
+
+    def compose(self) -> ComposeResult:
+        with Middle(), Center():
+            yield Static(self.notice(), id="too-small")
+
+    def notice(self) -> Text:
+        w, h = self.size_seen.width, self.size_seen.height
+        return Text(
+            f"Terminal too small: {w}x{h}.\n"
+            f"Rattus Net needs at least {MIN_WIDTH}x{MIN_HEIGHT}.\n"
+            "Enlarge the window (or make the font smaller).\n"
+            "Ctrl+C quits."
+        )
+
+    def resized(self, size: Size) -> None:
+        self.size_seen = size
+        self.query_one("#too-small", Static).update(self.notice())
+
+
+def too_small(size: Size) -> bool:
+    return size.width < MIN_WIDTH or size.height < MIN_HEIGHT
 
 
 class RattusApp(App[None]):
@@ -31,9 +93,9 @@ class RattusApp(App[None]):
 
     TITLE = "Rattus Net"
     CSS_PATH = "rattus.tcss"
-    ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+        Binding("question_mark,f1", "help", "Keys"),
     ]
 
     def __init__(
@@ -45,11 +107,67 @@ class RattusApp(App[None]):
         network: NetworkGame | None = None,
     ) -> None:
         super().__init__()
+        R.set_plain(self.no_color)
         self.lobby = lobby
         self.network = network  # a network game resumed from its journal
         self.options = options
         self.seed = seed if seed is not None else (options.seed if options else None)
         self.controller = controller  # a game already under way (tests, benchmarks)
+
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        """Run in the terminal; raises :class:`NoTerminal` without one. The mouse is left to
+        the terminal (``mouse=False``): every screen is driven by keys, and text on screen (an
+        address, a record's path) can be selected and copied as in any terminal program."""
+        if not kwargs.get("headless") and not has_terminal():
+            raise NoTerminal
+        kwargs.setdefault("mouse", False)
+        return super().run(*args, **kwargs)
+
+    def action_help(self) -> None:
+        """``?``/F1 on a screen without keys of its own for it: its keys."""
+        from tui.help import HelpScreen, open_help
+
+        if not isinstance(self.screen, HelpScreen):
+            open_help(self.screen, getattr(self.screen, "HELP_TITLE", "this screen"))
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The command palette (Ctrl+P) offers the actions of the screen it was opened on
+        (those of its footer: decide, log, rules, leave, play, host...), then quitting."""
+        seen: set[str] = set()
+        for key, active in screen.active_bindings.items():
+            binding = active.binding
+            if not binding.show or not active.enabled or binding.action in seen:
+                continue
+            if binding.action in ("command_palette", "quit"):
+                continue
+            seen.add(binding.action)
+            from tui.help import key_name
+
+            yield SystemCommand(
+                binding.description,
+                f"{binding.description} (key {key_name(key)})",
+                partial(self._run_binding, binding.action, active.node),
+            )
+        yield SystemCommand("Quit Rattus Net", "Leave the program (Ctrl+C)", self.exit)
+
+    def _run_binding(self, action: str, node: Any) -> None:
+        self.call_later(self.run_action, action, node)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_later(self.fit, event.size)
+
+    def fit(self, size: Size) -> None:
+        """Show the "too small" notice over everything while the terminal is below 80x24,
+        and take it away once it is large enough."""
+        top = self.screen if self.screen_stack else None
+        if too_small(size):
+            if isinstance(top, TooSmallScreen):
+                top.resized(size)
+            else:
+                self.push_screen(TooSmallScreen(size))
+        else:
+            while isinstance(self.screen, TooSmallScreen):
+                self.pop_screen()
 
     def on_mount(self) -> None:
         self.push_screen(MenuScreen(self.seed))
@@ -64,6 +182,7 @@ class RattusApp(App[None]):
             from tui.netscreens import LobbyScreen
 
             self.push_screen(LobbyScreen(self.lobby))
+        self.call_later(self.fit, self.size)
 
 
 def run_menu(seed: int | None = None) -> int:

@@ -5,7 +5,13 @@ builds a move and hands it to the controller. If the engine still rejects it, th
 message is shown in the dialog, which stays open. Escape steps back, and from the first step
 closes the dialog to look at the table (Enter on the table opens it again).
 
-Dialogs are docked at the bottom so that the status and the building row stay visible.
+One key rule in every dialog: digits and arrows *choose* (a row, a count, a nun-row card),
+Enter *confirms*. A choice that gives something up (lay no cards, play a Pass, discard none)
+asks for a second Enter. ``l`` (log), ``r`` (rules) and ``?``/F1 (keys) open over the dialog,
+which is back when they close.
+
+Dialogs are docked at the bottom so that the status and the building row stay visible, and
+they repeat the player's hand, known nun-row cards and rats, which they cover.
 """
 
 from __future__ import annotations
@@ -39,7 +45,12 @@ from rattus_net.engine.view import PlayerView
 from tui import render as R
 from tui.controller import GameController
 
-LIST_HEIGHT = 6  # rows of a list shown at once (the rest scrolls with the cursor)
+LIST_HEIGHT = 6  # rows of a list shown at once at 80x24 (the rest scrolls with the cursor)
+
+
+def list_height(screen_height: int) -> int:
+    """Rows of a list for a terminal ``screen_height`` tall: the extra room goes to the list."""
+    return max(LIST_HEIGHT, LIST_HEIGHT + (screen_height - 24) // 2)
 
 
 def can_pass(view: PlayerView) -> bool:
@@ -90,12 +101,12 @@ class CountPicker:
         if self.faces:
             self.set(self.counts[self.faces[self.cursor]] + delta)
 
-    def lines(self) -> Text:
+    def lines(self, height: int = LIST_HEIGHT) -> Text:
         t = Text()
         if not self.faces:
             t.append("(no cards to choose)\n", style="italic")
             return t
-        rows = window(len(self.faces), self.cursor)
+        rows = window(len(self.faces), self.cursor, height)
         if rows.start > 0:
             t.append("   ... more above\n", style="italic")
         for i in rows:
@@ -161,13 +172,14 @@ class DecisionDialog(ModalScreen[bool]):
         width: 100%;
         max-width: 100;
         height: auto;
-        max-height: 15;
+        max-height: 100%;
         border: round $accent;
         background: $panel;
         padding: 0 1;
     }
     DecisionDialog #dlg-title { text-style: bold; }
     DecisionDialog #dlg-error { color: $error; text-style: bold; }
+    DecisionDialog #dlg-warning { text-style: bold reverse; }
     DecisionDialog #dlg-help { color: $text-muted; }
     """
 
@@ -180,6 +192,9 @@ class DecisionDialog(ModalScreen[bool]):
         Binding("right,plus,equals_sign", "change(1)", "More", show=False),
         Binding("space", "toggle_item", "Toggle", show=False),
         *[Binding(str(k), f"digit({k})", str(k), show=False) for k in range(10)],
+        Binding("l", "full_log", "Log"),
+        Binding("r", "rules", "Rules"),
+        Binding("question_mark,f1", "help", "Keys"),
     ]
 
     title_text = "Decide"
@@ -194,12 +209,17 @@ class DecisionDialog(ModalScreen[bool]):
         self.decision: Decision = d
         self.error = ""
         self.stage = 0
+        # what a second Enter would give up (None: nothing asked); any other key forgets it
+        self.warning: str | None = None
+        self.log_lines: list[str] = []  # the table's log, for ``l``
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(id="dlg-title")
+            yield Static(id="dlg-you")
             yield Static(id="dlg-body")
             yield Static(id="dlg-error")
+            yield Static(id="dlg-warning")
             yield Static(id="dlg-help")
         yield Footer()
 
@@ -212,6 +232,13 @@ class DecisionDialog(ModalScreen[bool]):
         err = self.query_one("#dlg-error", Static)
         err.update(Text(f"Not allowed: {self.error}" if self.error else ""))
         err.display = bool(self.error)
+        warn = self.query_one("#dlg-warning", Static)
+        warn.update(Text(f"{self.warning} Enter again to confirm." if self.warning else ""))
+        warn.display = bool(self.warning)
+        you = R.hand(self.view, min(100, self.app.size.width) - 4)
+        you.append("\n")
+        you.append_text(R.nun_row(self.view))
+        self.query_one("#dlg-you", Static).update(you)
         self.query_one("#dlg-help", Static).update(Text(self.help_line()))
 
     # --- to override ---------------------------------------------------------------------------
@@ -252,8 +279,18 @@ class DecisionDialog(ModalScreen[bool]):
             return
         self.dismiss(True)
 
+    def give_up(self, what: str) -> bool:
+        """True when the player confirmed giving up ``what`` (a second Enter); the first
+        Enter only says what would be given up."""
+        if self.warning == what:
+            return True
+        self.warning = what
+        return False
+
     def _act(self, fn: object, *args: int) -> None:
         self.error = ""
+        if fn != self.confirm:
+            self.warning = None
         fn(*args)  # type: ignore[operator]
         if self.is_attached and self.is_current:
             self.redraw()
@@ -261,7 +298,23 @@ class DecisionDialog(ModalScreen[bool]):
     def action_confirm(self) -> None:
         self._act(self.confirm)
 
+    def action_full_log(self) -> None:
+        from tui.screens import LogScreen
+
+        self.app.push_screen(LogScreen(self.log_lines))
+
+    def action_rules(self) -> None:
+        from tui.screens import RulesScreen
+
+        self.app.push_screen(RulesScreen())
+
+    def action_help(self) -> None:
+        from tui.help import open_help
+
+        open_help(self, self.heading(), "Digits and arrows choose, Enter confirms.")
+
     def action_back(self) -> None:
+        self.warning = None
         if self.stage > 0:
             self.stage -= 1
             self.error = ""
@@ -288,10 +341,14 @@ class DecisionDialog(ModalScreen[bool]):
         b = D.face_building(face)
         return f"{b.label} ({b.klass.label})"
 
-    @staticmethod
-    def option_lines(options: list[str], cursor: int) -> Text:
+    @property
+    def rows(self) -> int:
+        """Rows of a list shown at once: more in a taller terminal."""
+        return list_height(self.app.size.height)
+
+    def option_lines(self, options: list[str], cursor: int) -> Text:
         t = Text()
-        rows = window(len(options), cursor)
+        rows = window(len(options), cursor, self.rows)
         for i in rows:
             sel = i == cursor
             t.append(">" if sel else " ", style="bold")
@@ -318,8 +375,8 @@ class SupplyDialog(DecisionDialog):
 
     def help_line(self) -> str:
         if self.stage == 0:
-            return "Up/Down or 1-9 choose, Enter confirm, Esc look at the table"
-        return "Arrows + Space or 1-5 toggle, Enter confirm, Esc back"
+            return "Up/Down or 1-9 choose, Enter confirm, Esc look at the table, ? keys"
+        return "Up/Down + Space or 1-5 choose, Enter confirm, Esc back, ? keys"
 
     def body(self) -> Text:
         if self.stage == 1 and self.nuns is not None:
@@ -346,7 +403,6 @@ class SupplyDialog(DecisionDialog):
         if self.stage == 0:
             if 1 <= value <= len(self.view.row):
                 self.card = value - 1
-                self.confirm()
         elif self.nuns is not None and 1 <= value <= D.NUN_ROW:
             self.nuns.toggle(value - 1)
 
@@ -366,7 +422,7 @@ class SupplyDialog(DecisionDialog):
 class EnterDialog(DecisionDialog):
     """Phase C: a building (or a Pass), then how many cards of each kind to lay."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("p", "play_pass", "Play a Pass")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("p", "play_pass", "Choose a Pass")]
 
     def __init__(self, controller: GameController) -> None:
         super().__init__(controller)
@@ -393,14 +449,14 @@ class EnterDialog(DecisionDialog):
 
     def help_line(self) -> str:
         if self.stage == 0:
-            keys = "1-9 choose" + (", P pass" if self.passable else "")
-            return f"Up/Down or {keys}, Enter confirm, Esc look at the table"
-        return "Up/Down card, +/- or Left/Right or 0-9 how many, Enter lay, Esc back"
+            keys = "1-9" + (" or P" if self.passable else "")
+            return f"Up/Down or {keys} choose, Enter confirm, Esc look at the table, ? keys"
+        return "Up/Down card, 0-9 or +/- how many, Enter lay them, Esc back, ? keys"
 
     def body(self) -> Text:
         if self.stage == 0:
             return self.option_lines(self.options, self.choice)
-        t = self.picker.lines()
+        t = self.picker.lines(self.rows)
         t.append_text(self.preview())
         return t
 
@@ -434,7 +490,6 @@ class EnterDialog(DecisionDialog):
         if self.stage == 0:
             if 1 <= value <= len(self.view.row):
                 self.choice = value - 1
-                self.confirm()
         else:
             self.picker.set(value)
 
@@ -444,17 +499,26 @@ class EnterDialog(DecisionDialog):
         return True
 
     def action_play_pass(self) -> None:
-        self.error = ""
-        self.submit(PlayPass())
+        """``p`` chooses the Pass (Enter confirms it, as for any row)."""
+        self._act(self._choose_pass)
+
+    def _choose_pass(self) -> None:
+        self.choice = len(self.view.row)
 
     def confirm(self) -> None:
         if self.stage == 0:
             if self.passable and self.choice == len(self.view.row):
-                self.submit(PlayPass())
+                if self.give_up("You play a Pass and enter no building now."):
+                    self.submit(PlayPass())
                 return
             self.stage = 1
             return
-        self.submit(Enter(self.choice, tuple(sorted(self.picker.cards()))))
+        cards = tuple(sorted(self.picker.cards()))
+        if not cards and not self.give_up(
+            f"You lay no cards: you enter the {self.building_label(self.choice)} with none."
+        ):
+            return
+        self.submit(Enter(self.choice, cards))
 
 
 class CardsDialog(DecisionDialog):
@@ -470,10 +534,10 @@ class CardsDialog(DecisionDialog):
         return words[:1].upper() + words[1:]
 
     def help_line(self) -> str:
-        return "Up/Down card, +/- or Left/Right or 0-9 how many, Enter confirm"
+        return "Up/Down card, 0-9 or +/- how many, Enter confirm, ? keys"
 
     def body(self) -> Text:
-        t = self.picker.lines()
+        t = self.picker.lines(self.rows)
         d = self.decision
         if self.exact:
             t.append(f"Chosen {self.picker.total} of {d.count}.", style="bold")
@@ -504,7 +568,7 @@ class CardsDialog(DecisionDialog):
                 self.error = f"choose exactly {R.plural(self.decision.count, 'card')}"
                 return
             self.submit(Give(cards))
-        else:
+        elif cards or self.give_up("You discard no cards: no rat goes away."):
             self.submit(Discard(cards))
 
 
@@ -520,7 +584,7 @@ class LookDialog(DecisionDialog):
         return "Fortune-teller's Tent: " + decision_words(self.decision, self.controller.names)
 
     def help_line(self) -> str:
-        return "Arrows + Space or 1-5 toggle, Enter confirm, Esc look at the table"
+        return "Up/Down + Space or 1-5 choose, Enter confirm, Esc look at the table, ? keys"
 
     def body(self) -> Text:
         return self.nuns.lines()
@@ -562,7 +626,7 @@ class ChoosePlayerDialog(DecisionDialog):
         return f"{self.decision.reason.capitalize()} tie: choose who {what}"
 
     def help_line(self) -> str:
-        return "Up/Down or 1-9 choose, Enter confirm, Esc look at the table"
+        return "Up/Down or 1-9 choose, Enter confirm, Esc look at the table, ? keys"
 
     def body(self) -> Text:
         view = self.view

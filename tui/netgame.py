@@ -603,6 +603,7 @@ class NetworkGame:
         self.verdict: Verdict | None = None
         self._task: asyncio.Task[None] | None = None
         self._news = LinkNews.for_node(node)
+        self._notified: tuple[int, int, int, bool, bool, bool] | None = None  # see _event
 
     # -- running ---------------------------------------------------------------------------
 
@@ -642,6 +643,7 @@ class NetworkGame:
                     await result
 
     def _notify(self) -> None:
+        self._notified = self._signature()
         for hook in list(self.listeners):
             hook()
 
@@ -657,7 +659,24 @@ class NetworkGame:
         line = self._news(kind, seat, detail)
         if line is not None:
             self._net_lines.append(line)
+        elif kind == "progress" and self._signature() == self._notified:
+            # the node says "progress" twice a second while a player thinks: redrawing the
+            # whole table for it kept an idle game at 5-10% of a core
+            return
         self._notify()
+
+    def _signature(self) -> tuple[int, int, int, bool, bool, bool]:
+        """What the table shows changes only with one of these."""
+        session = self.node.session
+        game = session.game
+        return (
+            -1 if game is None else len(game.log),
+            len(session.public.log),
+            len(self._net_lines),
+            self._pending is not None,
+            self.stable,
+            session.finished or session.abort is not None,
+        )
 
     # -- the controller interface ----------------------------------------------------------
 

@@ -10,10 +10,11 @@ line on the screen.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import getpass
 from dataclasses import replace
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -30,6 +31,7 @@ from rattus_net.engine import data as D
 from rattus_net.net.discovery import TableAdvert, TableBrowser, local_addresses, new_zeroconf
 from rattus_net.net.lobby import LobbyState, TableOptions
 from rattus_net.net.persist import data_dir, list_games
+from rattus_net.settings import load_settings, save_settings
 from tui import render as R
 from tui.controller import default_bot_kind
 from tui.netgame import (
@@ -46,6 +48,17 @@ from tui.netgame import (
 from tui.screens import EndScreen, TableScreen
 
 BUILDINGS = ("first-game", "random-buildings", "random-cards")
+
+
+def _colour_index(colour: str) -> int:
+    return D.COLOURS.index(colour) if colour in D.COLOURS else 0
+
+
+def remember(**changes: Any) -> None:
+    """Keep the player's choices for next time (rattus_net.settings); a config dir that
+    cannot be written only costs the convenience."""
+    with contextlib.suppress(OSError):
+        save_settings(replace(load_settings(), **changes))
 
 
 def default_player_name() -> str:
@@ -148,11 +161,12 @@ class HostScreen(FormScreen):
 
     def __init__(self, player: str | None = None) -> None:
         super().__init__()
-        self.player = player or default_player_name()
-        self.colour = 0
-        self.players = 3
-        self.buildings = 2
-        self.simultaneous = False
+        last = load_settings()  # the player's last choices
+        self.player = player or last.name or default_player_name()
+        self.colour = _colour_index(last.colour)
+        self.players = min(D.MAX_PLAYERS, max(D.MIN_PLAYERS, last.players))
+        self.buildings = BUILDINGS.index(last.buildings) if last.buildings in BUILDINGS else 2
+        self.simultaneous = last.simultaneous_supply
 
     def compose(self) -> ComposeResult:
         with Vertical(id="form"):
@@ -208,6 +222,13 @@ class HostScreen(FormScreen):
         if not table or not player:
             self.say("A table needs a name, and so do you.")
             return
+        remember(
+            name=player,
+            colour=D.COLOURS[self.colour],
+            players=self.players,
+            buildings=BUILDINGS[self.buildings],
+            simultaneous_supply=self.simultaneous,
+        )
         lobby = HostLobby(table, self.options(), player, colour=D.COLOURS[self.colour])
         self.app.switch_screen(LobbyScreen(lobby))
 
@@ -223,9 +244,10 @@ class JoinScreen(FormScreen):
 
     def __init__(self, player: str | None = None, *, discover: bool = True) -> None:
         super().__init__()
-        self.player = player or default_player_name()
+        last = load_settings()  # the player's last choices
+        self.player = player or last.name or default_player_name()
         self.discover = discover
-        self.colour = 0
+        self.colour = _colour_index(last.colour)
         self.tables: list[TableAdvert] = []
         self.discovery_note = "Looking for tables on the local network..."
         self._browser: TableBrowser | None = None
@@ -307,6 +329,7 @@ class JoinScreen(FormScreen):
             self.action_cursor(1)
             return
         colour = D.COLOURS[self.colour]
+        remember(name=player, colour=colour)
         try:
             if self.row == "address":
                 address = address_text(self.query_one("#address", Input).value)
@@ -342,7 +365,8 @@ class LobbyScreen(Screen[None]):
     def __init__(self, lobby: Lobby, *, auto_bots: int = 0) -> None:
         super().__init__()
         self.lobby = lobby
-        self.bot_kind = default_bot_kind()
+        last = load_settings().bots  # the bot level chosen last time
+        self.bot_kind = last if last in BOT_KINDS else default_bot_kind()
         self.auto_bots = auto_bots
         self.problem = ""
         self.connected = False
@@ -547,6 +571,7 @@ class LobbyScreen(Screen[None]):
     def action_bot_kind(self) -> None:
         i = BOT_KINDS.index(self.bot_kind) if self.bot_kind in BOT_KINDS else 0
         self.bot_kind = BOT_KINDS[(i + 1) % len(BOT_KINDS)]
+        remember(bots=self.bot_kind)
         self.redraw()
 
     async def action_leave(self) -> None:

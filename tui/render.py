@@ -16,16 +16,17 @@ from rattus_net.engine import data as D
 from rattus_net.engine import narrate as N
 from rattus_net.engine.view import PlayerView
 
-# Short words for the building actions (rules section 4), so that three cards fit in 80 columns.
+# Short words for the building actions (rules section 4), so that three cards fit in 80 columns
+# with their "Prem: " and "Std: " labels (at most 25 characters a line).
 SHORT_ACTIONS: dict[D.Building, tuple[str, str]] = {
     D.Building.FARM: ("draw 4 cards", "draw 2 cards"),
-    D.Building.BREWERY: ("draw 1 per card played", "draw 1 per 2 cards played"),
+    D.Building.BREWERY: ("draw 1/card laid", "draw 1/2 cards laid"),
     D.Building.MARKETPLACE: ("take 2 Jokers", "take 1 Joker"),
     D.Building.OFFICE: ("take 2 Pass cards", "take 1 Pass card"),
     D.Building.MONASTERY: ("discard 2 rats", "discard 1 rat"),
-    D.Building.HOSPITAL: ("1 rat, then 3 cards for rats", "up to 2 cards for rats"),
+    D.Building.HOSPITAL: ("-1 rat, 3 for rats", "2 cards for rats"),
     D.Building.CASTLE: ("take 2 Swords", "take 1 Sword"),
-    D.Building.GUARD_TOWER: ("3 cards from big hands", "safe from Guard Tower"),
+    D.Building.GUARD_TOWER: ("3 cards, big hands", "safe from the Tower"),
     D.Building.FORTUNE_TELLER: ("look at 2 nun cards", "look at 1 nun card"),
     D.Building.PIED_PIPER: ("take 2 Flutes", "take 1 Flute"),
     D.Building.PALACE: ("take 2 VP tokens", "take 1 VP token"),
@@ -35,9 +36,41 @@ SHORT_ACTIONS: dict[D.Building, tuple[str, str]] = {
 CARD_KIND_ORDER = (D.JOKER, D.SWORD, D.FLUTE, D.PASS, D.GOLD)
 
 
+# The five disc colours as explicit RGB, never as ANSI names: Textual's theme repaints the ANSI
+# names (blue, purple and yellow came out as two violets and an orange) and 16-colour terminals
+# merged red and purple. These values stay apart in every colour system: in 256 colours they
+# are cube colours (203, 69, 77, 220, 171) and in 16 colours they fall on the five bright ANSI
+# colours (red 9, blue 12, green 10, yellow 11, magenta 13), all readable on a dark background.
+SEAT_RGB: dict[str, str] = {
+    "red": "#ff7070",
+    "blue": "#6f97ff",
+    "green": "#5fd75f",
+    "yellow": "#ffd700",
+    "purple": "#e070ff",
+}
+
+_plain = False  # NO_COLOR: seats are told apart by their letter and name only
+
+
+def set_plain(plain: bool) -> None:
+    """With NO_COLOR the seats are drawn in the terminal's own text colour (bold), not in
+    greys that Textual's monochrome filter makes of their colours (some were 1.5:1 on the
+    background); the seat letter and name tell them apart."""
+    global _plain
+    _plain = plain
+
+
 def colour(view: PlayerView, seat: int) -> str:
     """The seat's disc colour (chosen in a network table's lobby, else by seat order)."""
     return view.colours[seat]
+
+
+def seat_style(view: PlayerView, seat: int) -> str:
+    """The style of a seat's letter and name: bold, in its disc colour unless NO_COLOR."""
+    if _plain:
+        return "bold"
+    name = colour(view, seat)
+    return f"bold {SEAT_RGB.get(name, name)}"
 
 
 def letter(view: PlayerView, seat: int) -> str:
@@ -53,15 +86,22 @@ def supply_short(face: int) -> str:
     return D.face_supply(face).describe(short=True)
 
 
-def status(view: PlayerView) -> Text:
-    """Round, phase, deck sizes."""
+def status(view: PlayerView, width: int = 80) -> Text:
+    """Round, phase, deck sizes, on one line of ``width`` (shorter words when it is narrow:
+    the numbers are never cut off)."""
     t = Text()
     t.append(f"Round {max(view.round, 1)}/{view.rounds}", style="bold")
     if view.last_round:
         t.append(" (last)", style="bold")
-    t.append(f"  Phase {view.phase.value}")
-    t.append(f"  Deck {view.deck_size}  Discard {len(view.discard_pile)}")
-    t.append(f"  Buildings left {view.building_deck_size}")
+    long = (
+        f"  Phase {view.phase.value}  Deck {view.deck_size}  Discard {len(view.discard_pile)}"
+        f"  Buildings left {view.building_deck_size}"
+    )
+    short = (
+        f"  {view.phase.value}  Deck {view.deck_size}  Discard {len(view.discard_pile)}"
+        f"  Buildings {view.building_deck_size}"
+    )
+    t.append(long if len(t) + len(long) <= width else short)
     return t
 
 
@@ -77,9 +117,10 @@ def building_card(view: PlayerView, i: int) -> Text:
         t.append("Last round: most cards\n +1 influence, no actions\n")
     else:
         premium, standard = SHORT_ACTIONS[b]
-        t.append("P: ", style="bold")
+        # "Prem:"/"Std:", not "P:"/"S:": "P" is Purple's seat letter
+        t.append("Prem: ", style="bold")
         t.append(premium + "\n")
-        t.append("S: ", style="bold")
+        t.append("Std: ", style="bold")
         t.append(standard + "\n")
     occupants = view.occupants[i] if i < len(view.occupants) else []
     if not occupants:
@@ -88,7 +129,7 @@ def building_card(view: PlayerView, i: int) -> Text:
         t.append("In:")
     for seat, cards in occupants:  # entry order: space 1 first
         t.append(" ")
-        t.append(letter(view, seat), style=f"bold {colour(view, seat)}")
+        t.append(letter(view, seat), style=seat_style(view, seat))
         t.append(f"({cards})")
     return t
 
@@ -109,7 +150,7 @@ def players(view: PlayerView) -> Text:
         t.append(mark, style="bold")
         label = f"{letter(view, s)} {name[:9]}"
         star = "*" if s == view.start_player else ""
-        t.append(f"{label + star:<13}", style=f"bold {colour(view, s)}")
+        t.append(f"{label + star:<13}", style=seat_style(view, s))
         t.append(f"{view.rats[s]:>5}{view.vp_tokens[s]:>4}{view.hand_sizes[s]:>5}")
         e = view.entered[s] if s < len(view.entered) else -1
         t.append(f"  {e + 1 if e >= 0 else '-'}")
@@ -137,7 +178,7 @@ def influence(view: PlayerView) -> Text:
                 t.append("  ")
             t.append(f"{value}:")
             for s in seats:
-                t.append(letter(view, s), style=f"bold {colour(view, s)}")
+                t.append(letter(view, s), style=seat_style(view, s))
         if k != D.CLASSES[-1]:
             t.append("\n")
     return t
@@ -163,16 +204,32 @@ def hand_groups(faces: Sequence[int]) -> list[str]:
     return out
 
 
-def hand(view: PlayerView) -> Text:
+def _items(t: Text, label: str, items: list[str], width: int | None) -> None:
+    """``label`` then ``items`` separated by `` | ``, broken into lines of ``width`` only
+    between items (a line never splits ``Chivalry 0,1,3``)."""
+    t.append(label, style="bold")
+    column = len(label)
+    if not items:
+        t.append("none")
+        return
+    for i, item in enumerate(items):
+        sep = " | " if i else ""
+        if width is not None and column > 2 and column + len(sep) + len(item) > width:
+            t.append("\n  ")
+            column, sep = 2, ""
+        t.append(sep + item)
+        column += len(sep) + len(item)
+
+
+def hand(view: PlayerView, width: int | None = 80) -> Text:
+    """Your hand grouped by kind; the numbers after a class are the nuns on each card."""
     t = Text()
     cards = view.hand
-    t.append(f"Hand ({len(cards)}; digits=nuns): ", style="bold")
-    groups = hand_groups(cards)
-    t.append(" | ".join(groups) if groups else "empty")
+    _items(t, f"Hand ({plural(len(cards), 'card')}, nuns on each): ", hand_groups(cards), width)
     laid = view.laid
     if laid:
-        t.append("\nLaid face down: ", style="bold")
-        t.append(" | ".join(hand_groups(laid)))
+        t.append("\n")
+        _items(t, "Laid face down: ", hand_groups(laid), width)
     return t
 
 
@@ -238,9 +295,7 @@ def scoring(view: PlayerView) -> Text:
 
     t.append(f"{'':<{label_w}}")
     for s in range(n):
-        t.append(
-            f"{(letter(view, s) + ' ' + names[s])[: w - 1]:<{w}}", style=f"bold {colour(view, s)}"
-        )
+        t.append(f"{(letter(view, s) + ' ' + names[s])[: w - 1]:<{w}}", style=seat_style(view, s))
     t.append("\n")
     t.append("Influence: VP (influence, place)\n", style="italic")
     for cs in r.classes:

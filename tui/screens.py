@@ -6,10 +6,13 @@ the table screen serves both an offline game and a seat at a network table."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from dataclasses import replace
 from importlib import resources
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -20,6 +23,7 @@ from textual.worker import Worker, WorkerState
 from rattus_net.bots import BOT_KINDS, BOT_LEVELS
 from rattus_net.engine import data as D
 from rattus_net.engine.config import BuildingSelection
+from rattus_net.settings import read_settings, save_settings
 from tui import render as R
 from tui.controller import GameController, OfflineGame, OfflineOptions, default_bot_kind
 from tui.decline import take_without_asking, toggle_always_take
@@ -38,6 +42,7 @@ SELECTIONS: tuple[tuple[str, BuildingSelection], ...] = (
     ("random buildings", BuildingSelection.random_buildings()),
     ("random cards", BuildingSelection.random_cards()),
 )
+SELECTION_NAMES = ("first-game", "random-buildings", "random-cards")  # as settings keep them
 
 
 def rules_text() -> str:
@@ -52,6 +57,7 @@ class MenuScreen(Screen[None]):
     """Play against bots (players, bot kind, buildings), host or join a network table,
     verify a record, read the rules, quit."""
 
+    HELP_TITLE = "the main menu"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select", "Select"),
         Binding("p", "play", "Play"),
@@ -75,11 +81,19 @@ class MenuScreen(Screen[None]):
         self.items: tuple[str, ...] = self.ITEMS
         self.saved: SavedGame | None = None
         self.unfinished: UnfinishedNetworkGame | None = None
-        self.note = ""
-        self.players = 3
+        # the player's last choices (rattus_net.settings); a damaged file is only a note
+        self.settings, problem = read_settings()
+        self.note = problem or ""
+        self.players = min(D.MAX_PLAYERS, max(D.MIN_PLAYERS, self.settings.players))
         kinds = list(BOT_KINDS)
-        self.bot_index = kinds.index(default_bot_kind())
-        self.selection = 0
+        bots = self.settings.bots if self.settings.bots in kinds else default_bot_kind()
+        self.bot_index = kinds.index(bots)
+        last = self.settings.buildings
+        self.selection = SELECTION_NAMES.index(last) if last in SELECTION_NAMES else 0
+        # a second Enter on "Play" replaces the saved game; a second q quits with a game
+        # unfinished (any other key forgets)
+        self._replace_armed = False
+        self._quit_armed = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="menu"):
@@ -94,8 +108,26 @@ class MenuScreen(Screen[None]):
         self.query_one("#menu-title", Static).update(title)
         self.look_for_save()
 
+    def on_screen_suspend(self) -> None:
+        self._away = True
+
     def on_screen_resume(self) -> None:
+        if getattr(self, "_away", False):  # back from a game, the rules, a form...
+            self.note = ""  # what was said before is stale now
+            self._replace_armed = self._quit_armed = False
         self.look_for_save()  # back from a game: saved, finished or given up
+
+    def on_key(self, event: events.Key) -> None:
+        """Any key but the one asked for again forgets a pending question."""
+        if event.key not in ("enter", "p") and self._replace_armed:
+            self._replace_armed = False
+            self.note = ""
+            self.redraw()
+        quit_row = event.key == "enter" and self.items[self.cursor] == "quit"
+        if event.key != "q" and not quit_row and self._quit_armed:
+            self._quit_armed = False
+            self.note = ""
+            self.redraw()
 
     def look_for_save(self) -> None:
         """Offer "Continue" when an offline game is saved, or a network game a person played
@@ -193,9 +225,31 @@ class MenuScreen(Screen[None]):
             self.action_quit_app()
 
     def action_play(self) -> None:
+        if self.saved is not None and not self._replace_armed:
+            self._replace_armed = True
+            self.note = (
+                f"A new game replaces the saved one ({self.saved.describe()}). "
+                "Press Enter again to start anew, or choose Continue."
+            )
+            self.redraw()
+            return
+        self._replace_armed = False
         self.note = ""
+        self.remember()
         game = OfflineGame(self.options(), advance=False, save_to=save_path())
         self.app.push_screen(TableScreen(game))
+
+    def remember(self) -> None:
+        """Keep the menu's choices for next time (a config dir that cannot be written only
+        costs the convenience)."""
+        self.settings = replace(
+            self.settings,
+            players=self.players,
+            bots=self.bot_kind,
+            buildings=SELECTION_NAMES[self.selection],
+        )
+        with contextlib.suppress(OSError):
+            save_settings(self.settings)
 
     def action_continue(self) -> None:
         if self.saved is None:
@@ -251,6 +305,12 @@ class MenuScreen(Screen[None]):
         self.app.push_screen(VerifyScreen())
 
     def action_quit_app(self) -> None:
+        if (self.saved is not None or self.unfinished is not None) and not self._quit_armed:
+            self._quit_armed = True
+            what = "an offline game is saved" if self.saved else "a network game is unfinished"
+            self.note = f"Quit? {what[:1].upper()}{what[1:]}: press q again to quit."
+            self.redraw()
+            return
         self.app.exit()
 
 
@@ -258,6 +318,7 @@ class MenuScreen(Screen[None]):
 
 
 class RulesScreen(Screen[None]):
+    HELP_TITLE = "the rules"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "close", "Back"),
         Binding("pageup", "page(-1)", "Page up"),
@@ -300,6 +361,7 @@ class TableScreen(Screen[None]):
         Binding("r", "rules", "Rules"),
         Binding("q", "leave", "Leave game"),
         Binding("t", "toggle_always_take", "Always take", show=False),
+        Binding("question_mark,f1", "help", "Keys"),
     ]
 
     def __init__(self, controller: GameController) -> None:
@@ -313,6 +375,9 @@ class TableScreen(Screen[None]):
         # again when he asks (Enter), not at the next network event.
         self._looking = False
         self.busy = False  # the bots and the table are playing (in a worker thread)
+        # the log index from which the next summary of what happened starts
+        self._news_from = controller.view.log_size
+        self._news_open = False
 
     def compose(self) -> ComposeResult:
         view = self.controller.view
@@ -364,6 +429,14 @@ class TableScreen(Screen[None]):
             self.update_table()
             self.next_step()
 
+    def on_resize(self) -> None:
+        self.update_table()  # the hand and the status line are laid out for the width
+
+    def on_screen_resume(self) -> None:
+        """Back from the log, the rules, the keys or the "too small" notice: a decision that
+        came meanwhile opens now."""
+        self.call_after_refresh(self.next_step)
+
     def _tick(self) -> None:
         if not self.controller.my_turn and not self.controller.is_over:
             self.query_one("#awaited", Static).update(Text(self.controller.awaited()))
@@ -398,7 +471,8 @@ class TableScreen(Screen[None]):
             self._write_log(c.new_log_lines())
             return
         view = c.view
-        self.query_one("#status", Static).update(R.status(view))
+        width = self.app.size.width
+        self.query_one("#status", Static).update(R.status(view, width))
         if c.network and not c.my_turn:
             self.query_one("#awaited", Static).update(Text(c.awaited()))
         else:
@@ -407,7 +481,7 @@ class TableScreen(Screen[None]):
             widget.update(R.building_card(view, i) if i < len(view.row) else Text(""))
         self.query_one("#players", Static).update(R.players(view))
         self.query_one("#influence", Static).update(R.influence(view))
-        self.query_one("#hand", Static).update(R.hand(view))
+        self.query_one("#hand", Static).update(R.hand(view, width))
         self.query_one("#nuns", Static).update(R.nun_row(view))
         self._write_log(c.new_log_lines())
 
@@ -421,10 +495,13 @@ class TableScreen(Screen[None]):
     def next_step(self, asked: bool = False) -> None:
         """Open the dialog if the human must decide (unless he put it aside to look at the
         table and has not ``asked`` for it again), or the end screen once it is over."""
-        if self._dialog_open or self.busy or not self.is_current:
+        if self._dialog_open or self._news_open or self.busy or not self.is_current:
             return
         if asked:
             self._looking = False
+        c = self.controller
+        if (c.is_over or (c.my_turn and not self._looking)) and self._show_news():
+            return
         if self.controller.is_over:
             if self.controller.network:
                 from tui.netgame import NetworkGame
@@ -439,7 +516,35 @@ class TableScreen(Screen[None]):
                 self._dialog_closed(True)
                 return
             self._dialog_open = True
-            self.app.push_screen(dialog_for(self.controller), self._dialog_closed)
+            dialog = dialog_for(self.controller)
+            dialog.log_lines = self.log_lines
+            self.app.push_screen(dialog, self._dialog_closed)
+
+    def _show_news(self) -> bool:
+        """Show what happened since the last decision (buildings resolved, a round ended)
+        before the next dialog covers the table; True if it is shown (``next_step`` goes on
+        when it is closed)."""
+        from tui.news import NewsScreen, is_newsworthy, summary
+
+        c = self.controller
+        if getattr(c, "stable", True) is False:
+            return False
+        view = c.view
+        start, self._news_from = self._news_from, view.log_size
+        if not is_newsworthy(view, start):
+            return False
+        self._news_open = True
+        self.app.push_screen(
+            NewsScreen(
+                summary(view, c.names, start, min(100, self.app.size.width) - 5), self.log_lines
+            ),
+            self._news_closed,
+        )
+        return True
+
+    def _news_closed(self, _: None) -> None:
+        self._news_open = False
+        self.call_after_refresh(self.next_step)
 
     def _dialog_closed(self, accepted: bool | None) -> None:
         self._dialog_open = False
@@ -465,6 +570,11 @@ class TableScreen(Screen[None]):
     def action_toggle_always_take(self) -> None:
         self.notify(toggle_always_take())
 
+    def action_help(self) -> None:
+        from tui.help import open_help
+
+        open_help(self, "the table", "Your decision's dialog opens by itself; Esc puts it aside.")
+
     async def action_leave(self) -> None:
         if not self._leave_armed:
             self._leave_armed = True
@@ -478,12 +588,14 @@ class TableScreen(Screen[None]):
         stop = getattr(self.controller, "stop", None)
         if stop is not None:
             await stop()
+        self.app.clear_notifications()  # "press q again" must not linger over the menu
         self.app.pop_screen()
 
 
 class LogScreen(Screen[None]):
     """Everything that happened, in words, scrollable."""
 
+    HELP_TITLE = "the log"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,l", "close", "Back")]
 
     def __init__(self, lines: list[str]) -> None:
@@ -511,6 +623,7 @@ class LogScreen(Screen[None]):
 class EndScreen(Screen[None]):
     """The full scoring breakdown and the winner."""
 
+    HELP_TITLE = "the end of the game"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,escape", "menu", "Main menu"),
         Binding("l", "full_log", "Log"),

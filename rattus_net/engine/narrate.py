@@ -103,8 +103,9 @@ def decision_words(d: Decision, names: Sequence[str], row: Sequence[int] | None 
         return "enter a building (or play a Pass)."
     if d.kind is K.GIVE:
         to = names[d.to] if d.to is not None else "another player"
-        why = "Guard Tower" if d.reason == "guard tower" else "Sword"
-        return f"give {plural(d.count, 'card')} to {to} ({why}{where})."
+        if d.reason == "guard tower":  # the building is the Guard Tower: not said twice
+            return f"give {plural(d.count, 'card')} to {to} (the Guard Tower's premium)."
+        return f"give {plural(d.count, 'card')} to {to} (Sword{where})."
     if d.kind is K.DISCARD:
         return f"discard up to {plural(d.count, 'card')} for rats (Hospital)."
     if d.kind is K.LOOK:

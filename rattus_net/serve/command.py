@@ -49,7 +49,7 @@ def add_serve_parser(sub: Any) -> None:
     sp = sub.add_parser(
         "serve", help="let people play over SSH with nothing installed (ssh -p 2222 NAME@HOST)"
     )
-    sp.add_argument("--port", metavar="P", type=_port, default=DEFAULT_PORT, help="TCP port (2222)")
+    sp.add_argument("--port", metavar="P", type=_port, default=DEFAULT_PORT, help="TCP port (default: 2222)")
     sp.add_argument(
         "--listen", metavar="ADDR", default="", help="the address to listen on (default: all)"
     )
@@ -65,28 +65,28 @@ def add_serve_parser(sub: Any) -> None:
         help="also let people in without a key, by user name alone (nothing is kept for them)",
     )
     sp.add_argument(
-        "--max-sessions", metavar="N", type=_count, default=16, help="games at once (16)"
+        "--max-sessions", metavar="N", type=_count, default=16, help="games at once (default: 16)"
     )
     sp.add_argument(
         "--per-address",
         metavar="N",
         type=_count,
         default=20,
-        help="connections allowed per address per minute (20)",
+        help="connections allowed per address per minute (default: 20)",
     )
     sp.add_argument(
         "--idle-timeout",
         metavar="S",
         type=_seconds,
         default=1800.0,
-        help="close idle sessions (1800 s)",
+        help="close idle sessions (default: 1800 s)",
     )
     sp.add_argument(
         "--login-timeout",
         metavar="S",
         type=_seconds,
         default=30.0,
-        help="drop a client that has not logged in after this long (30 s)",
+        help="drop a client that has not logged in after this long (default: 30 s)",
     )
     sp.add_argument(
         "--state-dir",

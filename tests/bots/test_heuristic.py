@@ -22,13 +22,15 @@ def test_only_legal_moves(n: int) -> None:
         assert stats.game.is_over
 
 
-def test_all_heuristic_table_is_legal_and_fast() -> None:
+def test_all_heuristic_table_is_legal() -> None:
+    """Whole games of heuristic bots, every move checked legal. Their speed (time per
+    decision) is measured by ``benchmarks/bots.py --matchups heuristic-random-4``, not here:
+    a wall-clock bound fails on a loaded machine."""
     for g in range(4):
         bots = [make_bot("heuristic", g * 5 + s) for s in range(4)]
         stats = play_game(bots, 900 + g, check_legal=True)
         assert stats.game.is_over
-        per_decision = sum(stats.think) / max(1, sum(stats.decisions))
-        assert per_decision < 0.002  # well under a millisecond on average in practice
+        assert sum(stats.decisions) > 0
 
 
 def _tournament(n: int, games: int) -> tuple[float, float, float]:

@@ -23,6 +23,7 @@ def _own_data_dir(
 def _own_config_dir(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Path:
+    """Nor the settings (name, colour, bot level, last options) of the person running them."""
     path = tmp_path_factory.mktemp("config")
     monkeypatch.setenv("RATTUS_CONFIG_DIR", str(path))
     return path

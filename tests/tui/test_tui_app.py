@@ -62,7 +62,7 @@ async def test_menu_starts_a_game_with_its_settings() -> None:
         assert isinstance(app.screen, RulesScreen)
         await pilot.press("pagedown", "escape")
         assert isinstance(app.screen, MenuScreen)
-        await pilot.press("q")
+        await pilot.press("q", "q")  # the game left is saved: q asks first
     assert app.return_code == 0
 
 

@@ -32,6 +32,7 @@ from tui.app import RattusApp
 from tui.dialogs import DecisionDialog
 from tui.netgame import NetworkGame
 from tui.netscreens import LobbyScreen, NetEndScreen
+from tui.news import NewsScreen
 from tui.screens import MenuScreen, TableScreen
 
 OPEN_LINE = re.compile(r"open on port (\d+)")
@@ -242,7 +243,7 @@ def crash_in_round_3(
                     if screen.view.round >= 3:
                         break
                     await pilot.press(*keys_for(screen, rng))
-                elif isinstance(screen, TableScreen):
+                elif isinstance(screen, TableScreen | NewsScreen):
                     await pilot.press("enter")
                 await pilot.pause(0.02)
             controller = screen.controller

@@ -190,7 +190,7 @@ def test_cards_text_groups_identical_cards() -> None:
         ),
         (
             Decision(DecisionKind.GIVE, (0,), count=1, to=2, reason="guard tower", building=1),
-            "give 1 card to Cyd (Guard Tower at the Hospital).",
+            "give 1 card to Cyd (the Guard Tower's premium).",  # not "Guard Tower at the ..."
         ),
         (
             Decision(DecisionKind.DISCARD, (0,), count=3, reason="hospital", building=1),

@@ -396,7 +396,9 @@ def test_network_events_in_words() -> None:
 
     from tui.netgame import NetworkGame
 
-    session = SimpleNamespace(finished=False, abort=None, step=None, game=None)
+    session = SimpleNamespace(
+        finished=False, abort=None, step=None, game=None, public=SimpleNamespace(log=[])
+    )
     node = SimpleNamespace(
         seat=0, names=("You", "Bob", "Cy"), n=3, session=session, links={}, choose_async=None
     )

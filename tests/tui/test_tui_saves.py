@@ -16,13 +16,14 @@ from net.procs import rattus
 from test_tui_cli import Terminal
 from test_tui_network import _fits
 from textual.widgets import Static
-from tui_helpers import keys_for, play_to_end, sync
+from tui_helpers import keys_for, play_to_end, sync, to_dialog
 
 from rattus_net.engine.view import PlayerView
 from rattus_net.report import state_dict
 from tui.app import RattusApp
 from tui.controller import OfflineGame, OfflineOptions
 from tui.dialogs import DecisionDialog
+from tui.news import NewsScreen
 from tui.saves import SaveError, read_save, save_path
 from tui.screens import EndScreen, MenuScreen, TableScreen
 
@@ -91,10 +92,9 @@ async def test_leave_a_game_then_continue_it_from_the_menu() -> None:
             screen = app.screen
             if isinstance(screen, DecisionDialog):
                 await pilot.press(*keys_for(screen, rng))
-            elif isinstance(screen, TableScreen):
+            elif isinstance(screen, TableScreen | NewsScreen):
                 await pilot.press("enter")
-        while not isinstance(app.screen, DecisionDialog):
-            await pilot.pause(0.05)
+        await to_dialog(pilot, app)
         table = app.screen_stack[-2]
         assert isinstance(table, TableScreen)
         before = state_dict(table.controller.game)  # type: ignore[attr-defined]
@@ -106,8 +106,7 @@ async def test_leave_a_game_then_continue_it_from_the_menu() -> None:
         assert "> Continue the saved game (round " in body and "a new game" in body
         await pilot.press("enter")
         await pilot.pause()
-        while not isinstance(app.screen, DecisionDialog):
-            await pilot.pause(0.05)
+        await to_dialog(pilot, app)
         resumed = app.screen_stack[-2]
         assert isinstance(resumed, TableScreen)
         assert state_dict(resumed.controller.game) == before  # type: ignore[attr-defined]

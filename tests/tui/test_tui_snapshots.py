@@ -63,7 +63,8 @@ def test_dialog_supply(snap_compare: Any) -> None:
 def test_dialog_supply_looks(snap_compare: Any) -> None:
     c = controller_at(K.SUPPLY, players=2, seed=8)
     card = next(i for i, f in enumerate(c.view.row) if _looks(f))
-    assert snap_compare(RattusApp(controller=c), press=[str(card + 1)], terminal_size=SIZE)
+    keys = [str(card + 1), "enter"]  # a digit chooses the card, Enter confirms it
+    assert snap_compare(RattusApp(controller=c), press=keys, terminal_size=SIZE)
 
 
 def test_dialog_enter_buildings(snap_compare: Any) -> None:
@@ -73,7 +74,7 @@ def test_dialog_enter_buildings(snap_compare: Any) -> None:
 
 def test_dialog_enter_cards(snap_compare: Any) -> None:
     c = controller_at(K.ENTER, players=3, seed=9, rounds=2)
-    keys = ["1", "1", "down", "plus", "plus"]
+    keys = ["1", "enter", "1", "down", "plus", "plus"]
     assert snap_compare(RattusApp(controller=c), press=keys, terminal_size=SIZE)
 
 
@@ -192,3 +193,30 @@ def test_verify_screen(snap_compare: Any) -> None:
         await pilot.pause(0.5)
 
     assert snap_compare(RattusApp(seed=1), run_before=run_before, terminal_size=SIZE)
+
+
+def test_news_after_a_round(snap_compare: Any) -> None:
+    """What happened (buildings resolved, the round ended) before the next dialog."""
+    c = controller_at(K.ENTER, players=5, seed=3, rounds=2)
+    keys = ["1", "enter", "1", "enter"]
+    assert snap_compare(RattusApp(controller=c), press=keys, terminal_size=SIZE)
+
+
+def test_help_over_a_dialog(snap_compare: Any) -> None:
+    c = controller_at(K.ENTER, players=3, seed=9, rounds=2)
+    assert snap_compare(RattusApp(controller=c), press=["question_mark"], terminal_size=SIZE)
+
+
+def test_enter_with_no_cards_asks_again(snap_compare: Any) -> None:
+    c = controller_at(K.ENTER, players=3, seed=9, rounds=2)
+    keys = ["1", "enter", "enter"]
+    assert snap_compare(RattusApp(controller=c), press=keys, terminal_size=SIZE)
+
+
+def test_terminal_too_small(snap_compare: Any) -> None:
+    assert snap_compare(RattusApp(seed=1), terminal_size=(70, 20))
+
+
+def test_help_on_the_table(snap_compare: Any) -> None:
+    c = controller_at(K.ENTER, players=3, seed=4, rounds=3)
+    assert snap_compare(RattusApp(controller=c), press=["escape", "f1"], terminal_size=SIZE)

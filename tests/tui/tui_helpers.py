@@ -24,6 +24,7 @@ from tui.dialogs import (
     LookDialog,
     SupplyDialog,
 )
+from tui.news import NewsScreen
 from tui.screens import EndScreen, TableScreen
 
 P = ParamSpec("P")
@@ -70,20 +71,23 @@ def keys_for(dialog: DecisionDialog, rng: random.Random) -> list[str]:
     view = dialog.view
     if isinstance(dialog, SupplyDialog):
         card = rng.randrange(len(view.row))
-        keys = [str(card + 1)]
+        keys = [str(card + 1), "enter"]  # a digit chooses, Enter confirms
         return [*keys, "enter"] if dialog.looks(card) else keys
     if isinstance(dialog, EnterDialog):
         if dialog.passable and rng.random() < 0.3:
-            return ["p"]
-        keys = [str(rng.randrange(len(view.row)) + 1)]
+            return ["p", "enter", "enter"]  # a Pass gives up entering now: asked twice
+        keys = [str(rng.randrange(len(view.row)) + 1), "enter"]
         if dialog.picker.faces:
             keys += ["1"]  # one card of the first kind
             if len(dialog.picker.faces) > 1 and rng.random() < 0.5:
                 keys += ["down", "plus"]
-        return [*keys, "enter"]
+            return [*keys, "enter"]
+        return [*keys, "enter", "enter"]  # no card to lay: confirmed twice
     if isinstance(dialog, CardsDialog):
         keys = []
         left = dialog.decision.count if dialog.exact else rng.randrange(dialog.decision.count + 1)
+        if left == 0:
+            return ["enter", "enter"]  # discarding none gives something up: asked twice
         for f in dialog.picker.faces:
             if left <= 0:
                 break
@@ -111,10 +115,22 @@ async def play_to_end(pilot: Pilot[None], app: RattusApp, seed: int = 0) -> set[
             seen.add(screen.decision.kind.value)
             await pilot.press(*keys_for(screen, rng))
             assert not screen.error or screen.is_current is False, screen.error
-        elif isinstance(screen, TableScreen):
+        elif isinstance(screen, TableScreen | NewsScreen):
             await pilot.press("enter")
         await pilot.pause()
     raise AssertionError("the game did not end")
+
+
+async def to_dialog(pilot: Pilot[None], app: RattusApp) -> DecisionDialog:
+    """Wait for the next decision's dialog, going on past a summary of what happened."""
+    for _ in range(2000):
+        screen = app.screen
+        if isinstance(screen, DecisionDialog):
+            return screen
+        if isinstance(screen, NewsScreen):
+            await pilot.press("enter")
+        await pilot.pause(0.05)
+    raise AssertionError("no dialog opened")
 
 
 def sync(fn: Callable[P, Coroutine[Any, Any, None]]) -> Callable[P, None]:
@@ -144,7 +160,7 @@ async def play_network_to_end(
             if isinstance(screen, DecisionDialog):
                 kinds.add(screen.decision.kind.value)
                 await pilot.press(*keys_for(screen, rng))
-            elif isinstance(screen, TableScreen):
+            elif isinstance(screen, TableScreen | NewsScreen):
                 await pilot.press("enter")
             await pilot.pause(0.02)
     return kinds

@@ -1,0 +1,108 @@
+"""``?`` and F1 show every key of the current screen; the command palette (Ctrl+P) offers the
+screen's actions and runs them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.command import CommandPalette
+from tui_helpers import controller_at, sync
+
+from rattus_net.engine.moves import DecisionKind
+from tui.app import RattusApp
+from tui.help import HIDDEN_ACTIONS, HelpScreen, key_name
+from tui.screens import LogScreen, MenuScreen, RulesScreen, TableScreen
+
+
+def _every_key_listed(screen: Any, help_screen: HelpScreen) -> None:
+    listed = " ".join(keys for keys, _ in help_screen.keys).split()
+    for key, active in screen.active_bindings.items():
+        if active.binding.action in HIDDEN_ACTIONS:
+            continue  # Tab and Shift+Tab: nothing takes the focus here
+        name = key_name(key)
+        if name.isdigit():
+            assert any("-" in k and k[0].isdigit() for k in listed), listed
+        else:
+            assert name in listed, (name, listed)
+
+
+@sync
+async def test_help_on_every_screen_lists_all_its_keys() -> None:
+    c = controller_at(DecisionKind.ENTER, players=3, seed=9, rounds=2)
+    app = RattusApp(controller=c)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        checked = []
+        # the dialog, the table, the log, the rules, the menu
+        for to_screen in ([], ["escape"], ["l"], ["escape", "r"], ["escape", "escape", "q", "q"]):
+            await pilot.press(*to_screen)
+            await pilot.pause()
+            screen = app.screen
+            for key in ("question_mark", "f1"):
+                await pilot.press(key)
+                await pilot.pause()
+                help_screen = app.screen
+                assert isinstance(help_screen, HelpScreen), (screen, key)
+                _every_key_listed(screen, help_screen)
+                await pilot.press("escape")
+                await pilot.pause()
+                assert app.screen is screen
+            checked.append(type(screen).__name__)
+        assert checked == ["EnterDialog", "TableScreen", "LogScreen", "RulesScreen", "MenuScreen"]
+
+
+@sync
+async def test_the_command_palette_offers_and_runs_the_tables_actions() -> None:
+    c = controller_at(DecisionKind.ENTER, players=3, seed=9, rounds=2)
+    app = RattusApp(controller=c)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        titles = [cmd.title for cmd in app.get_system_commands(table)]
+        assert {"Decide", "Log", "Rules", "Leave game", "Quit Rattus Net"} <= set(titles)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"Rules")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, RulesScreen)
+        await pilot.press("escape")
+        assert app.screen is table
+
+
+@sync
+async def test_the_palette_in_the_menu_offers_the_menus_actions() -> None:
+    app = RattusApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        titles = {cmd.title for cmd in app.get_system_commands(menu)}
+        assert {"Play", "Host", "Join", "Verify", "Rules"} <= titles
+        assert not isinstance(app.screen, LogScreen)
+
+
+def test_readme_help_texts_and_rules_agree_on_the_stall_timeout_and_q_q() -> None:
+    import argparse
+    from pathlib import Path
+
+    from rattus_net import cli
+    from tui.screens import rules_text
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    rules = rules_text()
+    commands = next(
+        a for a in cli.build_parser()._actions if isinstance(a, argparse._SubParsersAction)
+    ).choices
+    for name in ("host", "join", "resume"):
+        [stall] = [a for a in commands[name]._actions if "--stall-timeout" in a.option_strings]
+        assert stall.default == 60.0 and "default: 60" in (stall.help or "")
+    for text in (readme, rules):
+        assert "60 s by default" in text and "--stall-timeout" in text
+        assert "record names the silent player" in text
+        assert "`q` `q`" in text or "`q` again" in text

@@ -1,0 +1,158 @@
+"""Nothing lost, nothing surprising: the player's choices remembered (rattus_net.settings), a
+saved game never silently replaced, no stale notice after ``q q``, ``q`` in the menu asks
+when a game is unfinished."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from textual.widgets import Input, Static
+from tui_helpers import sync, to_dialog
+
+from rattus_net.settings import (
+    Settings,
+    config_dir,
+    load_settings,
+    read_settings,
+    save_settings,
+    settings_path,
+)
+from tui.app import RattusApp
+from tui.saves import read_save, save_path
+from tui.screens import MenuScreen, TableScreen
+
+
+def test_settings_round_trip_in_the_config_dir(tmp_path: Path, monkeypatch: object) -> None:
+    assert load_settings() == Settings()  # no file yet: the defaults
+    s = Settings(name="Hana", colour="green", bots="random", players=5, always_take=True)
+    save_settings(s)
+    assert settings_path().parent == config_dir() and settings_path().exists()
+    assert load_settings() == s
+    assert read_settings() == (s, None)
+
+
+def test_a_damaged_or_foreign_settings_file_is_ignored_with_a_note() -> None:
+    path = settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for text in ("{not json", "[1, 2]", "\x00\xff", '"text"'):
+        path.write_text(text, encoding="utf-8", errors="surrogateescape")
+        settings, note = read_settings()
+        assert settings == Settings()
+        assert note is not None and "ignored" in note
+    # wrong types and unknown keys: those keys only are left at their defaults
+    path.write_text(json.dumps({"name": 7, "players": True, "bots": "random", "new": 1}))
+    assert read_settings() == (Settings(bots="random"), None)
+
+
+@sync
+async def test_the_menu_remembers_the_last_game_options() -> None:
+    app = RattusApp(seed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("down", "right", "right", "down", "left", "down", "right", "right")
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        chosen = (menu.players, menu.bot_kind, menu.selection)
+        assert chosen[0] == 5 and chosen[2] == 2
+        await pilot.press("enter")
+        await to_dialog(pilot, app)
+    assert load_settings().players == 5
+    app = RattusApp(seed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        assert (menu.players, menu.bot_kind, menu.selection) == chosen
+
+
+@sync
+async def test_a_damaged_settings_file_is_a_note_in_the_menu() -> None:
+    settings_path().parent.mkdir(parents=True, exist_ok=True)
+    settings_path().write_text("{oops")
+    app = RattusApp(seed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        menu = app.screen
+        assert isinstance(menu, MenuScreen) and menu.players == 3
+        assert "damaged" in str(menu.query_one("#menu-help", Static).render())
+
+
+@sync
+async def test_a_new_game_never_silently_replaces_a_saved_one() -> None:
+    app = RattusApp(seed=4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("p")
+        await to_dialog(pilot, app)
+        await pilot.press("escape", "q", "q")  # leave: the game is saved
+        await pilot.pause()
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        saved = read_save(save_path())
+        assert saved is not None
+        help_text = str(menu.query_one("#menu-help", Static).render())
+        assert "replaces" not in help_text and "Press" not in help_text  # no stale notice
+        assert not list(app._notifications)  # nor "press q again" over the menu
+        await pilot.press("p")  # a new game: asked first
+        await pilot.pause()
+        assert app.screen is menu
+        assert "replaces the saved one" in str(menu.query_one("#menu-help", Static).render())
+        await pilot.press("down")  # another key: the question is forgotten
+        await pilot.press("p")
+        await pilot.pause()
+        assert app.screen is menu
+        assert read_save(save_path()) == saved
+        await pilot.press("enter")  # asked twice: a new game
+        await pilot.pause()
+        assert any(isinstance(s, TableScreen) for s in app.screen_stack)
+
+
+@sync
+async def test_q_in_the_menu_asks_when_a_game_is_unfinished() -> None:
+    app = RattusApp(seed=4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("p")
+        await to_dialog(pilot, app)
+        await pilot.press("escape", "q", "q")
+        await pilot.pause()
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.is_running and app.screen is menu
+        assert "press q again" in str(menu.query_one("#menu-help", Static).render())
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0 and read_save(save_path()) is not None
+
+
+@sync
+async def test_without_a_saved_game_q_quits_at_once() -> None:
+    app = RattusApp(seed=4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+@sync
+async def test_the_host_and_join_forms_start_from_the_last_name_and_colour() -> None:
+    from tui.netscreens import HostScreen, JoinScreen
+
+    save_settings(Settings(name="Hana", colour="yellow", players=4, buildings="random-buildings"))
+    app = RattusApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        host = HostScreen()
+        app.push_screen(host)
+        await pilot.pause()
+        assert host.query_one("#player", Input).value == "Hana"
+        assert (host.colour, host.players, host.buildings) == (3, 4, 1)
+        app.pop_screen()
+        join = JoinScreen(discover=False)
+        app.push_screen(join)
+        await pilot.pause()
+        assert join.query_one("#player", Input).value == "Hana" and join.colour == 3

@@ -1,0 +1,207 @@
+"""What happened since the player's last decision, told before the next dialog covers it.
+
+When buildings resolved or a round ended since the player last decided, the table shows a
+summary first: for each building, who laid what, the influence and rats each gained, who
+took the premium and who the standard action, and what the Sword, the Flute and the Guard
+Tower did; then the end of the round. The summary is built from the log's events (the
+player's view of them), one line per player and building, so that a whole round fits on an
+80x24 screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from rattus_net.engine import data as D
+from rattus_net.engine.game import Event
+from rattus_net.engine.narrate import Narrator
+from rattus_net.engine.view import PlayerView
+from tui import render as R
+
+# Events that make a summary worth showing before the next decision.
+NEWSWORTHY = frozenset({"resolve", "end-round", "game-over"})
+# Told as the narrator says them, under their building.
+TOLD = frozenset({"sword", "give", "gift", "flute", "guard-tower", "warning"})
+
+
+def news_events(view: PlayerView, start: int) -> tuple[list[Event], list[int]]:
+    """The events the player may see from log index ``start`` on, and the row of buildings
+    as it was when the first of them happened (earlier rounds had other rows)."""
+    every = view.events(0)
+    fresh = len(view.events(start))
+    row: list[int] = []
+    for e in every[: len(every) - fresh]:
+        if e.kind == "row":
+            row = list(e.data["cards"])
+        elif e.kind == "replace" and row:
+            row[-1] = e.data["new"]
+    return every[len(every) - fresh :], row
+
+
+def is_newsworthy(view: PlayerView, start: int) -> bool:
+    """A building resolved or a round ended since log index ``start``."""
+    return any(e.kind in NEWSWORTHY for e in view.events(start))
+
+
+def _seat(t: Text, view: PlayerView, names: Sequence[str], seat: int) -> None:
+    t.append(f"{R.letter(view, seat)} {names[seat]}", style=R.seat_style(view, seat))
+
+
+def summary(view: PlayerView, names: Sequence[str], start: int, width: int | None = None) -> Text:
+    """The summary of the events from log index ``start`` on (see the module's docstring);
+    with ``width``, a player's line breaks only between its parts ("+1 rat" stays whole)."""
+    events, row = news_events(view, start)
+    narrator = Narrator(names, view.seat)
+    narrator.row = list(row)
+    t = Text()
+    building: int | None = None
+    parts: dict[int, list[str]] = {}  # seat -> what happened to him at this building
+    order: list[int] = []
+    told: list[str] = []  # the Sword, the Flute, the Guard Tower: after everyone's line
+
+    def flush() -> None:
+        if building is not None and not order and not told:
+            t.append("  (nobody inside)\n", style="italic")
+        for s in order:
+            t.append("  ")
+            _seat(t, view, names, s)
+            t.append(":")
+            column = 5 + len(names[s])
+            for i, text in enumerate(parts[s]):
+                piece = (" " if i == 0 else "; ") + text
+                if width is not None and i and column + len(piece) + 1 > width:  # + ";"
+                    t.append(";\n      ")
+                    piece, column = text, 6
+                t.append(piece)
+                column += len(piece)
+            t.append("\n")
+        for line in told:
+            t.append(f"  {line}\n", style="italic")
+        parts.clear()
+        order.clear()
+        told.clear()
+
+    def part(seat: int, text: str) -> None:
+        if seat not in parts:
+            parts[seat] = []
+            order.append(seat)
+        parts[seat].append(text)
+
+    for e in events:
+        said = narrator(e)  # keeps the narrator's row up to date
+        p = e.player
+        if e.kind == "resolve":
+            flush()
+            building = e.data["building"]
+            label = (
+                D.face_building(narrator.row[building]).label
+                if building < len(narrator.row)
+                else f"building {building + 1}"
+            )
+            t.append(f"{label}\n", style="bold underline")
+        elif building is None:
+            if e.kind in ("end-round", "game-over", "round"):
+                t.append((said or "") + "\n", style="bold")
+            continue
+        elif e.kind == "reveal" and p is not None:
+            cards = e.data["cards"]
+            part(p, "laid " + (", ".join(R.hand_groups(cards)) if cards else "nothing"))
+        elif e.kind == "influence" and p is not None:
+            part(p, f"+{e.data['delta']} {D.Klass(e.data['klass']).label}")
+        elif e.kind == "rats" and p is not None:
+            delta = e.data["delta"]
+            part(p, f"{'+' if delta > 0 else '-'}{R.plural(abs(delta), 'rat')}")
+        elif e.kind == "action" and p is not None:
+            b = D.face_building(narrator.row[e.data["building"]])
+            premium, standard = R.SHORT_ACTIONS[b]
+            part(p, f"premium ({premium})" if e.data["premium"] else f"standard ({standard})")
+        elif e.kind == "last-round-premium" and p is not None:
+            part(p, "most cards: +1 influence")
+        elif e.kind == "hospital" and p is not None:
+            cards = e.data["cards"]
+            part(p, "discarded " + (", ".join(R.hand_groups(cards)) if cards else "nothing"))
+        elif e.kind in TOLD and said:
+            told.append(said)
+        elif e.kind in ("end-round", "game-over"):
+            flush()
+            building = None
+            t.append((said or "") + "\n", style="bold")
+    flush()
+    t.rstrip()
+    return t
+
+
+class NewsScreen(ModalScreen[None]):
+    """The summary, docked at the bottom like a dialog; Enter (or Space, or Esc) goes on to
+    the decision. ``l``, ``r`` and ``?`` work here as in the dialogs."""
+
+    DEFAULT_CSS = """
+    NewsScreen {
+        align: center bottom;
+        background: $background 0%;
+    }
+    NewsScreen > #news {
+        width: 100%;
+        max-width: 100;
+        height: auto;
+        max-height: 100%;
+        border: round $accent;
+        background: $panel;
+        padding: 0 1;
+    }
+    NewsScreen #news-title { text-style: bold; }
+    NewsScreen #news-scroll { height: auto; max-height: 1fr; }
+    NewsScreen #news-help { color: $text-muted; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space,escape", "close", "Go on"),
+        Binding("l", "full_log", "Log"),
+        Binding("r", "rules", "Rules"),
+        Binding("question_mark,f1", "help", "Keys"),
+    ]
+
+    def __init__(self, text: Text, log_lines: list[str]) -> None:
+        super().__init__()
+        self.text = text
+        self.log_lines = log_lines
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="news"):
+            yield Static(Text("What happened since your last decision"), id="news-title")
+            with VerticalScroll(id="news-scroll"):
+                yield Static(self.text, id="news-body")
+            yield Static(
+                Text("Enter go on, Up/Down scroll, l log, r rules, ? keys"), id="news-help"
+            )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        scroll = self.query_one("#news-scroll", VerticalScroll)
+        scroll.focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_full_log(self) -> None:
+        from tui.screens import LogScreen
+
+        self.app.push_screen(LogScreen(self.log_lines))
+
+    def action_rules(self) -> None:
+        from tui.screens import RulesScreen
+
+        self.app.push_screen(RulesScreen())
+
+    def action_help(self) -> None:
+        from tui.help import open_help
+
+        open_help(self, "what happened")
