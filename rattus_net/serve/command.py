@@ -49,7 +49,9 @@ def add_serve_parser(sub: Any) -> None:
     sp = sub.add_parser(
         "serve", help="let people play over SSH with nothing installed (ssh -p 2222 NAME@HOST)"
     )
-    sp.add_argument("--port", metavar="P", type=_port, default=DEFAULT_PORT, help="TCP port (default: 2222)")
+    sp.add_argument(
+        "--port", metavar="P", type=_port, default=DEFAULT_PORT, help="TCP port (default: 2222)"
+    )
     sp.add_argument(
         "--listen", metavar="ADDR", default="", help="the address to listen on (default: all)"
     )
