@@ -315,6 +315,13 @@ def _address(text: str) -> tuple[str, int]:
     return host, value
 
 
+def _seat_number(text: str) -> int:
+    value = _positive(text)
+    if value > 5:
+        raise argparse.ArgumentTypeError("a seat is 1 to 5")
+    return value - 1
+
+
 def _add_network_parsers(sub: Any) -> None:
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--bot", choices=BOT_KINDS, help="let a bot play this seat (headless)")
@@ -369,6 +376,11 @@ def _add_network_parsers(sub: Any) -> None:
         choices=BOT_KINDS,
         help="let this bot play the seat from now on (a seat a person played reopens in the TUI)",
     )
+    up.add_argument(
+        "--seat",
+        type=_seat_number,
+        help="which seat of the game (1-5), when several were played from this data directory",
+    )
     up.add_argument("--stall-timeout", type=_seconds, default=60.0)
 
 
@@ -391,7 +403,7 @@ def cmd_network(args: argparse.Namespace) -> int:
         from rattus_net.net.node import HUMAN, read_setup
 
         try:
-            if read_setup(args.game_id).bot == HUMAN:
+            if read_setup(args.game_id, seat=args.seat).bot == HUMAN:
                 return _resume_tui(args, name)
         except NodeError as exc:
             print(f"{name}: {exc}", file=sys.stderr)
@@ -442,7 +454,13 @@ def cmd_network(args: argparse.Namespace) -> int:
 
             bot = None if args.bot is None else make_bot(args.bot, None)
             outcome = asyncio.run(
-                play.resume_game(args.game_id, stall_timeout=args.stall_timeout, say=say, bot=bot)
+                play.resume_game(
+                    args.game_id,
+                    seat=args.seat,
+                    stall_timeout=args.stall_timeout,
+                    say=say,
+                    bot=bot,
+                )
             )
     except (LobbyRefusal, NodeError) as exc:
         print(f"{name}: {exc}", file=sys.stderr)
@@ -504,12 +522,19 @@ def _unfinished_games() -> int:
     if not playing:
         print(f"no unfinished network game in {data_dir() / 'games'}")
         return 0
-    print("unfinished network games (rattus resume GAME_ID continues one):")
+    from rattus_net.net.persist import is_locked
+
+    print("unfinished network games (rattus resume GAME_ID [--seat N] continues one):")
     for gid, meta in playing:
         players = meta.get("players") or []
         seat = meta.get("seat")
         who = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
-        print(f"{gid}  table {meta.get('table', '?')!r}, seat of {who}, {len(players)} players")
+        where = f"  --seat {seat + 1}" if isinstance(seat, int) else ""
+        busy = "  (being played now)" if is_locked(Path(str(meta.get("dir", "")))) else ""
+        print(
+            f"{gid}  table {meta.get('table', '?')!r}, seat of {who}, {len(players)} players"
+            f"{where}{busy}"
+        )
     return 0
 
 
@@ -519,7 +544,7 @@ def _resume_tui(args: argparse.Namespace, name: str) -> int:
     from tui.app import run_network_game
 
     print(f"{name}: reloading game {args.game_id} from its journal...", file=sys.stderr)
-    node = PeerNode.load(args.game_id, stall_timeout=args.stall_timeout)
+    node = PeerNode.load(args.game_id, seat=args.seat, stall_timeout=args.stall_timeout)
     return run_network_game(node)
 
 

@@ -66,8 +66,8 @@ from rattus_net.net.lobby import (
     join_table,
 )
 from rattus_net.net.news import LinkNews
-from rattus_net.net.node import HUMAN, JOURNAL, Outcome, PeerNode, Setup, new_master
-from rattus_net.net.persist import data_dir, game_dir
+from rattus_net.net.node import HUMAN, Outcome, PeerNode, Setup, new_master
+from rattus_net.net.persist import data_dir
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
     Connection,
@@ -124,15 +124,11 @@ def problem_text(exc: BaseException) -> str:
     return text[0].upper() + text[1:] if text else text
 
 
-def seat_root(setup: Setup, root: Path | None) -> Path:
-    """The data directory for our seat's journal: the user's, unless another seat of the same
-    game already journals there (two seats played from one account, as when testing): then
-    ``seat-<n>/`` inside it, so no journal is ever shared (``RATTUS_DATA_DIR`` set to that
-    directory lets ``rattus resume`` find it)."""
-    base = root or data_dir()
-    if (game_dir(setup.game_id, base) / JOURNAL).exists():
-        return base / f"seat-{setup.seat + 1}"
-    return base
+def seat_root(setup: Setup, root: Path | None) -> Path | None:
+    """The data directory for our seat's journal: every seat has its own folder in it
+    (``games/<id>/seat-<n>/``), so two seats of one game played from one account never share a
+    file."""
+    return root
 
 
 def building_words(selection: str) -> str:

@@ -50,7 +50,15 @@ from rattus_net.engine.moves import Move, format_move, parse_move
 from rattus_net.engine.view import PlayerView
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import authenticate
-from rattus_net.net.persist import Journal, game_dir, write_json_atomic
+from rattus_net.net.persist import (
+    Journal,
+    JournalError,
+    is_locked,
+    read_meta,
+    seat_dir,
+    seat_dirs,
+    write_json_atomic,
+)
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
     Connection,
@@ -204,8 +212,9 @@ class PeerNode:
 
     @classmethod
     def create(cls, setup: Setup, root: Path | None = None, **kw: Any) -> PeerNode:
-        """A new game: write the setup as the journal's first record."""
-        directory = game_dir(setup.game_id, root)
+        """A new game: write the setup as the journal's first record (in the seat's own
+        folder, locked while we play it)."""
+        directory = seat_dir(setup.game_id, setup.seat, root)
         journal = Journal.open(directory / JOURNAL)
         if len(journal) == 0:
             journal.append(["setup", setup.to_wire()])
@@ -215,9 +224,12 @@ class PeerNode:
         return node
 
     @classmethod
-    def load(cls, game_id: str, root: Path | None = None, **kw: Any) -> PeerNode:
-        """Resume a game from its journal (after a crash, a kill or a reboot)."""
-        directory, journal, setup = _open_journal(game_id, root)
+    def load(
+        cls, game_id: str, root: Path | None = None, *, seat: int | None = None, **kw: Any
+    ) -> PeerNode:
+        """Resume a game from its journal (after a crash, a kill or a reboot). ``seat`` (from
+        0) picks one of several seats of the game journaled here (see :func:`find_seat`)."""
+        directory, journal, setup = _open_journal(find_seat(game_id, root, seat))
         node = cls(setup, journal, directory, **kw)
         node._replay()
         return node
@@ -524,23 +536,72 @@ class PeerNode:
         self.journal.close()
 
 
-def _open_journal(game_id: str, root: Path | None) -> tuple[Path, Journal, Setup]:
-    directory = game_dir(game_id, root)
+def _seat_label(directory: Path) -> str:
+    meta = read_meta(directory)
+    seat, players = meta.get("seat"), meta.get("players")
+    if isinstance(seat, int) and isinstance(players, list) and 0 <= seat < len(players):
+        return f"seat {seat + 1} ({players[seat]})"
+    return directory.name
+
+
+def find_seat(game_id: str, root: Path | None = None, seat: int | None = None) -> Path:
+    """The folder of the seat of ``game_id`` to resume.
+
+    ``seat`` (from 0) names it; without it, the only seat of the game journaled here, else the
+    only one of the unfinished seats that no process is playing right now (three terminals on
+    one account: the one that was killed). Raises NodeError naming the choices otherwise."""
+    try:
+        folders = seat_dirs(game_id, root)
+    except JournalError as exc:
+        raise NodeError(str(exc)) from None
+    if not folders:
+        where = root or Path("the data directory")
+        raise NodeError(f"no game {game_id} in {where}")
+    if seat is not None:
+        for folder in folders:
+            meta_seat = read_meta(folder).get("seat")
+            if folder.name == f"seat-{seat + 1}" or (folder.name == game_id and meta_seat == seat):
+                return folder
+        raise NodeError(f"seat {seat + 1} of game {game_id} is not journaled here")
+    if len(folders) == 1:
+        return folders[0]
+    unfinished = [f for f in folders if read_meta(f).get("status") == "playing"]
+    free = [f for f in unfinished if not is_locked(f)]
+    if len(free) == 1:
+        return free[0]
+    if not free and unfinished:
+        raise NodeError(
+            f"every unfinished seat of game {game_id} here is being played by a process now"
+        )
+    choices = ", ".join(_seat_label(f) for f in (free or folders))
+    raise NodeError(f"game {game_id} has several seats here ({choices}): choose one with --seat N")
+
+
+def _open_journal(directory: Path) -> tuple[Path, Journal, Setup]:
     path = directory / JOURNAL
     if not path.exists():
-        raise NodeError(f"no game {game_id} in {directory.parent}")
+        raise NodeError(f"no journal in {directory}")
     journal = Journal.open(path)
     first = journal.records[0] if journal.records else None
     if not isinstance(first, list) or len(first) != 2 or first[0] != "setup":
-        raise NodeError(f"the journal of game {game_id} has no setup")
-    return directory, journal, Setup.from_wire(first[1])
+        journal.close()
+        raise NodeError(f"the journal {path} has no setup")
+    try:
+        return directory, journal, Setup.from_wire(first[1])
+    except NodeError:
+        journal.close()
+        raise
 
 
-def read_setup(game_id: str, root: Path | None = None) -> Setup:
+def read_setup(game_id: str, root: Path | None = None, seat: int | None = None) -> Setup:
     """The setup of a journaled game (who plays the seat, say), without replaying it."""
-    _, journal, setup = _open_journal(game_id, root)
-    journal.close()
-    return setup
+    directory = find_seat(game_id, root, seat)
+    path = directory / JOURNAL
+    with Journal.open(path, lock=False) as journal:
+        first = journal.records[0] if journal.records else None
+    if not isinstance(first, list) or len(first) != 2 or first[0] != "setup":
+        raise NodeError(f"the journal {path} has no setup")
+    return Setup.from_wire(first[1])
 
 
 def new_master() -> bytes:

@@ -191,12 +191,13 @@ async def join_game(
 async def resume_game(
     game_id: str,
     *,
+    seat: int | None = None,
     limits: TransportLimits = DEFAULT_TRANSPORT,
     stall_timeout: float = 60.0,
     say: Say = print,
     **kw: Any,
 ) -> Outcome:
-    node = PeerNode.load(game_id, limits=limits, stall_timeout=stall_timeout, **kw)
+    node = PeerNode.load(game_id, seat=seat, limits=limits, stall_timeout=stall_timeout, **kw)
     headless_reporter(node, say)
     if node.session.finished or node.session.abort is not None:
         say(f"game {game_id} is already over")
