@@ -32,6 +32,7 @@ from protocol.record import decode_record
 from protocol.seeded import seeded_params
 from rattus_net.engine.config import BuildingSelection, GameConfig
 from rattus_net.net.node import PeerNode, Setup
+from rattus_net.net.persist import seat_dir
 from rattus_net.selfplay import play_secure_game
 
 
@@ -73,7 +74,7 @@ def loopback_game(players: int, seed: int) -> tuple[float, bytes]:
     for p, (out, err) in zip(procs, outs, strict=True):
         if p.returncode != 0:
             raise SystemExit(f"a peer failed: {out[-300:]} {err[-800:]}")
-    records = {(root / str(s) / "games" / game_id / "record.rattus").read_bytes()
+    records = {(seat_dir(game_id, s, root / str(s)) / "record.rattus").read_bytes()
                for s in range(players)}  # fmt: skip
     if len(records) != 1:
         raise SystemExit("the peers' records differ")

@@ -64,6 +64,7 @@ def headless_reporter(node: PeerNode, say: Callable[[str], None]) -> None:
             say(f"round {game.round} of {game.plan.rounds}")
 
     node.on_event = hook
+    node.say_drops = say
 
 
 __all__ = ["LinkNews", "headless_reporter"]

@@ -203,6 +203,7 @@ class PeerNode:
         self.down_since: dict[int, float] = {s: start for s in range(self.n) if s != self.seat}
         self._tasks: set[asyncio.Task[None]] = set()
         self.listener: Listener | None = None
+        self.say_drops: Callable[[str], None] | None = None  # dropped strangers, in words
         self.purpose = f"game/{setup.game_id}"
         self.expect = {
             i.fingerprint for s, i in enumerate(setup.params.identities) if s != setup.seat
@@ -269,7 +270,9 @@ class PeerNode:
         """Connect the mesh and play to the end; returns where the record is."""
         if listener is None:
             _, port = self.setup.addresses[self.seat]
-            self.listener = Listener(self.accept, self.limits, max_connections=4 * self.n)
+            self.listener = Listener(
+                self.accept, self.limits, max_connections=4 * self.n, say=self.say_drops
+            )
             await self._listen(port)
         else:
             self.listener = listener
@@ -318,6 +321,8 @@ class PeerNode:
         if hs.remote not in ids or ids.index(hs.remote) == self.seat:
             raise PeerFault("key not in the roster", conn.peer)
         seat = ids.index(hs.remote)
+        if self.listener is not None:
+            self.listener.trust(conn)  # a roster key: a slot strangers cannot take
         conn.start_keepalive()
         await self._serve_link(conn, seat)
 

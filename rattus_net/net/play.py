@@ -64,6 +64,7 @@ async def host_game(
     master = new_master()
     identity = PeerSecrets(master).identity()
     hosted = HostedTable(identity, table, options, limits)
+    hosted.listener.say = say
     port = await hosted.open("0.0.0.0", port)
     hosted.core.sit(identity.public, name or bot, "", port, colour=colour, bot=bot)
     hosted.core.set_ready(identity.fingerprint, True)
@@ -154,7 +155,7 @@ async def join_game(
             raise PeerFault("game not started yet", conn.peer)
         await node.accept(conn)
 
-    listener = Listener(on_link, limits, max_connections=20)
+    listener = Listener(on_link, limits, max_connections=20, say=say)
     listen_port = await listener.start("0.0.0.0", 0)
     try:
         state = await join_table(

@@ -64,8 +64,8 @@ def test_three_peers_from_one_data_directory_play_and_a_killed_guest_resumes(
     assert len(lines) == 3, listed.stdout  # one line per seat
     assert sum("(being played now)" in line for line in lines) == 2, lines
     # a seat that a process plays cannot be resumed twice
-    busy = subprocess.run(rattus(["resume", game, "--seat", "1", "--bot", "random"]),
-                          env=env_for(data), capture_output=True, text=True, timeout=60)  # fmt: skip
+    again = rattus(["resume", game, "--seat", "1", "--bot", "random"])
+    busy = subprocess.run(again, env=env_for(data), capture_output=True, text=True, timeout=60)
     assert busy.returncode == 1 and "is in use" in busy.stderr, busy.stderr
     assert "Traceback" not in busy.stderr
     # without --seat, the one unfinished seat nobody plays: the killed guest's
