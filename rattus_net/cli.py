@@ -315,6 +315,20 @@ def _address(text: str) -> tuple[str, int]:
     return host, value
 
 
+def _name_of(what: str) -> Any:
+    """An argparse type: a name checked by the one rule for names (a clear error, exit 2)."""
+
+    def check(text: str) -> str:
+        from rattus_net.net.names import BadName, check_name
+
+        try:
+            return check_name(text, what)
+        except BadName as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return check
+
+
 def _seat_number(text: str) -> int:
     value = _positive(text)
     if value > 5:
@@ -326,7 +340,11 @@ def _add_network_parsers(sub: Any) -> None:
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--bot", choices=BOT_KINDS, help="let a bot play this seat (headless)")
         p.add_argument("--seed", type=int, help="seed the bot's choices")
-        p.add_argument("--player", help="the name to sit with (default: the bot's kind)")
+        p.add_argument(
+            "--player",
+            type=_name_of("player name"),
+            help="the name to sit with, at most 24 characters (default: the bot's kind)",
+        )
         p.add_argument(
             "--colour",
             choices=COLOURS,
@@ -340,7 +358,12 @@ def _add_network_parsers(sub: Any) -> None:
         )
 
     hp = sub.add_parser("host", help="open a table on the local network and play at it")
-    hp.add_argument("--name", required=True, help="the table's name, as others will see it")
+    hp.add_argument(
+        "--name",
+        required=True,
+        type=_name_of("table name"),
+        help="the table's name, as others will see it (at most 24 characters)",
+    )
     hp.add_argument("--players", type=_players, required=True, help="2 to 5, you included")
     hp.add_argument("--port", type=_port, default=0, help="TCP port (default: any free one)")
     hp.add_argument(
@@ -357,7 +380,11 @@ def _add_network_parsers(sub: Any) -> None:
 
     jp = sub.add_parser("join", help="join a table: HOST:PORT, or --table NAME found on the LAN")
     jp.add_argument("address", nargs="?", type=_address, help="HOST:PORT of the table's host")
-    jp.add_argument("--table", help="the name (or key fingerprint) of a table on the LAN")
+    jp.add_argument(
+        "--table",
+        type=_name_of("table name"),
+        help="the name (or the start of the key fingerprint) of a table on the LAN",
+    )
     jp.add_argument("--wait", type=_seconds, default=5.0, help="how long to look for --table (5 s)")
     common(jp)
 
@@ -385,12 +412,7 @@ def _add_network_parsers(sub: Any) -> None:
 
 
 def cmd_network(args: argparse.Namespace) -> int:
-    import asyncio
-
-    from protocol.errors import ProtocolError
-    from rattus_net.net.lobby import LobbyRefusal, TableOptions
     from rattus_net.net.node import NodeError
-    from rattus_net.net.transport import TransportError
 
     name = f"rattus {args.command}"
     if args.command == "join" and (args.address is None) == (args.table is None):
@@ -413,6 +435,62 @@ def cmd_network(args: argparse.Namespace) -> int:
         print(line, flush=True)
 
     try:
+        return _run_network(args, name, say)
+    except _Stopped as exc:
+        print(
+            f"{name}: stopped by {exc.signal_name}; the table is withdrawn "
+            "(a game that had started continues with: rattus resume)",
+            file=sys.stderr,
+        )
+        return 1
+
+
+class _Stopped(Exception):
+    """The headless command was stopped by SIGTERM or SIGHUP (and cleaned up after itself)."""
+
+    def __init__(self, signal_name: str) -> None:
+        self.signal_name = signal_name
+        super().__init__(signal_name)
+
+
+def _until_signal(coro: Any) -> Any:
+    """Run ``coro`` with asyncio; SIGTERM and SIGHUP cancel it, so that its ``finally``
+    blocks run (the advert is withdrawn with a goodbye, links and journal are closed), then
+    raise _Stopped."""
+    import asyncio
+    import signal
+
+    async def guarded() -> Any:
+        loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
+        assert task is not None
+        got: list[str] = []
+
+        def stop(sig: signal.Signals) -> None:
+            got.append(sig.name)
+            task.cancel()
+
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            loop.add_signal_handler(sig, stop, sig)
+        try:
+            return await coro
+        except asyncio.CancelledError:
+            if got:
+                raise _Stopped(got[0]) from None
+            raise
+
+    return asyncio.run(guarded())
+
+
+def _run_network(args: argparse.Namespace, name: str, say: Any) -> int:
+    import asyncio
+
+    from protocol.errors import ProtocolError
+    from rattus_net.net.lobby import LobbyRefusal, TableOptions
+    from rattus_net.net.node import NodeError
+    from rattus_net.net.transport import TransportError
+
+    try:
         if args.command == "tables":
             return asyncio.run(_cmd_tables(args))
         from rattus_net.net import play
@@ -421,7 +499,7 @@ def cmd_network(args: argparse.Namespace) -> int:
             options = TableOptions(
                 args.players, args.buildings.describe(), args.simultaneous_supply
             ).check()
-            outcome = asyncio.run(
+            outcome = _until_signal(
                 play.host_game(
                     args.name,
                     options,
@@ -436,7 +514,7 @@ def cmd_network(args: argparse.Namespace) -> int:
                 )
             )
         elif args.command == "join":
-            outcome = asyncio.run(
+            outcome = _until_signal(
                 play.join_game(
                     args.address,
                     table=args.table,
@@ -453,7 +531,7 @@ def cmd_network(args: argparse.Namespace) -> int:
             from rattus_net.bots import make_bot
 
             bot = None if args.bot is None else make_bot(args.bot, None)
-            outcome = asyncio.run(
+            outcome = _until_signal(
                 play.resume_game(
                     args.game_id,
                     seat=args.seat,
@@ -476,7 +554,7 @@ def _network_tui(args: argparse.Namespace, name: str) -> int:
     """``rattus host``/``rattus join`` without ``--bot``: the TUI, in the table's lobby."""
     import asyncio
 
-    from rattus_net.net.discovery import find_table
+    from rattus_net.net.discovery import AmbiguousTable, find_table
     from rattus_net.net.lobby import LobbyRefusal, TableOptions
     from tui.app import run_lobby
     from tui.netgame import GuestLobby, HostLobby, join_by_advert
@@ -503,7 +581,10 @@ def _network_tui(args: argparse.Namespace, name: str) -> int:
                 args.address, player, colour=args.colour, stall_timeout=args.stall_timeout
             )
         else:
-            advert = asyncio.run(find_table(args.table, args.wait))
+            try:
+                advert = asyncio.run(find_table(args.table, args.wait))
+            except AmbiguousTable as exc:
+                raise LobbyRefusal(str(exc)) from None
             if advert is None:
                 raise LobbyRefusal(f"no table {args.table!r} found on the local network")
             lobby = join_by_advert(advert, player, args.colour)

@@ -33,6 +33,7 @@ from rattus_net.engine.data import COLOURS
 from rattus_net.engine.errors import RattusError
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.handshake import field as body_field
+from rattus_net.net.names import MAX_NAME, BadName, check_name
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
     Connection,
@@ -56,7 +57,6 @@ STARTED = "the game at this table has started"
 log = logging.getLogger(__name__)
 
 LOBBY_PURPOSE = "lobby"
-MAX_NAME = 24
 
 
 class LobbyRefusal(Exception):
@@ -67,11 +67,20 @@ class LobbyRefusal(Exception):
         super().__init__(reason)
 
 
-def clean_name(name: str) -> str:
-    text = "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME].strip()
-    if not text:
-        raise LobbyRefusal("a player needs a name of printable characters")
-    return text
+def clean_name(name: str, what: str = "player name") -> str:
+    """``name`` checked by the one rule for names; LobbyRefusal saying what is wrong."""
+    try:
+        return check_name(name, what)
+    except BadName as exc:
+        raise LobbyRefusal(str(exc)) from None
+
+
+def _wire_name(value: str, what: str, peer: str | None) -> str:
+    """A name received from a peer: the same rule, a DecodeError (blame) if broken."""
+    try:
+        return check_name(value, what)
+    except BadName as exc:
+        raise DecodeError(peer, str(exc)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +177,7 @@ class Seat:
         if colour not in COLOURS or not 0 < port < 65536:
             raise DecodeError(peer, "bad colour or port")
         PublicIdentity.from_bytes(sign, box, peer=peer)
+        name = _wire_name(name, "player name", peer)
         return cls(name, colour, sign, box, host, port, bot, bool(ready))
 
 
@@ -217,7 +227,7 @@ class LobbyState:
         if phase not in ("open", "full", "playing"):
             raise DecodeError(peer, "unknown lobby phase")
         return cls(
-            table,
+            _wire_name(table, "table name", peer),
             host,
             TableOptions.from_wire(value.get("options"), peer),
             tuple(Seat.from_wire(s, peer) for s in seats),
@@ -242,7 +252,8 @@ class LobbyCore:
 
     @classmethod
     def open(cls, table: str, host: PublicIdentity, options: TableOptions) -> LobbyCore:
-        return cls(LobbyState(table, host.fingerprint, options.check()))
+        """A new table; LobbyRefusal if its name or options are not fit."""
+        return cls(LobbyState(clean_name(table, "table name"), host.fingerprint, options.check()))
 
     def _set(self, state: LobbyState) -> LobbyState:
         self.state = replace(state, phase=_phase(state))
@@ -349,7 +360,8 @@ class LobbyCore:
         msg = decode_message(data, peer=peer)
         body = msg.body
         if msg.kind == "lobby/sit":
-            name = body_field(body, "name", str, peer=peer, max_len=200)
+            # (a long name gets a clear refusal from sit(), not a drop: bounded by the frame)
+            name = body_field(body, "name", str, peer=peer, max_len=4000)
             port = body_field(body, "port", int, peer=peer)
             colour = body.get("colour")
             bot = body.get("bot")

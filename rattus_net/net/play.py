@@ -15,7 +15,13 @@ from typing import Any
 from protocol.crypto.identity import Identity
 from protocol.params import GameParams, PeerSecrets
 from rattus_net.engine.config import GameConfig
-from rattus_net.net.discovery import Advertiser, TableAdvert, find_table, new_zeroconf
+from rattus_net.net.discovery import (
+    Advertiser,
+    AmbiguousTable,
+    TableAdvert,
+    find_table,
+    new_zeroconf,
+)
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import HostedTable, LobbyRefusal, LobbyState, TableOptions, join_table
 from rattus_net.net.news import headless_reporter
@@ -136,7 +142,10 @@ async def join_game(
     expect: str | None = None
     if address is None:
         assert table is not None
-        advert = await find_table(table, find_seconds)
+        try:
+            advert = await find_table(table, find_seconds)
+        except AmbiguousTable as exc:
+            raise LobbyRefusal(str(exc)) from None
         if advert is None:
             raise LobbyRefusal(f"no table {table!r} found on the local network")
         if not advert.compatible:
