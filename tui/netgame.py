@@ -5,11 +5,11 @@ No Textual here (everything runs on the app's asyncio loop, which is Textual's o
 * :class:`HostLobby` opens a table (:class:`~rattus_net.net.lobby.HostedTable`), seats the
   player, advertises the table with zeroconf and fills seats with bots on request. A bot seat
   is a second peer *in this process*: :func:`rattus_net.net.play.join_game`, joining the table
-  over loopback like any guest, with its own data directory (``bot-seats/<id>`` under the data
-  directory) so its journal is not the host's. Bot seats run on their own asyncio loop in a
-  background thread (:class:`BotSeats`): each peer checks every shuffle and decryption, and
-  four bots' share of that work on the screen's loop would freeze it for half a second at a
-  time.
+  over loopback like any guest, with its own seat folder in the data directory (its setup
+  says ``hosted_by``: resuming the host's seat brings it back). Bot seats run on their own
+  asyncio loop in a background thread (:class:`~rattus_net.net.botseats.BotSeats`): each peer
+  checks every shuffle and decryption, and four bots' share of that work on the screen's loop
+  would freeze it for half a second at a time.
 * :class:`GuestLobby` joins a table by address or by its zeroconf advert; the player's "ready"
   is an event handed to :func:`~rattus_net.net.lobby.join_table` (taken back before the start
   with a second event that says the player changed his mind).
@@ -26,8 +26,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import os
-import threading
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
@@ -55,6 +53,7 @@ from rattus_net.engine.moves import Move, Supply
 from rattus_net.engine.narrate import Narrator, decision_words
 from rattus_net.engine.view import PlayerView
 from rattus_net.net import play
+from rattus_net.net.botseats import BotSeats, HostedBots
 from rattus_net.net.discovery import Advertiser, TableAdvert, new_zeroconf
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import (
@@ -67,7 +66,6 @@ from rattus_net.net.lobby import (
 )
 from rattus_net.net.news import LinkNews
 from rattus_net.net.node import HUMAN, Outcome, PeerNode, Setup, new_master
-from rattus_net.net.persist import data_dir
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
     Connection,
@@ -148,64 +146,6 @@ def _addresses(state: LobbyState, host: str, port: int) -> tuple[tuple[str, int]
 
 
 # --- lobbies ----------------------------------------------------------------------------------
-
-
-class BotSeats:
-    """A background thread with its own asyncio loop, where a host's bot seats play.
-
-    Each bot seat is a full peer: it checks every shuffle proof and decryption share like
-    anybody else. Run on the screen's loop, that work blocked it for up to half a second in a
-    five-player game; here it only competes for the interpreter, which switches threads every
-    few milliseconds."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._run, name="rattus-bot-seats", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self.loop)
-        try:
-            self.loop.run_forever()
-        finally:
-            self.loop.close()
-
-    def start(self, coro: Coroutine[Any, Any, None]) -> concurrent.futures.Future[None]:
-        """Run ``coro`` on the bots' loop; cancelling the future cancels it there."""
-        return asyncio.run_coroutine_threadsafe(coro, self.loop)
-
-    async def stop(self) -> None:
-        """Cancel every bot seat, let each close its node and links, and end the thread."""
-        wound_up = self._submit(self._wind_up(0.0, stop_loop=False))
-        if wound_up is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.wrap_future(wound_up), 10)
-            with contextlib.suppress(RuntimeError):  # already stopped and closed
-                self.loop.call_soon_threadsafe(self.loop.stop)
-        await asyncio.to_thread(self._thread.join, 10)
-
-    def retire(self, grace: float = 120.0) -> None:
-        """End the thread once the bot seats have finished their game on their own (they are
-        cancelled after ``grace`` seconds)."""
-        self._submit(self._wind_up(grace, stop_loop=True))
-
-    def _submit(self, coro: Coroutine[Any, Any, None]) -> concurrent.futures.Future[None] | None:
-        try:
-            return asyncio.run_coroutine_threadsafe(coro, self.loop)
-        except RuntimeError:  # the loop is closed: nothing is left to wind up
-            coro.close()
-            return None
-
-    @staticmethod
-    async def _wind_up(grace: float, *, stop_loop: bool) -> None:
-        tasks = {t for t in asyncio.all_tasks() if t is not asyncio.current_task()}
-        if tasks and grace > 0:
-            _, tasks = await asyncio.wait(tasks, timeout=grace)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        if stop_loop:
-            asyncio.get_running_loop().stop()
 
 
 class HostLobby:
@@ -330,7 +270,7 @@ class HostLobby:
             raise LobbyRefusal("the table is full")
         taken = {s.name for s in self.state.seats}
         name = next((b for b in BOT_NAMES if b not in taken), "Bot")
-        root = (self.root or data_dir()) / "bot-seats" / os.urandom(6).hex()
+        root = self.root  # (its own seat folder there; resumed with ours: hosted_by=0)
 
         screen_loop = asyncio.get_running_loop()
 
@@ -349,6 +289,7 @@ class HostLobby:
                     stall_timeout=self.stall_timeout,
                     say=lambda line: None,
                     root=root,
+                    hosted_by=0,
                 )
             except asyncio.CancelledError:
                 raise
@@ -598,6 +539,9 @@ class NetworkGame:
         self.verdict: Verdict | None = None
         self._task: asyncio.Task[None] | None = None
         self._news = LinkNews.for_node(node)
+        if cleanup is None and getattr(node, "resumed", False):  # a host back: its bots too
+            bots = HostedBots.resume(node, limits=node.limits, stall_timeout=node.stall_timeout)
+            self.cleanup = bots.close if bots is not None else None
 
     # -- running ---------------------------------------------------------------------------
 

@@ -42,6 +42,8 @@ class LinkNews:
         if kind == "link-down" and seat is not None and not self.over():
             self.gone.add(seat)
             return f"{name} dropped off the table; waiting for a return."
+        if kind == "moved":
+            return f"{detail[:1].upper()}{detail[1:]}; the others are told."
         if kind == "fault":
             return f"{name} sent something invalid: {detail}."
         return None

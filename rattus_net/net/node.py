@@ -72,7 +72,15 @@ from rattus_net.net.transport import (
 log = logging.getLogger(__name__)
 
 _COUNT = struct.Struct(">I")
+_PORT = struct.Struct(">H")
+_MOVED = b"rattus-net/v1/moved"
 JOURNAL = "journal.bin"
+PORT_RETRY = 2.0
+"""Seconds a resumed peer tries its old port (the killed process's socket may linger) before
+it listens on another one and tells the others."""
+ABSENT_GRACE = 3.0
+"""Seconds a resumed peer whose game is over waits for a peer whose link is down (it has
+probably left) before it ends, instead of the full ``linger``."""
 RECORD = "record.rattus"
 
 
@@ -95,6 +103,9 @@ class Setup:
     table: str = ""
     bot: str = "random"
     bot_seed: int | None = None
+    hosted_by: int | None = None
+    """The seat of the process that runs this bot seat beside its own (a TUI host's bots), so
+    that resuming that seat brings this one back too (:mod:`rattus_net.net.botseats`)."""
 
     @property
     def game_id(self) -> str:
@@ -109,6 +120,7 @@ class Setup:
             "table": self.table,
             "bot": self.bot,
             "bot_seed": self.bot_seed,
+            "hosted_by": self.hosted_by,
         }
 
     @classmethod
@@ -127,9 +139,11 @@ class Setup:
                 assert isinstance(h, str) and isinstance(p, int)
                 addresses.append((h, p))
             params = GameParams.from_wire(value["params"])
+            hosted_by = value.get("hosted_by")
+            assert hosted_by is None or isinstance(hosted_by, int)
         except (AssertionError, KeyError, DecodeError) as exc:
             raise NodeError(f"the journal's setup record is unreadable ({exc})") from None
-        return cls(params, seat, master, tuple(addresses), table, bot, bot_seed)
+        return cls(params, seat, master, tuple(addresses), table, bot, bot_seed, hosted_by)
 
 
 @dataclass
@@ -175,6 +189,7 @@ class PeerNode:
         self.dir = directory
         self.limits = limits
         self.linger = linger
+        self.stall_timeout = stall_timeout
         self.seat = setup.seat
         self.n = setup.params.n
         self.names = setup.params.config.players
@@ -194,6 +209,10 @@ class PeerNode:
         self.got = [0] * self.n
         self.links: dict[int, _Link] = {}
         self.done_from: set[int] = set()
+        self.addresses: list[tuple[str, int]] = list(setup.addresses)
+        self.moved: bytes | None = None  # our signed new port, if we had to change it
+        self.told: set[int] = set()  # seats that got it
+        self.resumed = False
         self.faults: list[str] = []
         self.inbox: asyncio.Queue[tuple[int, bytes]] = asyncio.Queue()
         self._wake_main = asyncio.Event()
@@ -232,6 +251,7 @@ class PeerNode:
         0) picks one of several seats of the game journaled here (see :func:`find_seat`)."""
         directory, journal, setup = _open_journal(find_seat(game_id, root, seat))
         node = cls(setup, journal, directory, **kw)
+        node.resumed = True
         node._replay()
         return node
 
@@ -249,6 +269,16 @@ class PeerNode:
             elif rec[0] == "d" and len(rec) == 2:
                 assert isinstance(rec[1], str)
                 self.session.decide(parse_move(rec[1]), now)
+            elif rec[0] == "D" and len(rec) == 2 and isinstance(rec[1], int):
+                self.done_from.add(rec[1])  # that peer had said its game was over
+            elif rec[0] == "p" and len(rec) == 3 and isinstance(rec[1], int):
+                assert isinstance(rec[2], bytes)
+                self.addresses[self.seat] = (self.addresses[self.seat][0], rec[1])
+                self.moved = rec[2]
+            elif rec[0] == "a" and len(rec) == 4 and isinstance(rec[1], int):
+                _, seat, host, port = rec
+                assert isinstance(seat, int) and isinstance(host, str) and isinstance(port, int)
+                self.addresses[seat] = (host, port)
         self.sent.extend(self.session.take_outgoing())
 
     def _write_meta(self, status: str) -> None:
@@ -259,8 +289,9 @@ class PeerNode:
                 "seat": self.seat,
                 "players": list(self.names),
                 "status": status,
-                "listen": list(self.setup.addresses[self.seat]),
+                "listen": list(self.addresses[self.seat]),
                 "bot": self.setup.bot,  # who plays the seat: a bot kind, or HUMAN
+                "hosted_by": self.setup.hosted_by,  # a bot seat run by that seat's process
             },
         )
 
@@ -269,7 +300,7 @@ class PeerNode:
     async def run(self, listener: Listener | None = None) -> Outcome:
         """Connect the mesh and play to the end; returns where the record is."""
         if listener is None:
-            _, port = self.setup.addresses[self.seat]
+            _, port = self.addresses[self.seat]
             self.listener = Listener(
                 self.accept, self.limits, max_connections=4 * self.n, say=self.say_drops
             )
@@ -278,6 +309,9 @@ class PeerNode:
             self.listener = listener
         for j in range(self.seat):
             self._spawn(self._dial(j))
+        if self.moved is not None:  # the seats that dial us must learn where we are now
+            for j in range(self.seat + 1, self.n):
+                self._spawn(self._announce(j))
         try:
             await self._main()
             return self._finish()
@@ -285,15 +319,49 @@ class PeerNode:
             await self.close()
 
     async def _listen(self, port: int) -> None:
+        """Listen on our port; if another program holds it, on any free port, and tell the
+        others (a signed note, journaled so that a later restart uses the new port)."""
         assert self.listener is not None
-        for attempt in range(50):  # the old process's socket may linger briefly after a kill
+        deadline = time.monotonic() + PORT_RETRY
+        while True:  # the old process's socket may linger briefly after a kill
             try:
                 await self.listener.start("0.0.0.0", port)
                 return
             except OSError:
-                if attempt == 49:
-                    raise
+                if time.monotonic() >= deadline:
+                    break
                 await asyncio.sleep(0.2)
+        new = await self.listener.start("0.0.0.0", 0)
+        log.info("port %d is taken: listening on %d", port, new)
+        self.moved = self.identity.sign(self._moved_message(self.seat, new))
+        self.journal.append(["p", new, self.moved])
+        self.addresses[self.seat] = (self.addresses[self.seat][0], new)
+        self.told.clear()
+        self._write_meta("playing")
+        self._emit("moved", self.seat, f"port {port} was taken: listening on port {new} now")
+
+    def _moved_message(self, seat: int, port: int) -> bytes:
+        return _MOVED + bytes.fromhex(self.setup.game_id) + bytes([seat]) + _PORT.pack(port)
+
+    def _moved_frame(self) -> bytes:
+        assert self.moved is not None
+        return b"P" + _PORT.pack(self.addresses[self.seat][1]) + self.moved
+
+    def _peer_moved(self, seat: int, body: bytes, conn: Connection) -> None:
+        """A peer says (signed) that it listens on another port now."""
+        if len(body) != _PORT.size + 64:
+            raise PeerFault("bad port note", conn.peer)
+        (port,) = _PORT.unpack_from(body)
+        sig = body[_PORT.size :]
+        try:
+            self.setup.params.identities[seat].verify(self._moved_message(seat, port), sig)
+        except RemoteProtocolError:
+            raise PeerFault("port note with a wrong signature", conn.peer) from None
+        if port == 0 or self.addresses[seat] == (conn.address, port):
+            return
+        self.addresses[seat] = (conn.address, port)
+        if not self._closing:
+            self.journal.append(["a", seat, conn.address, port], sync=False)
 
     def _emit(self, kind: str, seat: int | None = None, detail: str = "") -> None:
         if self.on_event is not None and not self._closing:
@@ -326,11 +394,13 @@ class PeerNode:
         conn.start_keepalive()
         await self._serve_link(conn, seat)
 
-    async def _dial(self, seat: int) -> None:
-        host, port = self.setup.addresses[seat]
+    async def _dial(self, seat: int, *, once: bool = False) -> None:
+        """Keep a link to ``seat`` (we are its dialler), redialling with backoff; with
+        ``once``, only until the link has told it our new port (then it dials us)."""
         fp = self.setup.params.identities[seat].fingerprint
         delay = 0.1
-        while not self._over():
+        while not self._over() and not (once and seat in self.told):
+            host, port = self.addresses[seat]  # (a peer that moved told us where)
             try:
                 conn = await connect(host, port, self.limits)
                 try:
@@ -348,6 +418,10 @@ class PeerNode:
             await asyncio.sleep(delay)
             delay = min(delay * 2, 1.0)
 
+    async def _announce(self, seat: int) -> None:
+        """Dial a seat that normally dials us, to tell it our new port."""
+        await self._dial(seat, once=True)
+
     def _over(self) -> bool:
         return self._closing
 
@@ -364,6 +438,9 @@ class PeerNode:
         writer = asyncio.get_running_loop().create_task(self._writer(link))
         try:
             await conn.send(b"H" + _COUNT.pack(self.got[seat]))
+            if self.moved is not None:
+                await conn.send(self._moved_frame())
+                self.told.add(seat)
             if self.session.finished or self.session.abort is not None:
                 await conn.send(b"D")
             while True:
@@ -377,8 +454,12 @@ class PeerNode:
                     link.sent_upto = min(have, len(self.sent))
                     link.wake.set()
                 elif tag == b"D":
+                    if seat not in self.done_from and not self._closing:
+                        self.journal.append(["D", seat], sync=False)  # known after a resume
                     self.done_from.add(seat)
                     self._wake_main.set()
+                elif tag == b"P":
+                    self._peer_moved(seat, body, conn)
                 else:
                     raise PeerFault("unknown frame tag", conn.peer)
         except TransportError as exc:
@@ -492,8 +573,11 @@ class PeerNode:
             self._spawn(self._send_done(link))
         deadline = time.monotonic() + self.linger
         others = set(range(self.n)) - {self.seat}
+        absent_since: dict[int, float] = {}
         while time.monotonic() < deadline and not others <= self.done_from:
             if self.session.abort is not None and not self.links:
+                break
+            if self.resumed and self._others_left(others, absent_since):
                 break
             self._wake_main.clear()
             with contextlib.suppress(TimeoutError):
@@ -502,6 +586,19 @@ class PeerNode:
                 seat, frame = self.inbox.get_nowait()
                 with contextlib.suppress(RemoteProtocolError):
                     self.session.receive(frame, time.monotonic(), link=seat)
+
+    def _others_left(self, others: set[int], absent_since: dict[int, float]) -> bool:
+        """Whether every peer we still wait for has been unreachable for ABSENT_GRACE: a
+        resumed peer does not wait the full linger for peers that already left (they could
+        not have finished without our frames, so they have them, or they gave up)."""
+        now = time.monotonic()
+        waiting = others - self.done_from
+        for s in waiting:
+            if s in self.links:
+                absent_since.pop(s, None)
+            else:
+                absent_since.setdefault(s, now)
+        return all(s in absent_since and now - absent_since[s] >= ABSENT_GRACE for s in waiting)
 
     async def _send_done(self, link: _Link) -> None:
         with contextlib.suppress(TransportError):
@@ -574,6 +671,9 @@ def find_seat(game_id: str, root: Path | None = None, seat: int | None = None) -
     free = [f for f in unfinished if not is_locked(f)]
     if len(free) == 1:
         return free[0]
+    own = [f for f in free if read_meta(f).get("hosted_by") is None]
+    if len(own) == 1:
+        return own[0]  # (the others are its bot seats: they come back with it)
     if not free and unfinished:
         raise NodeError(
             f"every unfinished seat of game {game_id} here is being played by a process now"

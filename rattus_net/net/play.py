@@ -15,6 +15,7 @@ from typing import Any
 from protocol.crypto.identity import Identity
 from protocol.params import GameParams, PeerSecrets
 from rattus_net.engine.config import GameConfig
+from rattus_net.net.botseats import HostedBots
 from rattus_net.net.discovery import (
     Advertiser,
     AmbiguousTable,
@@ -135,6 +136,7 @@ async def join_game(
     find_seconds: float = 5.0,
     say: Say = print,
     root: Path | None = None,
+    hosted_by: int | None = None,
 ) -> Outcome:
     """Join a table and let ``bot`` play the seat. ``root`` is the data directory for this
     seat's journal and record (default: the user's); a bot seat that a TUI host runs in its own
@@ -188,6 +190,7 @@ async def join_game(
             state.table,
             bot,
             bot_seed,
+            hosted_by,
         )
         node = PeerNode.create(setup, root, limits=limits, stall_timeout=stall_timeout)
         headless_reporter(node, say)
@@ -213,7 +216,14 @@ async def resume_game(
         say(f"game {game_id} is already over")
     else:
         say(f"game {game_id} resumed at seat {node.seat + 1} ({node.names[node.seat]})")
-    return await node.run()
+    bots = HostedBots.resume(node, limits=limits, stall_timeout=stall_timeout)
+    if bots is not None:
+        say(f"the bot seats this seat hosted are back: {len(bots.futures)}")
+    try:
+        return await node.run()
+    finally:
+        if bots is not None:  # they end with the game (cancelled if they cannot)
+            await bots.finish(node.linger + 30.0)
 
 
 def describe(outcome: Outcome) -> str:
