@@ -329,6 +329,13 @@ def _name_of(what: str) -> Any:
     return check
 
 
+_STALL_HELP = (
+    "if a player's program stops, the others wait this many seconds for him to come back "
+    "(rattus resume; default 300: time to restart a computer); a waiting player may wait "
+    "longer (w at the table); then the game ends and the record names who stalled it"
+)
+
+
 def _seat_number(text: str) -> int:
     value = _positive(text)
     if value > 5:
@@ -350,12 +357,7 @@ def _add_network_parsers(sub: Any) -> None:
             choices=COLOURS,
             help="the disc colour to sit with (default: the first one free)",
         )
-        p.add_argument(
-            "--stall-timeout",
-            type=_seconds,
-            default=60.0,
-            help="end the game, blaming the silent peer, after this many seconds (60)",
-        )
+        p.add_argument("--stall-timeout", type=_seconds, default=300.0, help=_STALL_HELP)
 
     hp = sub.add_parser("host", help="open a table on the local network and play at it")
     hp.add_argument(
@@ -408,7 +410,7 @@ def _add_network_parsers(sub: Any) -> None:
         type=_seat_number,
         help="which seat of the game (1-5), when several were played from this data directory",
     )
-    up.add_argument("--stall-timeout", type=_seconds, default=60.0)
+    up.add_argument("--stall-timeout", type=_seconds, default=300.0, help=_STALL_HELP)
 
 
 def cmd_network(args: argparse.Namespace) -> int:

@@ -65,7 +65,7 @@ from rattus_net.net.lobby import (
     join_table,
 )
 from rattus_net.net.news import LinkNews
-from rattus_net.net.node import HUMAN, Outcome, PeerNode, Setup, new_master
+from rattus_net.net.node import HUMAN, STALL_TIMEOUT, Outcome, PeerNode, Setup, new_master
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
     Connection,
@@ -161,7 +161,7 @@ class HostLobby:
         port: int = 0,
         advertise: bool = True,
         limits: TransportLimits = DEFAULT_TRANSPORT,
-        stall_timeout: float = 60.0,
+        stall_timeout: float = STALL_TIMEOUT,
         root: Path | None = None,
     ) -> None:
         self.table = table
@@ -366,7 +366,7 @@ class GuestLobby:
         colour: str | None = None,
         expect_fingerprint: str | None = None,
         limits: TransportLimits = DEFAULT_TRANSPORT,
-        stall_timeout: float = 60.0,
+        stall_timeout: float = STALL_TIMEOUT,
         root: Path | None = None,
     ) -> None:
         self.address = address
@@ -694,7 +694,22 @@ class NetworkGame:
             text = STEP_WORDS.get(st.kind, st.kind)
         if gone:
             text += " (" + ", ".join(self.names[p] for p in gone) + " not connected)"
+            lefts = [getattr(self.node, "stall_left", lambda p: None)(p) for p in gone]
+            left = min((x for x in lefts if x is not None), default=None)
+            if left is not None:
+                text += (
+                    f"; ends in {int(left) // 60}:{int(left) % 60:02d} unless back, w: wait longer"
+                )
         return Waiting(text, waited)
+
+    def wait_longer(self) -> str | None:
+        """Give the players who dropped off 5 more minutes (the table's ``w``); the line to
+        show, or None if nobody is away."""
+        if not any(p not in self.node.links for p in range(self.n) if p != self.seat):
+            return None
+        self.node.wait_longer()
+        minutes = self.node.stall_timeout / 60
+        return f"Waiting longer: {minutes:g} minutes in all for a player who dropped off."
 
     @property
     def n(self) -> int:

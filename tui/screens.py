@@ -298,6 +298,7 @@ class TableScreen(Screen[None]):
         Binding("l", "full_log", "Log"),
         Binding("r", "rules", "Rules"),
         Binding("q", "leave", "Leave game"),
+        Binding("w", "wait_longer", "Wait longer", show=False),  # (said on the awaited line)
     ]
 
     def __init__(self, controller: GameController) -> None:
@@ -456,6 +457,13 @@ class TableScreen(Screen[None]):
 
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen())
+
+    def action_wait_longer(self) -> None:
+        """At a network table, give the players who dropped off more time."""
+        wait = getattr(self.controller, "wait_longer", None)
+        line = wait() if wait is not None else None
+        if line is not None:
+            self.notify(line)
 
     async def action_leave(self) -> None:
         if not self._leave_armed:

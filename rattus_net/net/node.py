@@ -78,6 +78,18 @@ JOURNAL = "journal.bin"
 PORT_RETRY = 2.0
 """Seconds a resumed peer tries its old port (the killed process's socket may linger) before
 it listens on another one and tells the others."""
+STALL_TIMEOUT = 300.0
+"""How long the others wait by default for a peer whose program stopped (5 minutes: time to
+restart a computer and run ``rattus resume``); a waiting player may add more
+(:meth:`PeerNode.wait_longer`). Said the same way in the README, ``--help`` and the TUI
+(:data:`STALL_WORDS`)."""
+WAIT_MORE = 300.0
+"""What one "wait longer" adds (the TUI's ``w``)."""
+STALL_WORDS = (
+    "if a player's program stops, the others wait {minutes} for him to come back "
+    "(rattus resume); a waiting player may wait longer (w at the table); then the game ends "
+    "and the record names who stalled it"
+)
 ABSENT_GRACE = 3.0
 """Seconds a resumed peer whose game is over waits for a peer whose link is down (it has
 probably left) before it ends, instead of the full ``linger``."""
@@ -177,7 +189,7 @@ class PeerNode:
         directory: Path,
         *,
         limits: TransportLimits = DEFAULT_TRANSPORT,
-        stall_timeout: float = 60.0,
+        stall_timeout: float = STALL_TIMEOUT,
         linger: float = 15.0,
         bot: Bot | None = None,
         choose: Callable[[PlayerView], Any] | None = None,
@@ -362,6 +374,19 @@ class PeerNode:
         self.addresses[seat] = (conn.address, port)
         if not self._closing:
             self.journal.append(["a", seat, conn.address, port], sync=False)
+
+    def wait_longer(self, seconds: float = WAIT_MORE) -> None:
+        """Wait ``seconds`` more for peers who stopped (and for every step) before the game
+        ends blaming them: a player at the table chose to give them more time."""
+        self.session.timeout += seconds
+        self.stall_timeout = self.session.timeout
+
+    def stall_left(self, seat: int, now: float | None = None) -> float | None:
+        """Seconds left before ``seat``, whose link is down, is blamed (None if linked)."""
+        since = self.down_since.get(seat)
+        if since is None:
+            return None
+        return max(0.0, self.session.timeout - ((now or time.monotonic()) - since))
 
     def _emit(self, kind: str, seat: int | None = None, detail: str = "") -> None:
         if self.on_event is not None and not self._closing:

@@ -26,7 +26,7 @@ from rattus_net.net.discovery import (
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import HostedTable, LobbyRefusal, LobbyState, TableOptions, join_table
 from rattus_net.net.news import headless_reporter
-from rattus_net.net.node import NodeError, Outcome, PeerNode, Setup, new_master
+from rattus_net.net.node import STALL_TIMEOUT, NodeError, Outcome, PeerNode, Setup, new_master
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
     Connection,
@@ -65,7 +65,7 @@ async def host_game(
     bot_seed: int | None = None,
     advertise: bool = True,
     limits: TransportLimits = DEFAULT_TRANSPORT,
-    stall_timeout: float = 60.0,
+    stall_timeout: float = STALL_TIMEOUT,
     say: Say = print,
 ) -> Outcome:
     master = new_master()
@@ -132,7 +132,7 @@ async def join_game(
     colour: str | None = None,
     bot_seed: int | None = None,
     limits: TransportLimits = DEFAULT_TRANSPORT,
-    stall_timeout: float = 60.0,
+    stall_timeout: float = STALL_TIMEOUT,
     find_seconds: float = 5.0,
     say: Say = print,
     root: Path | None = None,
@@ -206,7 +206,7 @@ async def resume_game(
     *,
     seat: int | None = None,
     limits: TransportLimits = DEFAULT_TRANSPORT,
-    stall_timeout: float = 60.0,
+    stall_timeout: float = STALL_TIMEOUT,
     say: Say = print,
     **kw: Any,
 ) -> Outcome:

@@ -114,3 +114,28 @@ def test_a_resumed_peer_whose_port_is_taken_listens_on_another(tmp_path: Path) -
     again = spawn(["resume", game], tmp_path / f"g{victim}")
     [(rc, out, err)] = finish([again], 10)
     assert rc == 0 and "is already over" in out and RECORD_LINE.search(out), (out, err)
+
+
+def test_waiting_players_can_wait_longer(tmp_path: Path) -> None:
+    """5 minutes by default for a player whose program stopped; each "wait longer" adds 5."""
+    from protocol.seeded import seeded_params
+    from rattus_net.engine.config import BuildingSelection, GameConfig
+    from rattus_net.net.node import STALL_TIMEOUT, PeerNode, Setup
+
+    config = GameConfig(players=("Ann", "Bob"), buildings=BuildingSelection.random_cards())
+    params, secrets = seeded_params(config, 1)
+    setup = Setup(params, 0, secrets[0]._master, (("127.0.0.1", 1), ("127.0.0.1", 2)))
+    node = PeerNode.create(setup, tmp_path)
+    assert STALL_TIMEOUT == 300 and node.session.timeout == STALL_TIMEOUT
+    gone = node.down_since[1]  # Bob has not connected (or dropped off) since then
+    assert node.stall_left(1, gone + 100) == 200
+    node.session.tick(gone + 301, {1: gone})
+    assert node.session.abort is not None  # past 5 minutes: the game ends, naming him
+    other = PeerNode(setup, node.journal, node.dir)
+    other.down_since[1] = gone
+    other.session.tick(gone + 1, {1: gone})  # (the session's own step clock starts)
+    other.wait_longer()
+    assert other.stall_left(1, gone + 301) == 299
+    other.session.tick(gone + 301, {1: gone})
+    assert other.session.abort is None  # the players chose to wait longer
+    node.journal.close()
