@@ -66,6 +66,7 @@ from rattus_net.net.lobby import (
 )
 from rattus_net.net.news import LinkNews
 from rattus_net.net.node import HUMAN, STALL_TIMEOUT, Outcome, PeerNode, Setup, new_master
+from rattus_net.net.persist import check_storage
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
     Connection,
@@ -199,6 +200,7 @@ class HostLobby:
 
     async def open(self) -> None:
         """Open the port, take seat 1 (not ready yet) and announce the table."""
+        check_storage(self.root)  # (a full or read-only disk: said before anybody sits)
         hosted = HostedTable(self.identity, self.table, self.options, self.limits)
         self.hosted = hosted
         self.port = await hosted.open("0.0.0.0", self.port)
@@ -453,6 +455,7 @@ class GuestLobby:
 
     async def wait_start(self) -> LobbyState:
         """Connect, sit, and wait for the start (raises LobbyRefusal or TransportError)."""
+        check_storage(self.root)  # (a full or read-only disk: said before sitting down)
         self.listener = Listener(self._accept, self.limits, max_connections=20)
         listen_port = await self.listener.start("0.0.0.0", 0)
         return await join_table(

@@ -53,6 +53,7 @@ from rattus_net.net.lobby import authenticate
 from rattus_net.net.persist import (
     Journal,
     JournalError,
+    StorageError,
     is_locked,
     read_meta,
     seat_dir,
@@ -635,14 +636,20 @@ class PeerNode:
         record = self.dir / RECORD
         data = self.session.record_bytes()
         tmp = record.with_name(RECORD + ".tmp")
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, record)
         abort = self.session.abort
         status = "finished" if abort is None else "aborted"
-        self._write_meta(status)
+        try:
+            with open(tmp, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, record)
+            self._write_meta(status)
+        except OSError as exc:
+            raise StorageError(
+                f"cannot write {record}: {exc.strerror or exc}; free some space, then "
+                f"`rattus resume {self.setup.game_id}` writes it again"
+            ) from None
         return Outcome(
             self.setup.game_id,
             record,

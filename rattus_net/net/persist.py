@@ -27,6 +27,7 @@ import fcntl
 import json
 import os
 import re
+import shutil
 import struct
 import zlib
 from collections.abc import Iterator
@@ -55,6 +56,44 @@ class JournalError(OSError):
 
 class SeatBusy(JournalError):
     """Another process is playing this seat right now (its journal is locked)."""
+
+
+class StorageError(JournalError):
+    """The data directory cannot hold a game (not writable, full): said before sitting down,
+    or, during a game, naming the file that could not be written and the way back."""
+
+
+MIN_FREE = 8 << 20
+"""Bytes a network game needs free before a player sits down: a five-player game's journal
+and record take about 2 MB; the rest is margin for meta files and other programs."""
+
+
+def check_storage(root: Path | None = None, need: int = MIN_FREE) -> Path:
+    """The games folder, once it is known to be writable and to have ``need`` bytes free;
+    StorageError saying what is wrong otherwise (call it before taking a seat)."""
+    base = (root or data_dir()) / "games"
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        probe = base / f".probe-{os.getpid()}"
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.write(fd, b"rattus")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+            probe.unlink(missing_ok=True)
+    except OSError as exc:
+        raise StorageError(
+            f"cannot save network games in {base}: {exc.strerror or exc} "
+            f"(set {ENV_DATA_DIR} to a writable folder)"
+        ) from None
+    free = shutil.disk_usage(base).free
+    if free < need:
+        raise StorageError(
+            f"only {free / 2**20:.1f} MB free in {base}; a network game needs "
+            f"{need / 2**20:.0f} MB for its journal and record: free some space first"
+        )
+    return base
 
 
 def data_dir() -> Path:
@@ -161,14 +200,26 @@ class Journal:
         payload = encode_value(value, _LIMITS)
         data = _RECORD.pack(len(payload), zlib.crc32(payload)) + payload
         written = 0
-        while written < len(data):
-            written += os.write(self._fd, data[written:])
-        if sync:
-            os.fsync(self._fd)
+        try:
+            while written < len(data):
+                written += os.write(self._fd, data[written:])
+            if sync:
+                os.fsync(self._fd)
+        except OSError as exc:
+            raise self._write_error(exc) from None
         self.records.append(value)
 
     def sync(self) -> None:
-        os.fsync(self._fd)
+        try:
+            os.fsync(self._fd)
+        except OSError as exc:
+            raise self._write_error(exc) from None
+
+    def _write_error(self, exc: OSError) -> StorageError:
+        return StorageError(
+            f"cannot write {self.path}: {exc.strerror or exc}; the game is saved up to the "
+            "last move: free some space (or fix the folder), then `rattus resume` continues it"
+        )
 
     def close(self) -> None:
         if self._fd >= 0:

@@ -27,6 +27,7 @@ from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import HostedTable, LobbyRefusal, LobbyState, TableOptions, join_table
 from rattus_net.net.news import headless_reporter
 from rattus_net.net.node import STALL_TIMEOUT, NodeError, Outcome, PeerNode, Setup, new_master
+from rattus_net.net.persist import check_storage
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
     Connection,
@@ -68,6 +69,7 @@ async def host_game(
     stall_timeout: float = STALL_TIMEOUT,
     say: Say = print,
 ) -> Outcome:
+    check_storage()  # before anybody sits down: a full disk would end the game for all
     master = new_master()
     identity = PeerSecrets(master).identity()
     hosted = HostedTable(identity, table, options, limits)
@@ -139,8 +141,9 @@ async def join_game(
     hosted_by: int | None = None,
 ) -> Outcome:
     """Join a table and let ``bot`` play the seat. ``root`` is the data directory for this
-    seat's journal and record (default: the user's); a bot seat that a TUI host runs in its own
-    process uses a directory of its own, so that its journal is not the host's."""
+    seat's journal and record (default: the user's). Checks first that it can hold the game
+    (StorageError otherwise), before sitting down."""
+    check_storage(root)
     expect: str | None = None
     if address is None:
         assert table is not None
