@@ -162,9 +162,8 @@ def test_strangers_cannot_hurt_a_table(tmp_path: Path) -> None:
     assert_same_fair_records(records_of(results), 3)
     out, err = results[0][1], results[0][2]
     drops = [line for line in out.splitlines() if line.startswith("dropped")]
-    assert any(re.match(r"dropped \d+ bad connections in the last minute", d) for d in drops) or (
-        len(drops) < 10
-    ), drops
+    print("\n".join(drops))
+    assert any(re.match(r"dropped \d+ bad connections in the last minute", d) for d in drops)
     assert len(drops) < 20, drops  # a summary, not one line per connection
     assert "Task exception was never retrieved" not in err + results[2][2], err
     assert "Traceback" not in err, err
