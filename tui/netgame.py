@@ -54,7 +54,12 @@ from rattus_net.engine.narrate import Narrator, decision_words
 from rattus_net.engine.view import PlayerView
 from rattus_net.net import play
 from rattus_net.net.botseats import BotSeats, HostedBots
-from rattus_net.net.discovery import Advertiser, TableAdvert, new_zeroconf
+from rattus_net.net.discovery import (
+    Advertiser,
+    TableAdvert,
+    new_zeroconf,
+    withdraw_on_signals,
+)
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import (
     HostedTable,
@@ -181,6 +186,7 @@ class HostLobby:
         self.news: list[str] = []
         self._aiozc = new_zeroconf() if advertise else None
         self._advertiser: Advertiser | None = None
+        self._unsignal: Callable[[], None] = lambda: None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.bot_tasks: list[concurrent.futures.Future[None]] = []
         self._bots: BotSeats | None = None
@@ -216,6 +222,7 @@ class HostLobby:
             )
             try:
                 await self._advertiser.start()
+                self._unsignal = withdraw_on_signals(self._advertiser)  # SIGTERM, SIGHUP
             except Exception as exc:  # no multicast here: the table is still open by address
                 self._advertiser = None
                 self.news.append(f"Not announced on the LAN ({problem_text(exc)}).")
@@ -347,6 +354,7 @@ class HostLobby:
         self.closed = True
         for t in list(self._tasks):
             t.cancel()
+        self._unsignal()
         if self._advertiser is not None:
             with contextlib.suppress(Exception):
                 await self._advertiser.stop()

@@ -16,7 +16,9 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
+import os
 import re
+import signal
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -326,6 +328,36 @@ class TableBrowser:
             self._browser = None
         for task in list(self._tasks):
             task.cancel()
+
+
+def withdraw_on_signals(advertiser: Advertiser) -> Callable[[], None]:
+    """On SIGTERM or SIGHUP (a terminal window closed, ``kill``), withdraw the advert first (a
+    goodbye every browser hears at once), then let the signal end the process as it would
+    have. Returns a function that removes the handlers. Does nothing off the main thread."""
+    loop = asyncio.get_running_loop()
+    sigs = (signal.SIGTERM, signal.SIGHUP)
+    pending: set[asyncio.Task[None]] = set()
+
+    def undo() -> None:
+        for sig in sigs:
+            with contextlib.suppress(Exception):
+                loop.remove_signal_handler(sig)
+
+    async def goodbye(sig: signal.Signals) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(advertiser.stop(), 3.0)
+        undo()
+        signal.signal(sig, signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+
+    def handler(sig: signal.Signals) -> None:
+        task = loop.create_task(goodbye(sig))
+        pending.add(task)
+
+    for sig in sigs:
+        with contextlib.suppress(RuntimeError, ValueError, NotImplementedError):
+            loop.add_signal_handler(sig, handler, sig)
+    return undo
 
 
 def new_zeroconf() -> AsyncZeroconf:

@@ -199,3 +199,35 @@ BUS_CONF = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configur
   </policy>
 </busconfig>
 """
+
+
+TUI_HOST = """
+import asyncio
+from rattus_net.net.lobby import TableOptions
+from tui.netgame import HostLobby
+
+async def main():
+    lobby = HostLobby("Tui", TableOptions(2), "Hana", port=47002)
+    await lobby.open()
+    print("open", flush=True)
+    await asyncio.sleep(3600)
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_a_tui_host_stopped_by_a_signal_withdraws_its_table(
+    lab: NetnsLab, tmp_path: Path, sig: signal.Signals
+) -> None:
+    """The TUI's host (its lobby, without the screen) says goodbye before the signal ends it:
+    a running browser drops the table at once (not after the ~20 s of a vanished host)."""
+    watcher = lab.popen(1, [sys.executable, "-c", WATCHER], env=env_for(tmp_path / "w"))
+    host = lab.popen(0, [sys.executable, "-c", TUI_HOST], env=env_for(tmp_path / "h"))
+    assert host.stdout is not None and host.stdout.readline().strip() == "open"
+    wait_tables(watcher, lambda seen: len(seen) == 1, 20)
+    host.send_signal(sig)
+    assert host.wait(10) == -sig  # the signal still ends it, as it would have
+    gone = wait_tables(watcher, lambda seen: not seen, 8)
+    print(f"a TUI host's table left the running browser {gone:.1f} s after {sig.name}")
+    watcher.kill()

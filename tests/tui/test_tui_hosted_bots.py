@@ -40,16 +40,20 @@ async def test_a_host_back_at_its_table_brings_its_bot_seats_back(tmp_path: Path
     gid = game.game_id
     await until(lambda: (seat_dir(gid, 1, tmp_path) / "meta.json").exists())
     assert read_meta(seat_dir(gid, 1, tmp_path))["hosted_by"] == 0
+    assert lobby._bots is not None
+    thread = lobby._bots._thread
     await lobby.close(bots=True)  # the host's program goes, and its bot seat with it
     game.node.journal.close()
-    await until(lambda: not bot_threads())
+    await until(lambda: not thread.is_alive())
     node = PeerNode.load(gid, tmp_path)  # (the host's seat: the other is its bot's)
     assert node.seat == 0 and hosted_seats(node) == [1]
+    before = set(bot_threads())
     back = NetworkGame(node)
-    assert back.cleanup is not None and bot_threads()  # the bot seat plays on
+    assert back.cleanup is not None
+    [again] = set(bot_threads()) - before  # the bot seat plays on, in a thread of its own
     await until(lambda: is_locked(seat_dir(gid, 1, tmp_path)))  # reloaded and played
     result = back.cleanup(bots=True)
     if asyncio.iscoroutine(result):
         await result
     node.journal.close()
-    await until(lambda: not bot_threads())
+    await until(lambda: not again.is_alive())
