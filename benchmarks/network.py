@@ -7,6 +7,14 @@ Run (as root for the discovery part, which uses private network namespaces):
 Targets (issue "Play across the LAN"): loopback / in-memory wall-time ratio <= 1.5; a new
 table appears in `rattus tables` in under 2 s.
 
+Bad links (issue "Network play that holds", root: network namespaces): the same seeded
+3-peer game, each peer in a namespace of its own, every mesh link through a userspace relay
+in a fourth namespace (`tests/net/relay.py`: the kernel has no sch_netem), clean and with
+100 ms delay each way, 10% loss (a lost chunk is held a retransmission timeout), 1% loss +
+50 ms jitter, and a 20 s outage of every link; wall time of each against the clean run. The
+relay's own statistics are checked, so a figure is never printed for a fault that was not
+applied. `--faults-only` runs just that part.
+
 The loopback game is *the same game* as `rattus selfplay --secure` of that seed: the benchmark
 writes each seat's journal with the seeded setup (seeded secrets, roster on free loopback ports)
 and starts every seat with `rattus resume GAME_ID` in its own process and data directory, so
@@ -18,6 +26,7 @@ figure includes Python start-up of each peer.
 from __future__ import annotations
 
 import argparse
+import json
 import socket
 import statistics
 import subprocess
@@ -25,6 +34,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -32,7 +42,10 @@ from protocol.record import decode_record
 from protocol.seeded import seeded_params
 from rattus_net.engine.config import BuildingSelection, GameConfig
 from rattus_net.net.node import PeerNode, Setup
+from rattus_net.net.persist import seat_dir
 from rattus_net.selfplay import play_secure_game
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def free_port() -> int:
@@ -73,11 +86,93 @@ def loopback_game(players: int, seed: int) -> tuple[float, bytes]:
     for p, (out, err) in zip(procs, outs, strict=True):
         if p.returncode != 0:
             raise SystemExit(f"a peer failed: {out[-300:]} {err[-800:]}")
-    records = {(root / str(s) / "games" / game_id / "record.rattus").read_bytes()
+    records = {(seat_dir(game_id, s, root / str(s)) / "record.rattus").read_bytes()
                for s in range(players)}  # fmt: skip
     if len(records) != 1:
         raise SystemExit("the peers' records differ")
     return elapsed, records.pop()
+
+
+FAULTS: list[tuple[str, list[str], dict[str, float]]] = [
+    ("clean", [], {}),
+    ("100 ms delay", ["--delay", "0.1"], {"min_delay": 0.1}),
+    ("10% loss", ["--loss", "0.1"], {"lost": 1}),
+    ("1% loss + 50 ms jitter", ["--loss", "0.01", "--jitter", "0.05"], {"max_delay": 0.02}),
+    ("20 s outage", ["--outage-at", "2.5", "--outage", "20"], {"held_by_outage": 1}),
+]
+
+
+def impaired_game(lab: Any, players: int, seed: int, fault: list[str]) -> tuple[float, Any]:
+    """One seeded game, each peer in its namespace, every link through the relay namespace."""
+    config = GameConfig(
+        players=tuple(f"random-{s + 1}" for s in range(players)),
+        buildings=BuildingSelection.random_cards(),
+    )
+    params, secrets = seeded_params(config, seed)
+    relay_ip = lab.addr(players)
+    ports = [42000 + s for s in range(players)]
+    addresses = tuple((relay_ip, ports[s]) for s in range(players))
+    root = Path(tempfile.mkdtemp(prefix="rattus-bench-faults-"))
+    game_id = ""
+    for s in range(players):
+        setup = Setup(params, s, secrets[s]._master, addresses, "bench", "random", seed * 7919 + s)
+        game_id = setup.game_id
+        PeerNode.create(setup, root / str(s)).journal.close()
+    routes = []
+    for s in range(players):
+        routes += ["--route", f"{relay_ip}:{ports[s]}={lab.addr(s)}:{ports[s]}"]
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    relay = lab.popen(players, [sys.executable, "-m", "tests.net.relay", *routes, *fault,
+                                "--seed", str(seed)], env=env, cwd=ROOT)  # fmt: skip
+    if relay.stdout.readline().strip() != "ready":
+        raise SystemExit(f"relay failed: {relay.communicate()[1]}")
+    start = time.perf_counter()
+    procs = [
+        lab.popen(
+            s,
+            [sys.executable, "-m", "rattus_net", "resume", game_id],
+            env={**env, "RATTUS_DATA_DIR": str(root / str(s))},
+        )
+        for s in range(players)
+    ]
+    outs = [p.communicate(timeout=600) for p in procs]
+    elapsed = time.perf_counter() - start
+    relay.send_signal(15)
+    stats = json.loads(relay.communicate(timeout=30)[0].strip().splitlines()[-1])
+    for p, (out, err) in zip(procs, outs, strict=True):
+        if p.returncode != 0:
+            raise SystemExit(f"a peer failed: {out[-300:]} {err[-800:]}")
+    records = {(seat_dir(game_id, s, root / str(s)) / "record.rattus").read_bytes()
+               for s in range(players)}  # fmt: skip
+    if len(records) != 1:
+        raise SystemExit("the peers' records differ")
+    return elapsed, stats
+
+
+def bad_links(players: int, seed: int, repeats: int) -> None:
+    from tests.net.netns import NetnsLab, netns_available
+
+    reason = netns_available()
+    if reason is not None:
+        print(f"bad links: skipped ({reason})")
+        return
+    with NetnsLab(players + 1, "f") as lab:
+        clean = 0.0
+        for name, fault, expect in FAULTS:
+            times = []
+            for r in range(repeats):
+                elapsed, stats = impaired_game(lab, players, seed + r, fault)
+                for key, low in expect.items():  # the fault was applied, or no figure
+                    if not stats[key] >= low:
+                        raise SystemExit(f"{name}: the relay did not apply it: {stats}")
+                times.append(elapsed)
+            median = statistics.median(times)
+            clean = clean or median
+            print(f"{players}-peer game in namespaces, {name:<24} {median:6.1f} s "
+                  f"(x{median / clean:4.2f} of clean; runs: "
+                  f"{', '.join(f'{t:.1f}' for t in times)}; relay: {stats['chunks']} chunks, "
+                  f"{stats['lost']} lost, {stats['held_by_outage']} held by the outage)",
+                  flush=True)  # fmt: skip
 
 
 def memory_game(players: int, seed: int) -> tuple[float, bytes]:
@@ -151,7 +246,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--no-discovery", action="store_true")
+    ap.add_argument("--faults-only", action="store_true", help="only the bad-links part")
+    ap.add_argument("--fault-players", type=int, default=3)
     args = ap.parse_args()
+    if args.faults_only:
+        bad_links(args.fault_players, args.seed, args.repeats)
+        return
     net_times, mem_times = [], []
     for r in range(args.repeats):
         seed = args.seed + r
@@ -175,6 +275,7 @@ def main() -> None:
             print(f"new table visible to a running browser: median {launch:.2f} s after the host "
                   "process is launched, Python start-up included (target < 2 s)")  # fmt: skip
             del opened
+    bad_links(args.fault_players, args.seed, args.repeats)
 
 
 if __name__ == "__main__":

@@ -457,6 +457,34 @@ def _address(text: str) -> tuple[str, int]:
     return host, value
 
 
+def _name_of(what: str) -> Any:
+    """An argparse type: a name checked by the one rule for names (a clear error, exit 2)."""
+
+    def check(text: str) -> str:
+        from rattus_net.net.names import BadName, check_name
+
+        try:
+            return check_name(text, what)
+        except BadName as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return check
+
+
+_STALL_HELP = (
+    "if a player's program stops, the others wait this many seconds for him to come back "
+    "(rattus resume; default 300: time to restart a computer); a waiting player may wait "
+    "longer (w at the table); then the game ends and the record names who stalled it"
+)
+
+
+def _seat_number(text: str) -> int:
+    value = _positive(text)
+    if value > 5:
+        raise argparse.ArgumentTypeError("a seat is 1 to 5")
+    return value - 1
+
+
 def _add_network_parsers(sub: Any) -> None:
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument(
@@ -467,23 +495,23 @@ def _add_network_parsers(sub: Any) -> None:
         p.add_argument("--seed", type=int, help="seed the bot's choices (default: random)")
         p.add_argument(
             "--player",
-            help="the name to sit with (default: the bot's kind, or your login name)",
+            type=_name_of("player name"),
+            help="the name to sit with, at most 24 characters (default: the bot's kind, or your "
+            "login name)",
         )
         p.add_argument(
             "--colour",
             choices=COLOURS,
             help="the disc colour to sit with (default: the first one free)",
         )
-        p.add_argument(
-            "--stall-timeout",
-            type=_seconds,
-            default=60.0,
-            help="end the game, blaming the silent peer, after this many seconds (default: 60)",
-        )
+        p.add_argument("--stall-timeout", type=_seconds, default=300.0, help=_STALL_HELP)
 
     hp = sub.add_parser("host", help="open a table on the local network and play at it")
     hp.add_argument(
-        "--name", required=True, help="the table's name, as others will see it (required)"
+        "--name",
+        required=True,
+        type=_name_of("table name"),
+        help="the table's name, as others will see it (required; at most 24 characters)",
     )
     hp.add_argument(
         "--players", type=_players, required=True, help="2 to 5, you included (required)"
@@ -510,7 +538,11 @@ def _add_network_parsers(sub: Any) -> None:
 
     jp = sub.add_parser("join", help="join a table: HOST:PORT, or --table NAME found on the LAN")
     jp.add_argument("address", nargs="?", type=_address, help="HOST:PORT of the table's host")
-    jp.add_argument("--table", help="the name (or key fingerprint) of a table on the LAN")
+    jp.add_argument(
+        "--table",
+        type=_name_of("table name"),
+        help="the name (or the start of the key fingerprint) of a table on the LAN",
+    )
     jp.add_argument(
         "--wait", type=_seconds, default=5.0, help="how long to look for --table (default: 5 s)"
     )
@@ -532,20 +564,15 @@ def _add_network_parsers(sub: Any) -> None:
         help="let this bot play the seat from now on (a seat a person played reopens in the TUI)",
     )
     up.add_argument(
-        "--stall-timeout",
-        type=_seconds,
-        default=60.0,
-        help="end the game, blaming the silent peer, after this many seconds (default: 60)",
+        "--seat",
+        type=_seat_number,
+        help="which seat of the game (1-5), when several were played from this data directory",
     )
+    up.add_argument("--stall-timeout", type=_seconds, default=300.0, help=_STALL_HELP)
 
 
 def cmd_network(args: argparse.Namespace) -> int:
-    import asyncio
-
-    from protocol.errors import ProtocolError
-    from rattus_net.net.lobby import LobbyRefusal, TableOptions
     from rattus_net.net.node import NodeError
-    from rattus_net.net.transport import TransportError
 
     name = f"rattus {args.command}"
     if args.command == "join" and (args.address is None) == (args.table is None):
@@ -558,7 +585,7 @@ def cmd_network(args: argparse.Namespace) -> int:
         from rattus_net.net.node import HUMAN, read_setup
 
         try:
-            if read_setup(args.game_id).bot == HUMAN:
+            if read_setup(args.game_id, seat=args.seat).bot == HUMAN:
                 return _resume_tui(args, name)
         except NodeError as exc:
             print(f"{name}: {exc}", file=sys.stderr)
@@ -566,6 +593,62 @@ def cmd_network(args: argparse.Namespace) -> int:
 
     def say(line: str) -> None:
         print(line, flush=True)
+
+    try:
+        return _run_network(args, name, say)
+    except _Stopped as exc:
+        print(
+            f"{name}: stopped by {exc.signal_name}; the table is withdrawn "
+            "(a game that had started continues with: rattus resume)",
+            file=sys.stderr,
+        )
+        return 1
+
+
+class _Stopped(Exception):
+    """The headless command was stopped by SIGTERM or SIGHUP (and cleaned up after itself)."""
+
+    def __init__(self, signal_name: str) -> None:
+        self.signal_name = signal_name
+        super().__init__(signal_name)
+
+
+def _until_signal(coro: Any) -> Any:
+    """Run ``coro`` with asyncio; SIGTERM and SIGHUP cancel it, so that its ``finally``
+    blocks run (the advert is withdrawn with a goodbye, links and journal are closed), then
+    raise _Stopped."""
+    import asyncio
+    import signal
+
+    async def guarded() -> Any:
+        loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
+        assert task is not None
+        got: list[str] = []
+
+        def stop(sig: signal.Signals) -> None:
+            got.append(sig.name)
+            task.cancel()
+
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            loop.add_signal_handler(sig, stop, sig)
+        try:
+            return await coro
+        except asyncio.CancelledError:
+            if got:
+                raise _Stopped(got[0]) from None
+            raise
+
+    return asyncio.run(guarded())
+
+
+def _run_network(args: argparse.Namespace, name: str, say: Any) -> int:
+    import asyncio
+
+    from protocol.errors import ProtocolError
+    from rattus_net.net.lobby import LobbyRefusal, TableOptions
+    from rattus_net.net.node import NodeError
+    from rattus_net.net.transport import TransportError
 
     try:
         if args.command == "tables":
@@ -576,7 +659,7 @@ def cmd_network(args: argparse.Namespace) -> int:
             options = TableOptions(
                 args.players, args.buildings.describe(), args.simultaneous_supply
             ).check()
-            outcome = asyncio.run(
+            outcome = _until_signal(
                 play.host_game(
                     args.name,
                     options,
@@ -591,7 +674,7 @@ def cmd_network(args: argparse.Namespace) -> int:
                 )
             )
         elif args.command == "join":
-            outcome = asyncio.run(
+            outcome = _until_signal(
                 play.join_game(
                     args.address,
                     table=args.table,
@@ -608,8 +691,14 @@ def cmd_network(args: argparse.Namespace) -> int:
             from rattus_net.bots import make_bot
 
             bot = None if args.bot is None else make_bot(args.bot, None)
-            outcome = asyncio.run(
-                play.resume_game(args.game_id, stall_timeout=args.stall_timeout, say=say, bot=bot)
+            outcome = _until_signal(
+                play.resume_game(
+                    args.game_id,
+                    seat=args.seat,
+                    stall_timeout=args.stall_timeout,
+                    say=say,
+                    bot=bot,
+                )
             )
     except (LobbyRefusal, NodeError) as exc:
         print(f"{name}: {exc}", file=sys.stderr)
@@ -626,7 +715,7 @@ def _network_tui(args: argparse.Namespace, name: str) -> int:
     """``rattus host``/``rattus join`` without ``--bot``: the TUI, in the table's lobby."""
     import asyncio
 
-    from rattus_net.net.discovery import find_table
+    from rattus_net.net.discovery import AmbiguousTable, find_table
     from rattus_net.net.lobby import LobbyRefusal, TableOptions
     from tui.app import run_lobby
     from tui.netgame import GuestLobby, HostLobby, join_by_advert
@@ -653,7 +742,10 @@ def _network_tui(args: argparse.Namespace, name: str) -> int:
                 args.address, player, colour=args.colour, stall_timeout=args.stall_timeout
             )
         else:
-            advert = asyncio.run(find_table(args.table, args.wait))
+            try:
+                advert = asyncio.run(find_table(args.table, args.wait))
+            except AmbiguousTable as exc:
+                raise LobbyRefusal(str(exc)) from None
             if advert is None:
                 raise LobbyRefusal(f"no table {args.table!r} found on the local network")
             lobby = join_by_advert(advert, player, args.colour)
@@ -672,12 +764,19 @@ def _unfinished_games() -> int:
     if not playing:
         print(f"no unfinished network game in {data_dir() / 'games'}")
         return 0
-    print("unfinished network games (rattus resume GAME_ID continues one):")
+    from rattus_net.net.persist import is_locked
+
+    print("unfinished network games (rattus resume GAME_ID [--seat N] continues one):")
     for gid, meta in playing:
         players = meta.get("players") or []
         seat = meta.get("seat")
         who = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
-        print(f"{gid}  table {meta.get('table', '?')!r}, seat of {who}, {len(players)} players")
+        where = f"  --seat {seat + 1}" if isinstance(seat, int) else ""
+        busy = "  (being played now)" if is_locked(Path(str(meta.get("dir", "")))) else ""
+        print(
+            f"{gid}  table {meta.get('table', '?')!r}, seat of {who}, {len(players)} players"
+            f"{where}{busy}"
+        )
     return 0
 
 
@@ -687,7 +786,7 @@ def _resume_tui(args: argparse.Namespace, name: str) -> int:
     from tui.app import run_network_game
 
     print(f"{name}: reloading game {args.game_id} from its journal...", file=sys.stderr)
-    node = PeerNode.load(args.game_id, stall_timeout=args.stall_timeout)
+    node = PeerNode.load(args.game_id, seat=args.seat, stall_timeout=args.stall_timeout)
     return run_network_game(node)
 
 

@@ -5,11 +5,11 @@ No Textual here (everything runs on the app's asyncio loop, which is Textual's o
 * :class:`HostLobby` opens a table (:class:`~rattus_net.net.lobby.HostedTable`), seats the
   player, advertises the table with zeroconf and fills seats with bots on request. A bot seat
   is a second peer *in this process*: :func:`rattus_net.net.play.join_game`, joining the table
-  over loopback like any guest, with its own data directory (``bot-seats/<id>`` under the data
-  directory) so its journal is not the host's. Bot seats run on their own asyncio loop in a
-  background thread (:class:`BotSeats`): each peer checks every shuffle and decryption, and
-  four bots' share of that work on the screen's loop would freeze it for half a second at a
-  time.
+  over loopback like any guest, with its own seat folder in the data directory (its setup
+  says ``hosted_by``: resuming the host's seat brings it back). Bot seats run on their own
+  asyncio loop in a background thread (:class:`~rattus_net.net.botseats.BotSeats`): each peer
+  checks every shuffle and decryption, and four bots' share of that work on the screen's loop
+  would freeze it for half a second at a time.
 * :class:`GuestLobby` joins a table by address or by its zeroconf advert; the player's "ready"
   is an event handed to :func:`~rattus_net.net.lobby.join_table` (taken back before the start
   with a second event that says the player changed his mind).
@@ -26,8 +26,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import os
-import threading
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
@@ -56,7 +54,13 @@ from rattus_net.engine.moves import Move, Supply
 from rattus_net.engine.narrate import Narrator, decision_words
 from rattus_net.engine.view import PlayerView
 from rattus_net.net import play
-from rattus_net.net.discovery import Advertiser, TableAdvert, new_zeroconf
+from rattus_net.net.botseats import BotSeats, HostedBots
+from rattus_net.net.discovery import (
+    Advertiser,
+    TableAdvert,
+    new_zeroconf,
+    withdraw_on_signals,
+)
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import (
     HostedTable,
@@ -67,8 +71,8 @@ from rattus_net.net.lobby import (
     join_table,
 )
 from rattus_net.net.news import LinkNews
-from rattus_net.net.node import HUMAN, JOURNAL, Outcome, PeerNode, Setup, new_master
-from rattus_net.net.persist import data_dir, game_dir
+from rattus_net.net.node import HUMAN, STALL_TIMEOUT, Outcome, PeerNode, Setup, new_master
+from rattus_net.net.persist import check_storage
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
     Connection,
@@ -125,15 +129,11 @@ def problem_text(exc: BaseException) -> str:
     return text[0].upper() + text[1:] if text else text
 
 
-def seat_root(setup: Setup, root: Path | None) -> Path:
-    """The data directory for our seat's journal: the user's, unless another seat of the same
-    game already journals there (two seats played from one account, as when testing): then
-    ``seat-<n>/`` inside it, so no journal is ever shared (``RATTUS_DATA_DIR`` set to that
-    directory lets ``rattus resume`` find it)."""
-    base = root or data_dir()
-    if (game_dir(setup.game_id, base) / JOURNAL).exists():
-        return base / f"seat-{setup.seat + 1}"
-    return base
+def seat_root(setup: Setup, root: Path | None) -> Path | None:
+    """The data directory for our seat's journal: every seat has its own folder in it
+    (``games/<id>/seat-<n>/``), so two seats of one game played from one account never share a
+    file."""
+    return root
 
 
 def building_words(selection: str) -> str:
@@ -155,64 +155,6 @@ def _addresses(state: LobbyState, host: str, port: int) -> tuple[tuple[str, int]
 # --- lobbies ----------------------------------------------------------------------------------
 
 
-class BotSeats:
-    """A background thread with its own asyncio loop, where a host's bot seats play.
-
-    Each bot seat is a full peer: it checks every shuffle proof and decryption share like
-    anybody else. Run on the screen's loop, that work blocked it for up to half a second in a
-    five-player game; here it only competes for the interpreter, which switches threads every
-    few milliseconds."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._run, name="rattus-bot-seats", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self.loop)
-        try:
-            self.loop.run_forever()
-        finally:
-            self.loop.close()
-
-    def start(self, coro: Coroutine[Any, Any, None]) -> concurrent.futures.Future[None]:
-        """Run ``coro`` on the bots' loop; cancelling the future cancels it there."""
-        return asyncio.run_coroutine_threadsafe(coro, self.loop)
-
-    async def stop(self) -> None:
-        """Cancel every bot seat, let each close its node and links, and end the thread."""
-        wound_up = self._submit(self._wind_up(0.0, stop_loop=False))
-        if wound_up is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.wrap_future(wound_up), 10)
-            with contextlib.suppress(RuntimeError):  # already stopped and closed
-                self.loop.call_soon_threadsafe(self.loop.stop)
-        await asyncio.to_thread(self._thread.join, 10)
-
-    def retire(self, grace: float = 120.0) -> None:
-        """End the thread once the bot seats have finished their game on their own (they are
-        cancelled after ``grace`` seconds)."""
-        self._submit(self._wind_up(grace, stop_loop=True))
-
-    def _submit(self, coro: Coroutine[Any, Any, None]) -> concurrent.futures.Future[None] | None:
-        try:
-            return asyncio.run_coroutine_threadsafe(coro, self.loop)
-        except RuntimeError:  # the loop is closed: nothing is left to wind up
-            coro.close()
-            return None
-
-    @staticmethod
-    async def _wind_up(grace: float, *, stop_loop: bool) -> None:
-        tasks = {t for t in asyncio.all_tasks() if t is not asyncio.current_task()}
-        if tasks and grace > 0:
-            _, tasks = await asyncio.wait(tasks, timeout=grace)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        if stop_loop:
-            asyncio.get_running_loop().stop()
-
-
 class HostLobby:
     """A table this player hosts (seat 1), with its advert and its in-process bot seats."""
 
@@ -226,7 +168,7 @@ class HostLobby:
         port: int = 0,
         advertise: bool = True,
         limits: TransportLimits = DEFAULT_TRANSPORT,
-        stall_timeout: float = 60.0,
+        stall_timeout: float = STALL_TIMEOUT,
         root: Path | None = None,
     ) -> None:
         self.table = table
@@ -245,6 +187,7 @@ class HostLobby:
         self.news: list[str] = []
         self._aiozc = new_zeroconf() if advertise else None
         self._advertiser: Advertiser | None = None
+        self._unsignal: Callable[[], None] = lambda: None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.bot_tasks: list[concurrent.futures.Future[None]] = []
         self._bots: BotSeats | None = None
@@ -264,6 +207,7 @@ class HostLobby:
 
     async def open(self) -> None:
         """Open the port, take seat 1 (not ready yet) and announce the table."""
+        check_storage(self.root)  # (a full or read-only disk: said before anybody sits)
         hosted = HostedTable(self.identity, self.table, self.options, self.limits)
         self.hosted = hosted
         self.port = await hosted.open("0.0.0.0", self.port)
@@ -279,6 +223,7 @@ class HostLobby:
             )
             try:
                 await self._advertiser.start()
+                self._unsignal = withdraw_on_signals(self._advertiser)  # SIGTERM, SIGHUP
             except Exception as exc:  # no multicast here: the table is still open by address
                 self._advertiser = None
                 self.news.append(f"Not announced on the LAN ({problem_text(exc)}).")
@@ -335,7 +280,7 @@ class HostLobby:
             raise LobbyRefusal("the table is full")
         taken = {s.name for s in self.state.seats}
         name = next((b for b in BOT_NAMES if b not in taken), "Bot")
-        root = (self.root or data_dir()) / "bot-seats" / os.urandom(6).hex()
+        root = self.root  # (its own seat folder there; resumed with ours: hosted_by=0)
 
         screen_loop = asyncio.get_running_loop()
 
@@ -354,6 +299,7 @@ class HostLobby:
                     stall_timeout=self.stall_timeout,
                     say=lambda line: None,
                     root=root,
+                    hosted_by=0,
                 )
             except asyncio.CancelledError:
                 raise
@@ -409,6 +355,7 @@ class HostLobby:
         self.closed = True
         for t in list(self._tasks):
             t.cancel()
+        self._unsignal()
         if self._advertiser is not None:
             with contextlib.suppress(Exception):
                 await self._advertiser.stop()
@@ -430,7 +377,7 @@ class GuestLobby:
         colour: str | None = None,
         expect_fingerprint: str | None = None,
         limits: TransportLimits = DEFAULT_TRANSPORT,
-        stall_timeout: float = 60.0,
+        stall_timeout: float = STALL_TIMEOUT,
         root: Path | None = None,
     ) -> None:
         self.address = address
@@ -517,6 +464,7 @@ class GuestLobby:
 
     async def wait_start(self) -> LobbyState:
         """Connect, sit, and wait for the start (raises LobbyRefusal or TransportError)."""
+        check_storage(self.root)  # (a full or read-only disk: said before sitting down)
         self.listener = Listener(self._accept, self.limits, max_connections=20)
         listen_port = await self.listener.start("0.0.0.0", 0)
         return await join_table(
@@ -604,6 +552,9 @@ class NetworkGame:
         self._task: asyncio.Task[None] | None = None
         self._news = LinkNews.for_node(node)
         self._notified: tuple[int, int, int, bool, bool, bool] | None = None  # see _event
+        if cleanup is None and getattr(node, "resumed", False):  # a host back: its bots too
+            bots = HostedBots.resume(node, limits=node.limits, stall_timeout=node.stall_timeout)
+            self.cleanup = bots.close if bots is not None else None
 
     # -- running ---------------------------------------------------------------------------
 
@@ -771,7 +722,22 @@ class NetworkGame:
             text = STEP_WORDS.get(st.kind, st.kind)
         if gone:
             text += " (" + ", ".join(self.names[p] for p in gone) + " not connected)"
+            lefts = [getattr(self.node, "stall_left", lambda p: None)(p) for p in gone]
+            left = min((x for x in lefts if x is not None), default=None)
+            if left is not None:
+                text += (
+                    f"; ends in {int(left) // 60}:{int(left) % 60:02d} unless back, w: wait longer"
+                )
         return Waiting(text, waited)
+
+    def wait_longer(self) -> str | None:
+        """Give the players who dropped off 5 more minutes (the table's ``w``); the line to
+        show, or None if nobody is away."""
+        if not any(p not in self.node.links for p in range(self.n) if p != self.seat):
+            return None
+        self.node.wait_longer()
+        minutes = self.node.stall_timeout / 60
+        return f"Waiting longer: {minutes:g} minutes in all for a player who dropped off."
 
     @property
     def n(self) -> int:

@@ -30,7 +30,7 @@ from rattus_net.bots import BOT_KINDS, BOT_LEVELS
 from rattus_net.engine import data as D
 from rattus_net.net.discovery import TableAdvert, TableBrowser, local_addresses, new_zeroconf
 from rattus_net.net.lobby import LobbyState, TableOptions
-from rattus_net.net.persist import data_dir, list_games
+from rattus_net.net.persist import list_games
 from rattus_net.settings import load_settings, save_settings
 from tui import render as R
 from tui.controller import default_bot_kind
@@ -592,7 +592,7 @@ def recent_records() -> list[Path]:
         games = list_games()
     except Exception:
         return []
-    paths = [data_dir() / "games" / gid / "record.rattus" for gid, _ in games]
+    paths = [Path(str(meta.get("dir"))) / "record.rattus" for _, meta in games]
     found = [p for p in paths if p.is_file()]
     return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
 

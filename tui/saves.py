@@ -29,7 +29,7 @@ from rattus_net.engine.game import Game
 from rattus_net.engine.local import LocalTable
 from rattus_net.engine.record import GameRecord, RecordError
 from rattus_net.net.node import HUMAN, JOURNAL
-from rattus_net.net.persist import data_dir, game_dir, unfinished_games
+from rattus_net.net.persist import data_dir, unfinished_games
 
 FILE_NAME = "offline-game.json"
 KIND = "rattus-offline-save"
@@ -141,7 +141,7 @@ def unfinished_network_game(root: Path | None = None) -> UnfinishedNetworkGame |
         if not 0 <= seat < len(players):
             continue
         try:
-            when = (game_dir(game_id, root) / JOURNAL).stat().st_mtime
+            when = (Path(str(meta.get("dir"))) / JOURNAL).stat().st_mtime
         except OSError:
             continue
         table = str(meta.get("table", ""))

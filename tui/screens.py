@@ -362,6 +362,7 @@ class TableScreen(Screen[None]):
         Binding("q", "leave", "Leave game"),
         Binding("t", "toggle_always_take", "Always take", show=False),
         Binding("question_mark,f1", "help", "Keys"),
+        Binding("w", "wait_longer", "Wait longer", show=False),  # (said on the awaited line)
     ]
 
     def __init__(self, controller: GameController) -> None:
@@ -574,6 +575,13 @@ class TableScreen(Screen[None]):
         from tui.help import open_help
 
         open_help(self, "the table", "Your decision's dialog opens by itself; Esc puts it aside.")
+
+    def action_wait_longer(self) -> None:
+        """At a network table, give the players who dropped off more time."""
+        wait = getattr(self.controller, "wait_longer", None)
+        line = wait() if wait is not None else None
+        if line is not None:
+            self.notify(line)
 
     async def action_leave(self) -> None:
         if not self._leave_armed:

@@ -16,7 +16,9 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
+import os
 import re
+import signal
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -26,12 +28,27 @@ from zeroconf import IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from protocol.wire import PROTOCOL_VERSION
+from rattus_net.net.names import (
+    MAX_NAME,
+    BadName,
+    check_name,
+    check_name_bytes,
+    instance_label,
+)
 
 log = logging.getLogger(__name__)
 
 SERVICE_TYPE = "_rattus._tcp.local."
 STATES = ("open", "full", "playing", "over")
-MAX_TABLE_NAME = 40
+MAX_TABLE_NAME = MAX_NAME
+ADVERT_TTL = 15
+"""Seconds an advert's SRV/TXT/address records live in a browser's cache. Past that, a
+:class:`TableBrowser` asks again, and drops the table if its host does not answer: a host that
+vanished without a goodbye (killed, unplugged) leaves the list within about
+``ADVERT_TTL + RECHECK + 3`` seconds. (The PTR record alone would keep it for 19 minutes at
+least: python-zeroconf enforces that minimum on pointers.)"""
+RECHECK = 5.0
+"""Seconds between a browser's checks that its tables' hosts still answer."""
 _FP = re.compile(r"^[0-9a-f]{16}$")
 _MAX_TXT_VALUE = 200
 
@@ -40,14 +57,22 @@ class AdvertError(ValueError):
     """A TXT record that is not a valid table advert (missing, malformed or oversized field)."""
 
 
+class AmbiguousTable(ValueError):
+    """Several tables answer to the name asked for; ``str()`` lists them with their keys."""
+
+    def __init__(self, name: str, tables: list[TableAdvert]) -> None:
+        self.tables = tables
+        listed = "; ".join(f"key {t.fingerprint} at {t.address}" for t in tables)
+        super().__init__(
+            f"{len(tables)} tables are called {name!r} ({listed}): "
+            "join one with --table and the start of its key"
+        )
+
+
 def clean_table_name(name: str) -> str:
-    """A table name fit for a DNS-SD instance label and a terminal line: printable, trimmed,
-    at most ``MAX_TABLE_NAME`` characters. Raises ValueError if nothing is left."""
-    text = "".join(ch for ch in name if ch.isprintable()).strip()
-    text = text.replace(".", " ")[:MAX_TABLE_NAME].strip()
-    if not text:
-        raise ValueError("a table needs a name of printable characters")
-    return text
+    """A table name checked by the one rule for names (:mod:`rattus_net.net.names`); raises
+    BadName (a ValueError) saying what is wrong."""
+    return check_name(name, "table name")
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,12 +111,15 @@ class TableAdvert:
     def from_txt(cls, txt: Mapping[bytes, bytes | None] | Mapping[str, str | None]) -> TableAdvert:
         """Parse a received TXT record (bounded); AdvertError if it is not a table advert."""
         fields: dict[str, str] = {}
+        raw_name: bytes | str | None = None
         for key, value in list(txt.items())[:32]:
             k = key.decode("ascii", "replace") if isinstance(key, bytes) else str(key)
             if value is None:
                 continue
             if len(value) > _MAX_TXT_VALUE:
                 raise AdvertError(f"TXT field {k!r} too long")
+            if k == "name":
+                raw_name = value
             fields[k] = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
 
         def number(key: str, low: int, high: int) -> int:
@@ -110,10 +138,15 @@ class TableAdvert:
         state = fields.get("state", "")
         if state not in STATES:
             raise AdvertError(f"TXT field 'state' unknown: {state[:20]!r}")
+        if raw_name is None:
+            raise AdvertError("TXT field 'name' missing")
         try:
-            name = clean_table_name(fields.get("name", ""))
-        except ValueError:
-            raise AdvertError("TXT field 'name' missing or empty") from None
+            if isinstance(raw_name, bytes):
+                name = check_name_bytes(raw_name, "table name")
+            else:
+                name = check_name(raw_name, "table name")
+        except BadName as exc:
+            raise AdvertError(f"TXT field 'name': {exc}") from None
         return cls(
             name=name,
             fingerprint=fp,
@@ -138,7 +171,7 @@ def local_addresses() -> list[str]:
 
 
 def _instance_name(advert: TableAdvert) -> str:
-    return f"{advert.name} {advert.fingerprint[:8]}.{SERVICE_TYPE}"
+    return f"{instance_label(advert.name, advert.fingerprint)}.{SERVICE_TYPE}"
 
 
 class Advertiser:
@@ -158,6 +191,8 @@ class Advertiser:
             properties=self.advert.to_txt(),
             server=f"rattus-{self.advert.fingerprint[:12]}.local.",
             parsed_addresses=local_addresses(),
+            host_ttl=ADVERT_TTL,
+            other_ttl=ADVERT_TTL,
         )
 
     async def start(self) -> None:
@@ -206,11 +241,28 @@ class TableBrowser:
         self._browser: AsyncServiceBrowser | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._changed = asyncio.Event()
+        self._watch: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         self._browser = AsyncServiceBrowser(
             self.aiozc.zeroconf, SERVICE_TYPE, handlers=[self._on_state_change]
         )
+        self._watch = asyncio.get_running_loop().create_task(self._recheck())
+
+    async def _recheck(self) -> None:
+        """Drop the tables whose host no longer answers (their records expired from the cache
+        and a new query got no answer)."""
+        while True:
+            await asyncio.sleep(RECHECK)
+            for name in list(self.tables):
+                info = AsyncServiceInfo(SERVICE_TYPE, name)
+                try:
+                    alive = await info.async_request(self.aiozc.zeroconf, 3000)
+                except Exception as exc:
+                    log.debug("cannot recheck %s: %s", name, exc)
+                    continue
+                if not alive and self.tables.pop(name, None) is not None:
+                    self._notify()
 
     def _on_state_change(
         self,
@@ -268,11 +320,44 @@ class TableBrowser:
                 await asyncio.wait_for(self._changed.wait(), left)
 
     async def close(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
         if self._browser is not None:
             await self._browser.async_cancel()
             self._browser = None
         for task in list(self._tasks):
             task.cancel()
+
+
+def withdraw_on_signals(advertiser: Advertiser) -> Callable[[], None]:
+    """On SIGTERM or SIGHUP (a terminal window closed, ``kill``), withdraw the advert first (a
+    goodbye every browser hears at once), then let the signal end the process as it would
+    have. Returns a function that removes the handlers. Does nothing off the main thread."""
+    loop = asyncio.get_running_loop()
+    sigs = (signal.SIGTERM, signal.SIGHUP)
+    pending: set[asyncio.Task[None]] = set()
+
+    def undo() -> None:
+        for sig in sigs:
+            with contextlib.suppress(Exception):
+                loop.remove_signal_handler(sig)
+
+    async def goodbye(sig: signal.Signals) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(advertiser.stop(), 3.0)
+        undo()
+        signal.signal(sig, signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+
+    def handler(sig: signal.Signals) -> None:
+        task = loop.create_task(goodbye(sig))
+        pending.add(task)
+
+    for sig in sigs:
+        with contextlib.suppress(RuntimeError, ValueError, NotImplementedError):
+            loop.add_signal_handler(sig, handler, sig)
+    return undo
 
 
 def new_zeroconf() -> AsyncZeroconf:
@@ -293,8 +378,11 @@ async def browse(seconds: float) -> list[TableAdvert]:
         await aiozc.async_close()
 
 
-async def find_table(name: str, seconds: float) -> TableAdvert | None:
-    """The table called ``name`` (or whose fingerprint starts with ``name``), if seen in time."""
+async def find_table(name: str, seconds: float, settle: float = 1.5) -> TableAdvert | None:
+    """The table called ``name`` (or whose fingerprint starts with ``name``), if seen in time.
+
+    Once one is seen, the browser listens ``settle`` seconds more: if two tables (two keys)
+    answer to the name, AmbiguousTable lists them rather than picking one silently."""
     wanted = name.strip()
 
     def match(a: TableAdvert) -> bool:
@@ -304,7 +392,15 @@ async def find_table(name: str, seconds: float) -> TableAdvert | None:
     browser = TableBrowser(aiozc)
     try:
         await browser.start()
-        return await browser.wait_for(match, seconds)
+        first = await browser.wait_for(match, seconds)
+        if first is None:
+            return None
+        await asyncio.sleep(settle)
+        found = {a.fingerprint: a for a in browser.tables.values() if match(a)}
+        found.setdefault(first.fingerprint, first)
+        if len(found) > 1:
+            raise AmbiguousTable(wanted, sorted(found.values(), key=lambda a: a.fingerprint))
+        return first
     finally:
         await browser.close()
         await aiozc.async_close()

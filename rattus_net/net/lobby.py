@@ -15,9 +15,11 @@ mesh links that the peer node opens afterwards.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -31,6 +33,7 @@ from rattus_net.engine.data import COLOURS
 from rattus_net.engine.errors import RattusError
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.handshake import field as body_field
+from rattus_net.net.names import MAX_NAME, BadName, check_name
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
     Connection,
@@ -41,11 +44,19 @@ from rattus_net.net.transport import (
     TransportLimits,
     connect,
 )
+from rattus_net.net.transport import HANDSHAKE_FRAME as HANDSHAKE_FRAME
+
+LOBBY_FRAME = 16 * 1024
+"""Largest lobby message after authentication (a state of five seats is about 1 KiB)."""
+
+SIT_TIMEOUT = 10.0
+"""A lobby link that authenticated but has no seat after this long is closed."""
+
+STARTED = "the game at this table has started"
 
 log = logging.getLogger(__name__)
 
 LOBBY_PURPOSE = "lobby"
-MAX_NAME = 24
 
 
 class LobbyRefusal(Exception):
@@ -56,11 +67,20 @@ class LobbyRefusal(Exception):
         super().__init__(reason)
 
 
-def clean_name(name: str) -> str:
-    text = "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME].strip()
-    if not text:
-        raise LobbyRefusal("a player needs a name of printable characters")
-    return text
+def clean_name(name: str, what: str = "player name") -> str:
+    """``name`` checked by the one rule for names; LobbyRefusal saying what is wrong."""
+    try:
+        return check_name(name, what)
+    except BadName as exc:
+        raise LobbyRefusal(str(exc)) from None
+
+
+def _wire_name(value: str, what: str, peer: str | None) -> str:
+    """A name received from a peer: the same rule, a DecodeError (blame) if broken."""
+    try:
+        return check_name(value, what)
+    except BadName as exc:
+        raise DecodeError(peer, str(exc)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +174,7 @@ class Seat:
         if colour not in COLOURS or not 0 < port < 65536:
             raise DecodeError(peer, "bad colour or port")
         PublicIdentity.from_bytes(sign, peer=peer)
+        name = _wire_name(name, "player name", peer)
         return cls(name, colour, sign, host, port, bot, bool(ready))
 
 
@@ -203,7 +224,7 @@ class LobbyState:
         if phase not in ("open", "full", "playing"):
             raise DecodeError(peer, "unknown lobby phase")
         return cls(
-            table,
+            _wire_name(table, "table name", peer),
             host,
             TableOptions.from_wire(value.get("options"), peer),
             tuple(Seat.from_wire(s, peer) for s in seats),
@@ -228,7 +249,8 @@ class LobbyCore:
 
     @classmethod
     def open(cls, table: str, host: PublicIdentity, options: TableOptions) -> LobbyCore:
-        return cls(LobbyState(table, host.fingerprint, options.check()))
+        """A new table; LobbyRefusal if its name or options are not fit."""
+        return cls(LobbyState(clean_name(table, "table name"), host.fingerprint, options.check()))
 
     def _set(self, state: LobbyState) -> LobbyState:
         self.state = replace(state, phase=_phase(state))
@@ -239,7 +261,7 @@ class LobbyCore:
 
     def _require_open(self) -> None:
         if self.state.phase == "playing":
-            raise LobbyRefusal("the game at this table has started")
+            raise LobbyRefusal(STARTED)
 
     def sit(
         self,
@@ -335,7 +357,8 @@ class LobbyCore:
         msg = decode_message(data, peer=peer)
         body = msg.body
         if msg.kind == "lobby/sit":
-            name = body_field(body, "name", str, peer=peer, max_len=200)
+            # (a long name gets a clear refusal from sit(), not a drop: bounded by the frame)
+            name = body_field(body, "name", str, peer=peer, max_len=4000)
             port = body_field(body, "port", int, peer=peer)
             colour = body.get("colour")
             bot = body.get("bot")
@@ -395,6 +418,7 @@ async def authenticate(
 ) -> Handshake:
     """Run the link handshake on ``conn`` (bounded by the connect timeout)."""
     hs = Handshake(identity, purpose, os.urandom, expect=expect)
+    conn.frame_limit = min(HANDSHAKE_FRAME, conn.limits.max_frame)  # nothing big before trust
 
     async def run() -> None:
         await conn.send(hs.hello())
@@ -404,16 +428,24 @@ async def authenticate(
                 await conn.send(reply)
 
     try:
-        await asyncio.wait_for(run(), timeout or conn.limits.connect_timeout)
+        # (a timeout scope, not wait_for: no inner task whose error nobody collects when a
+        # handshake is still open at the end of a game)
+        async with asyncio.timeout(timeout or conn.limits.connect_timeout):
+            await run()
     except TimeoutError:
         raise PeerFault("did not authenticate in time", conn.peer) from None
     except RemoteProtocolError as exc:
         raise PeerFault(f"failed to authenticate: {exc.reason}", conn.peer) from None
+    conn.frame_limit = conn.limits.max_frame
+    conn.authenticated = True
     return hs
 
 
 class HostedTable:
     """A table being hosted: a Listener, the lobby core, and optionally a zeroconf advert.
+
+    Every state change reaches every guest in order (one writer per guest), so the start is
+    atomic: a seated guest hears the started table and never a refusal after it.
 
     ``serve_game(conn, handshake)`` receives links whose purpose is not the lobby (the game
     mesh shares the host's port), so one open port serves everything."""
@@ -430,14 +462,14 @@ class HostedTable:
         self.identity = identity
         self.core = LobbyCore.open(table, identity.public, options)
         self.listener = Listener(self._serve, limits, max_connections=max_connections)
-        self.guests: dict[str, Connection] = {}
-        self.faults: list[tuple[str, str]] = []
+        self.guests: dict[str, _GuestLink] = {}
+        self.faults: collections.deque[tuple[str, str]] = collections.deque(maxlen=200)
         self.listener.on_fault = lambda peer, reason: self.faults.append((peer, reason))
+        self.sit_timeout = SIT_TIMEOUT
         self.started: asyncio.Future[LobbyState] = asyncio.get_running_loop().create_future()
         self.game_links: Callable[[Connection, Handshake], object] | None = None
         self.auto_start = True
         self.core.on_change.append(self._changed)
-        self._broadcasts: set[asyncio.Task[None]] = set()
 
     async def open(self, host: str = "0.0.0.0", port: int = 0) -> int:
         return await self.listener.start(host, port)
@@ -450,17 +482,14 @@ class HostedTable:
         if state.phase == "playing" and not self.started.done():
             self.started.set_result(state)
         data = state_message(state)
-        for conn in list(self.guests.values()):
-            task = asyncio.get_running_loop().create_task(self._send_quietly(conn, data))
-            self._broadcasts.add(task)
-            task.add_done_callback(self._broadcasts.discard)
+        for fp, guest in list(self.guests.items()):
+            if state.phase == "playing" and state.seat_of(fp) is None:
+                guest.post(refuse_message(STARTED))  # no roster for a guest without a seat
+                guest.post(None)
+            else:
+                guest.post(data)  # (in order with everything else said to that guest)
         if self.auto_start and self.core.can_start:
             self.core.start(os.urandom(32))
-
-    @staticmethod
-    async def _send_quietly(conn: Connection, data: bytes) -> None:
-        with contextlib.suppress(TransportError):
-            await conn.send(data)
 
     async def _serve(self, conn: Connection) -> None:
         hs = await authenticate(conn, self.identity, None)
@@ -476,28 +505,84 @@ class HostedTable:
         await self._serve_guest(conn, hs.remote)
 
     async def _serve_guest(self, conn: Connection, who: PublicIdentity) -> None:
+        """One guest's lobby link. A stranger after the start is told so and nothing else
+        (not the roster's addresses and keys); a link without a seat is closed after
+        ``sit_timeout`` seconds and at the start; a seated guest is trusted (a connection slot
+        of its own) and, once the game has started, only ever hears the started table."""
         fp = who.fingerprint
+        state = self.core.state
+        if state.phase == "playing" and state.seat_of(fp) is None:
+            await conn.send(refuse_message(STARTED))
+            await conn.close()
+            return
         if fp in self.guests:
             raise PeerFault("a second lobby link with the same key", conn.peer)
-        observed = conn.peer.rsplit(":", 1)[0].strip("[]")
-        self.guests[fp] = conn
+        conn.frame_limit = min(LOBBY_FRAME, conn.limits.max_frame)
+        guest = _GuestLink(conn)
+        self.guests[fp] = guest
         conn.start_keepalive()
+        deadline = time.monotonic() + self.sit_timeout
         try:
-            await conn.send(state_message(self.core.state))
+            guest.post(state_message(state))
             while True:
-                data = await conn.recv()
+                seated = self.core.state.seat_of(fp) is not None
+                if seated:
+                    self.listener.trust(conn)
+                wait = None if seated else deadline - time.monotonic()
+                if wait is not None and wait <= 0:
+                    raise PeerFault("did not take a seat in time", conn.peer)
+                recv = asyncio.ensure_future(conn.recv())
+                done, _ = await asyncio.wait({recv, guest.writer}, timeout=wait,
+                                             return_when=asyncio.FIRST_COMPLETED)  # fmt: skip
+                if recv not in done:
+                    recv.cancel()
+                    with contextlib.suppress(BaseException):
+                        await recv
+                    if guest.writer.done():  # told to go (the game started without it)
+                        return
+                    continue  # (the deadline is checked above)
+                data = recv.result()
                 try:
-                    self.core.handle(who, observed, data)
+                    self.core.handle(who, conn.address, data)
                 except LobbyRefusal as exc:
-                    await conn.send(refuse_message(exc.reason))
+                    if (
+                        self.core.state.phase == "playing"
+                        and self.core.state.seat_of(fp) is not None
+                    ):
+                        # a seated guest's late word: the start is the answer, never a refusal
+                        guest.post(state_message(self.core.state))
+                    else:
+                        guest.post(refuse_message(exc.reason))
                 except DecodeError as exc:
                     raise PeerFault(f"bad lobby message: {exc.reason}", conn.peer) from None
         finally:
-            self.guests.pop(fp, None)
+            guest.writer.cancel()
+            if self.guests.get(fp) is guest:
+                del self.guests[fp]
             self.core.leave(fp)
 
     async def close(self) -> None:
         await self.listener.close()
+
+
+class _GuestLink:
+    """A lobby link seen from the host: everything said to the guest goes through one queue
+    and one writer, so a refusal can never overtake the state that started the game."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.writer = asyncio.get_running_loop().create_task(self._write())
+
+    def post(self, data: bytes | None) -> None:
+        """Send ``data`` after whatever was posted before (``None``: close the link)."""
+        self._queue.put_nowait(data)
+
+    async def _write(self) -> None:
+        with contextlib.suppress(TransportError):
+            while (data := await self._queue.get()) is not None:
+                await self.conn.send(data)
+            await self.conn.close()
 
 
 async def join_table(
@@ -574,7 +659,12 @@ async def join_table(
                     continue
                 data = recv.result()
                 recv = asyncio.ensure_future(conn.recv())
-                state, me = await _guest_step(conn, hs.remote, identity, data, on_state, ready)
+                try:
+                    state, me = await _guest_step(conn, hs.remote, identity, data, on_state, ready)
+                except LobbyRefusal as exc:
+                    if me is not None and STARTED in exc.reason:
+                        continue  # we hold a seat: the started table is on its way
+                    raise
                 if state.phase == "playing":
                     return state
         finally:

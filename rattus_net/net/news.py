@@ -43,6 +43,8 @@ class LinkNews:
         if kind == "link-down" and seat is not None and not self.over():
             self.gone.add(seat)
             return f"{name} dropped off the table; waiting for a return."
+        if kind == "moved":
+            return f"{detail[:1].upper()}{detail[1:]}; the others are told."
         if kind == "fault":
             return f"{name} sent something invalid: {safetext(detail)}."
         return None
@@ -65,6 +67,7 @@ def headless_reporter(node: PeerNode, say: Callable[[str], None]) -> None:
             say(f"round {game.round} of {game.plan.rounds}")
 
     node.on_event = hook
+    node.say_drops = say
 
 
 __all__ = ["LinkNews", "headless_reporter"]

@@ -51,7 +51,16 @@ from rattus_net.engine.moves import Move, format_move, parse_move
 from rattus_net.engine.view import PlayerView
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import authenticate
-from rattus_net.net.persist import Journal, game_dir, write_json_atomic
+from rattus_net.net.persist import (
+    Journal,
+    JournalError,
+    StorageError,
+    is_locked,
+    read_meta,
+    seat_dir,
+    seat_dirs,
+    write_json_atomic,
+)
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
     Connection,
@@ -65,7 +74,27 @@ from rattus_net.net.transport import (
 log = logging.getLogger(__name__)
 
 _COUNT = struct.Struct(">I")
+_PORT = struct.Struct(">H")
+_MOVED = b"rattus-net/v1/moved"
 JOURNAL = "journal.bin"
+PORT_RETRY = 2.0
+"""Seconds a resumed peer tries its old port (the killed process's socket may linger) before
+it listens on another one and tells the others."""
+STALL_TIMEOUT = 300.0
+"""How long the others wait by default for a peer whose program stopped (5 minutes: time to
+restart a computer and run ``rattus resume``); a waiting player may add more
+(:meth:`PeerNode.wait_longer`). Said the same way in the README, ``--help`` and the TUI
+(:data:`STALL_WORDS`)."""
+WAIT_MORE = 300.0
+"""What one "wait longer" adds (the TUI's ``w``)."""
+STALL_WORDS = (
+    "if a player's program stops, the others wait {minutes} for him to come back "
+    "(rattus resume); a waiting player may wait longer (w at the table); then the game ends "
+    "and the record names who stalled it"
+)
+ABSENT_GRACE = 3.0
+"""Seconds a resumed peer whose game is over waits for a peer whose link is down (it has
+probably left) before it ends, instead of the full ``linger``."""
 RECORD = "record.rattus"
 
 
@@ -88,6 +117,9 @@ class Setup:
     table: str = ""
     bot: str = "random"
     bot_seed: int | None = None
+    hosted_by: int | None = None
+    """The seat of the process that runs this bot seat beside its own (a TUI host's bots), so
+    that resuming that seat brings this one back too (:mod:`rattus_net.net.botseats`)."""
 
     @property
     def game_id(self) -> str:
@@ -102,6 +134,7 @@ class Setup:
             "table": self.table,
             "bot": self.bot,
             "bot_seed": self.bot_seed,
+            "hosted_by": self.hosted_by,
         }
 
     @classmethod
@@ -120,9 +153,11 @@ class Setup:
                 assert isinstance(h, str) and isinstance(p, int)
                 addresses.append((h, p))
             params = GameParams.from_wire(value["params"])
+            hosted_by = value.get("hosted_by")
+            assert hosted_by is None or isinstance(hosted_by, int)
         except (AssertionError, KeyError, DecodeError) as exc:
             raise NodeError(f"the journal's setup record is unreadable ({exc})") from None
-        return cls(params, seat, master, tuple(addresses), table, bot, bot_seed)
+        return cls(params, seat, master, tuple(addresses), table, bot, bot_seed, hosted_by)
 
 
 @dataclass
@@ -158,7 +193,7 @@ class PeerNode:
         directory: Path,
         *,
         limits: TransportLimits = DEFAULT_TRANSPORT,
-        stall_timeout: float = 60.0,
+        stall_timeout: float = STALL_TIMEOUT,
         linger: float = 15.0,
         bot: Bot | None = None,
         choose: Callable[[PlayerView], Any] | None = None,
@@ -170,6 +205,7 @@ class PeerNode:
         self.dir = directory
         self.limits = limits
         self.linger = linger
+        self.stall_timeout = stall_timeout
         self.seat = setup.seat
         self.n = setup.params.n
         self.names = setup.params.config.players
@@ -189,6 +225,10 @@ class PeerNode:
         self.got = [0] * self.n
         self.links: dict[int, _Link] = {}
         self.done_from: set[int] = set()
+        self.addresses: list[tuple[str, int]] = list(setup.addresses)
+        self.moved: bytes | None = None  # our signed new port, if we had to change it
+        self.told: set[int] = set()  # seats that got it
+        self.resumed = False
         self.faults: list[str] = []
         self.inbox: asyncio.Queue[tuple[int, bytes]] = asyncio.Queue()
         self._wake_main = asyncio.Event()
@@ -198,6 +238,7 @@ class PeerNode:
         self.down_since: dict[int, float] = {s: start for s in range(self.n) if s != self.seat}
         self._tasks: set[asyncio.Task[None]] = set()
         self.listener: Listener | None = None
+        self.say_drops: Callable[[str], None] | None = None  # dropped strangers, in words
         self.purpose = f"game/{setup.game_id}"
         self.expect = {
             i.fingerprint for s, i in enumerate(setup.params.identities) if s != setup.seat
@@ -207,8 +248,9 @@ class PeerNode:
 
     @classmethod
     def create(cls, setup: Setup, root: Path | None = None, **kw: Any) -> PeerNode:
-        """A new game: write the setup as the journal's first record."""
-        directory = game_dir(setup.game_id, root)
+        """A new game: write the setup as the journal's first record (in the seat's own
+        folder, locked while we play it)."""
+        directory = seat_dir(setup.game_id, setup.seat, root)
         journal = Journal.open(directory / JOURNAL)
         if len(journal) == 0:
             journal.append(["setup", setup.to_wire()])
@@ -218,10 +260,14 @@ class PeerNode:
         return node
 
     @classmethod
-    def load(cls, game_id: str, root: Path | None = None, **kw: Any) -> PeerNode:
-        """Resume a game from its journal (after a crash, a kill or a reboot)."""
-        directory, journal, setup = _open_journal(game_id, root)
+    def load(
+        cls, game_id: str, root: Path | None = None, *, seat: int | None = None, **kw: Any
+    ) -> PeerNode:
+        """Resume a game from its journal (after a crash, a kill or a reboot). ``seat`` (from
+        0) picks one of several seats of the game journaled here (see :func:`find_seat`)."""
+        directory, journal, setup = _open_journal(find_seat(game_id, root, seat))
         node = cls(setup, journal, directory, **kw)
+        node.resumed = True
         node._replay()
         return node
 
@@ -246,6 +292,16 @@ class PeerNode:
             elif rec[0] == "d" and len(rec) == 2:
                 assert isinstance(rec[1], str)
                 self.session.decide(parse_move(rec[1]), now)
+            elif rec[0] == "D" and len(rec) == 2 and isinstance(rec[1], int):
+                self.done_from.add(rec[1])  # that peer had said its game was over
+            elif rec[0] == "p" and len(rec) == 3 and isinstance(rec[1], int):
+                assert isinstance(rec[2], bytes)
+                self.addresses[self.seat] = (self.addresses[self.seat][0], rec[1])
+                self.moved = rec[2]
+            elif rec[0] == "a" and len(rec) == 4 and isinstance(rec[1], int):
+                _, seat, host, port = rec
+                assert isinstance(seat, int) and isinstance(host, str) and isinstance(port, int)
+                self.addresses[seat] = (host, port)
         self.sent.extend(self.session.take_outgoing())
 
     def _write_meta(self, status: str) -> None:
@@ -256,8 +312,9 @@ class PeerNode:
                 "seat": self.seat,
                 "players": list(self.names),
                 "status": status,
-                "listen": list(self.setup.addresses[self.seat]),
+                "listen": list(self.addresses[self.seat]),
                 "bot": self.setup.bot,  # who plays the seat: a bot kind, or HUMAN
+                "hosted_by": self.setup.hosted_by,  # a bot seat run by that seat's process
             },
         )
 
@@ -266,13 +323,18 @@ class PeerNode:
     async def run(self, listener: Listener | None = None) -> Outcome:
         """Connect the mesh and play to the end; returns where the record is."""
         if listener is None:
-            _, port = self.setup.addresses[self.seat]
-            self.listener = Listener(self.accept, self.limits, max_connections=4 * self.n)
+            _, port = self.addresses[self.seat]
+            self.listener = Listener(
+                self.accept, self.limits, max_connections=4 * self.n, say=self.say_drops
+            )
             await self._listen(port)
         else:
             self.listener = listener
         for j in range(self.seat):
             self._spawn(self._dial(j))
+        if self.moved is not None:  # the seats that dial us must learn where we are now
+            for j in range(self.seat + 1, self.n):
+                self._spawn(self._announce(j))
         try:
             await self._main()
             return self._finish()
@@ -280,15 +342,62 @@ class PeerNode:
             await self.close()
 
     async def _listen(self, port: int) -> None:
+        """Listen on our port; if another program holds it, on any free port, and tell the
+        others (a signed note, journaled so that a later restart uses the new port)."""
         assert self.listener is not None
-        for attempt in range(50):  # the old process's socket may linger briefly after a kill
+        deadline = time.monotonic() + PORT_RETRY
+        while True:  # the old process's socket may linger briefly after a kill
             try:
                 await self.listener.start("0.0.0.0", port)
                 return
             except OSError:
-                if attempt == 49:
-                    raise
+                if time.monotonic() >= deadline:
+                    break
                 await asyncio.sleep(0.2)
+        new = await self.listener.start("0.0.0.0", 0)
+        log.info("port %d is taken: listening on %d", port, new)
+        self.moved = self.identity.sign(self._moved_message(self.seat, new))
+        self.journal.append(["p", new, self.moved])
+        self.addresses[self.seat] = (self.addresses[self.seat][0], new)
+        self.told.clear()
+        self._write_meta("playing")
+        self._emit("moved", self.seat, f"port {port} was taken: listening on port {new} now")
+
+    def _moved_message(self, seat: int, port: int) -> bytes:
+        return _MOVED + bytes.fromhex(self.setup.game_id) + bytes([seat]) + _PORT.pack(port)
+
+    def _moved_frame(self) -> bytes:
+        assert self.moved is not None
+        return b"P" + _PORT.pack(self.addresses[self.seat][1]) + self.moved
+
+    def _peer_moved(self, seat: int, body: bytes, conn: Connection) -> None:
+        """A peer says (signed) that it listens on another port now."""
+        if len(body) != _PORT.size + 64:
+            raise PeerFault("bad port note", conn.peer)
+        (port,) = _PORT.unpack_from(body)
+        sig = body[_PORT.size :]
+        try:
+            self.setup.params.identities[seat].verify(self._moved_message(seat, port), sig)
+        except RemoteProtocolError:
+            raise PeerFault("port note with a wrong signature", conn.peer) from None
+        if port == 0 or self.addresses[seat] == (conn.address, port):
+            return
+        self.addresses[seat] = (conn.address, port)
+        if not self._closing:
+            self.journal.append(["a", seat, conn.address, port], sync=False)
+
+    def wait_longer(self, seconds: float = WAIT_MORE) -> None:
+        """Wait ``seconds`` more for peers who stopped (and for every step) before the game
+        ends blaming them: a player at the table chose to give them more time."""
+        self.session.timeout += seconds
+        self.stall_timeout = self.session.timeout
+
+    def stall_left(self, seat: int, now: float | None = None) -> float | None:
+        """Seconds left before ``seat``, whose link is down, is blamed (None if linked)."""
+        since = self.down_since.get(seat)
+        if since is None:
+            return None
+        return max(0.0, self.session.timeout - ((now or time.monotonic()) - since))
 
     def _emit(self, kind: str, seat: int | None = None, detail: str = "") -> None:
         if self.on_event is not None and not self._closing:
@@ -316,14 +425,18 @@ class PeerNode:
         if hs.remote not in ids or ids.index(hs.remote) == self.seat:
             raise PeerFault("key not in the roster", conn.peer)
         seat = ids.index(hs.remote)
+        if self.listener is not None:
+            self.listener.trust(conn)  # a roster key: a slot strangers cannot take
         conn.start_keepalive()
         await self._serve_link(conn, seat)
 
-    async def _dial(self, seat: int) -> None:
-        host, port = self.setup.addresses[seat]
+    async def _dial(self, seat: int, *, once: bool = False) -> None:
+        """Keep a link to ``seat`` (we are its dialler), redialling with backoff; with
+        ``once``, only until the link has told it our new port (then it dials us)."""
         fp = self.setup.params.identities[seat].fingerprint
         delay = 0.1
-        while not self._over():
+        while not self._over() and not (once and seat in self.told):
+            host, port = self.addresses[seat]  # (a peer that moved told us where)
             try:
                 conn = await connect(host, port, self.limits)
                 try:
@@ -341,6 +454,10 @@ class PeerNode:
             await asyncio.sleep(delay)
             delay = min(delay * 2, 1.0)
 
+    async def _announce(self, seat: int) -> None:
+        """Dial a seat that normally dials us, to tell it our new port."""
+        await self._dial(seat, once=True)
+
     def _over(self) -> bool:
         return self._closing
 
@@ -357,6 +474,9 @@ class PeerNode:
         writer = asyncio.get_running_loop().create_task(self._writer(link))
         try:
             await conn.send(b"H" + _COUNT.pack(self.got[seat]))
+            if self.moved is not None:
+                await conn.send(self._moved_frame())
+                self.told.add(seat)
             if self.session.finished or self.session.abort is not None:
                 await conn.send(b"D")
             while True:
@@ -370,8 +490,12 @@ class PeerNode:
                     link.sent_upto = min(have, len(self.sent))
                     link.wake.set()
                 elif tag == b"D":
+                    if seat not in self.done_from and not self._closing:
+                        self.journal.append(["D", seat], sync=False)  # known after a resume
                     self.done_from.add(seat)
                     self._wake_main.set()
+                elif tag == b"P":
+                    self._peer_moved(seat, body, conn)
                 else:
                     raise PeerFault("unknown frame tag", conn.peer)
         except TransportError as exc:
@@ -494,8 +618,11 @@ class PeerNode:
             self._spawn(self._send_done(link))
         deadline = time.monotonic() + self.linger
         others = set(range(self.n)) - {self.seat}
+        absent_since: dict[int, float] = {}
         while time.monotonic() < deadline and not others <= self.done_from:
             if self.session.abort is not None and not self.links:
+                break
+            if self.resumed and self._others_left(others, absent_since):
                 break
             self._wake_main.clear()
             with contextlib.suppress(TimeoutError):
@@ -504,6 +631,19 @@ class PeerNode:
                 seat, frame = self.inbox.get_nowait()
                 with contextlib.suppress(RemoteProtocolError):
                     self.session.receive(frame, time.monotonic(), link=seat)
+
+    def _others_left(self, others: set[int], absent_since: dict[int, float]) -> bool:
+        """Whether every peer we still wait for has been unreachable for ABSENT_GRACE: a
+        resumed peer does not wait the full linger for peers that already left (they could
+        not have finished without our frames, so they have them, or they gave up)."""
+        now = time.monotonic()
+        waiting = others - self.done_from
+        for s in waiting:
+            if s in self.links:
+                absent_since.pop(s, None)
+            else:
+                absent_since.setdefault(s, now)
+        return all(s in absent_since and now - absent_since[s] >= ABSENT_GRACE for s in waiting)
 
     async def _send_done(self, link: _Link) -> None:
         with contextlib.suppress(TransportError):
@@ -515,14 +655,20 @@ class PeerNode:
         record = self.dir / RECORD
         data = self.session.record_bytes()
         tmp = record.with_name(RECORD + ".tmp")
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, record)
         abort = self.session.abort
         status = "finished" if abort is None else "aborted"
-        self._write_meta(status)
+        try:
+            with open(tmp, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, record)
+            self._write_meta(status)
+        except OSError as exc:
+            raise StorageError(
+                f"cannot write {record}: {exc.strerror or exc}; free some space, then "
+                f"`rattus resume {self.setup.game_id}` writes it again"
+            ) from None
         return Outcome(
             self.setup.game_id,
             record,
@@ -545,23 +691,75 @@ class PeerNode:
         self.journal.close()
 
 
-def _open_journal(game_id: str, root: Path | None) -> tuple[Path, Journal, Setup]:
-    directory = game_dir(game_id, root)
+def _seat_label(directory: Path) -> str:
+    meta = read_meta(directory)
+    seat, players = meta.get("seat"), meta.get("players")
+    if isinstance(seat, int) and isinstance(players, list) and 0 <= seat < len(players):
+        return f"seat {seat + 1} ({players[seat]})"
+    return directory.name
+
+
+def find_seat(game_id: str, root: Path | None = None, seat: int | None = None) -> Path:
+    """The folder of the seat of ``game_id`` to resume.
+
+    ``seat`` (from 0) names it; without it, the only seat of the game journaled here, else the
+    only one of the unfinished seats that no process is playing right now (three terminals on
+    one account: the one that was killed). Raises NodeError naming the choices otherwise."""
+    try:
+        folders = seat_dirs(game_id, root)
+    except JournalError as exc:
+        raise NodeError(str(exc)) from None
+    if not folders:
+        where = root or Path("the data directory")
+        raise NodeError(f"no game {game_id} in {where}")
+    if seat is not None:
+        for folder in folders:
+            meta_seat = read_meta(folder).get("seat")
+            if folder.name == f"seat-{seat + 1}" or (folder.name == game_id and meta_seat == seat):
+                return folder
+        raise NodeError(f"seat {seat + 1} of game {game_id} is not journaled here")
+    if len(folders) == 1:
+        return folders[0]
+    unfinished = [f for f in folders if read_meta(f).get("status") == "playing"]
+    free = [f for f in unfinished if not is_locked(f)]
+    if len(free) == 1:
+        return free[0]
+    own = [f for f in free if read_meta(f).get("hosted_by") is None]
+    if len(own) == 1:
+        return own[0]  # (the others are its bot seats: they come back with it)
+    if not free and unfinished:
+        raise NodeError(
+            f"every unfinished seat of game {game_id} here is being played by a process now"
+        )
+    choices = ", ".join(_seat_label(f) for f in (free or folders))
+    raise NodeError(f"game {game_id} has several seats here ({choices}): choose one with --seat N")
+
+
+def _open_journal(directory: Path) -> tuple[Path, Journal, Setup]:
     path = directory / JOURNAL
     if not path.exists():
-        raise NodeError(f"no game {game_id} in {directory.parent}")
+        raise NodeError(f"no journal in {directory}")
     journal = Journal.open(path)
     first = journal.records[0] if journal.records else None
     if not isinstance(first, list) or len(first) != 2 or first[0] != "setup":
-        raise NodeError(f"the journal of game {game_id} has no setup")
-    return directory, journal, Setup.from_wire(first[1])
+        journal.close()
+        raise NodeError(f"the journal {path} has no setup")
+    try:
+        return directory, journal, Setup.from_wire(first[1])
+    except NodeError:
+        journal.close()
+        raise
 
 
-def read_setup(game_id: str, root: Path | None = None) -> Setup:
+def read_setup(game_id: str, root: Path | None = None, seat: int | None = None) -> Setup:
     """The setup of a journaled game (who plays the seat, say), without replaying it."""
-    _, journal, setup = _open_journal(game_id, root)
-    journal.close()
-    return setup
+    directory = find_seat(game_id, root, seat)
+    path = directory / JOURNAL
+    with Journal.open(path, lock=False) as journal:
+        first = journal.records[0] if journal.records else None
+    if not isinstance(first, list) or len(first) != 2 or first[0] != "setup":
+        raise NodeError(f"the journal {path} has no setup")
+    return Setup.from_wire(first[1])
 
 
 def new_master() -> bytes:

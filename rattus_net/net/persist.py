@@ -10,15 +10,24 @@ artefact, and reload refuses the file rather than guess.
 
 Layout under the data directory (``RATTUS_DATA_DIR``, else platformdirs' user data dir)::
 
-    games/<game id>/journal.bin    the records, each: u32 length | u32 crc32 | payload
-    games/<game id>/meta.json      small summary for listing (written atomically)
+    games/<game id>/seat-<n>/journal.bin    the records, each: u32 length | u32 crc32 | payload
+    games/<game id>/seat-<n>/meta.json      small summary for listing (written atomically)
+    games/<game id>/seat-<n>/record.rattus  the signed record, at the end
+
+Every seat has a folder of its own, whatever the data directory: several peers of one game
+started from one account (three terminals, a TUI host and its bot seats) never share a file.
+A seat's journal is locked (``flock``) while a process plays it, so a second process cannot
+play the same seat at once. Games of older versions (``games/<game id>/journal.bin``) are
+still listed and resumed.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
+import shutil
 import struct
 import zlib
 from collections.abc import Iterator
@@ -45,6 +54,48 @@ class JournalError(OSError):
     """A journal is damaged beyond a torn last record, or a game directory is unusable."""
 
 
+class SeatBusy(JournalError):
+    """Another process is playing this seat right now (its journal is locked)."""
+
+
+class StorageError(JournalError):
+    """The data directory cannot hold a game (not writable, full): said before sitting down,
+    or, during a game, naming the file that could not be written and the way back."""
+
+
+MIN_FREE = 8 << 20
+"""Bytes a network game needs free before a player sits down: a five-player game's journal
+and record take about 2 MB; the rest is margin for meta files and other programs."""
+
+
+def check_storage(root: Path | None = None, need: int = MIN_FREE) -> Path:
+    """The games folder, once it is known to be writable and to have ``need`` bytes free;
+    StorageError saying what is wrong otherwise (call it before taking a seat)."""
+    base = (root or data_dir()) / "games"
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        probe = base / f".probe-{os.getpid()}"
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.write(fd, b"rattus")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+            probe.unlink(missing_ok=True)
+    except OSError as exc:
+        raise StorageError(
+            f"cannot save network games in {base}: {exc.strerror or exc} "
+            f"(set {ENV_DATA_DIR} to a writable folder)"
+        ) from None
+    free = shutil.disk_usage(base).free
+    if free < need:
+        raise StorageError(
+            f"only {free / 2**20:.1f} MB free in {base}; a network game needs "
+            f"{need / 2**20:.0f} MB for its journal and record: free some space first"
+        )
+    return base
+
+
 def data_dir() -> Path:
     """Where this user's games live: ``$RATTUS_DATA_DIR`` or the platform's user data dir."""
     override = os.environ.get(ENV_DATA_DIR)
@@ -61,7 +112,30 @@ def check_game_id(game_id: str) -> str:
 
 
 def game_dir(game_id: str, root: Path | None = None) -> Path:
+    """The folder of one game: it holds one folder per seat played from this data directory."""
     return (root or data_dir()) / "games" / check_game_id(game_id)
+
+
+def seat_dir(game_id: str, seat: int, root: Path | None = None) -> Path:
+    """The folder of one seat (``seat`` counts from 0; the folder is ``seat-<seat + 1>``)."""
+    if not 0 <= seat < 5:
+        raise JournalError(f"no seat {seat + 1} in a game of at most 5 players")
+    return game_dir(game_id, root) / f"seat-{seat + 1}"
+
+
+_SEAT_DIR = re.compile(r"^seat-([1-5])$")
+
+
+def seat_dirs(game_id: str, root: Path | None = None) -> list[Path]:
+    """The folders of this game's seats that hold a journal here (an older version's single
+    folder, ``games/<game id>`` itself, included)."""
+    base = game_dir(game_id, root)
+    found = [base] if (base / "journal.bin").is_file() else []
+    if base.is_dir():
+        found += sorted(
+            d for d in base.iterdir() if _SEAT_DIR.match(d.name) and (d / "journal.bin").is_file()
+        )
+    return found
 
 
 def _fsync_dir(path: Path) -> None:
@@ -87,16 +161,28 @@ class Journal:
         self._fd = fd
 
     @classmethod
-    def open(cls, path: Path) -> Journal:
-        """Open (creating) the journal at ``path``; load its records, cutting a torn tail."""
+    def open(cls, path: Path, *, lock: bool = True) -> Journal:
+        """Open (creating) the journal at ``path``; load its records, cutting a torn tail.
+
+        With ``lock`` the file stays locked until :meth:`close` (or the process ends, however
+        it ends): a second opener gets :class:`SeatBusy` instead of mixing its records in."""
         path.parent.mkdir(parents=True, exist_ok=True)
         existed = path.exists()
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+        if lock:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                raise SeatBusy(
+                    f"{path.parent} is in use: another rattus process is playing this seat "
+                    "right now (end it first, or wait for its game to end)"
+                ) from None
         try:
             with open(fd, "rb", closefd=False) as f:
                 data = f.read()
             records, good = _parse(data, path)
-            if good < len(data):
+            if good < len(data) and lock:  # (unlocked: a reader, maybe of a journal in use)
                 os.ftruncate(fd, good)
                 os.fsync(fd)
         except BaseException:
@@ -114,19 +200,34 @@ class Journal:
         payload = encode_value(value, _LIMITS)
         data = _RECORD.pack(len(payload), zlib.crc32(payload)) + payload
         written = 0
-        while written < len(data):
-            written += os.write(self._fd, data[written:])
-        if sync:
-            os.fsync(self._fd)
+        try:
+            while written < len(data):
+                written += os.write(self._fd, data[written:])
+            if sync:
+                os.fsync(self._fd)
+        except OSError as exc:
+            raise self._write_error(exc) from None
         self.records.append(value)
 
     def sync(self) -> None:
-        os.fsync(self._fd)
+        try:
+            os.fsync(self._fd)
+        except OSError as exc:
+            raise self._write_error(exc) from None
+
+    def _write_error(self, exc: OSError) -> StorageError:
+        return StorageError(
+            f"cannot write {self.path}: {exc.strerror or exc}; the game is saved up to the "
+            "last move: free some space (or fix the folder), then `rattus resume` continues it"
+        )
 
     def close(self) -> None:
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
+
+    def __del__(self) -> None:  # a journal dropped unclosed must not keep its seat locked
+        self.close()
 
     def __enter__(self) -> Journal:
         return self
@@ -179,8 +280,34 @@ def write_json_atomic(path: Path, obj: Any) -> None:
     _fsync_dir(path.parent)
 
 
+def read_meta(directory: Path) -> dict[str, Any]:
+    """A seat folder's meta.json (empty dict when missing or unreadable)."""
+    try:
+        meta = json.loads((directory / "meta.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        meta = {}
+    return meta if isinstance(meta, dict) else {}
+
+
+def is_locked(directory: Path) -> bool:
+    """Whether a process is playing the seat whose folder this is, right now."""
+    try:
+        fd = os.open(directory / "journal.bin", os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # (closing drops the probe's lock, if it got one)
+    return False
+
+
 def list_games(root: Path | None = None) -> list[tuple[str, dict[str, Any]]]:
-    """Games in the data directory with their meta.json (empty dict when unreadable)."""
+    """Seats of games in the data directory with their meta.json (one entry per seat folder
+    that holds a meta.json or a journal; an empty dict when unreadable). Each meta gets
+    ``dir``: the seat's folder."""
     base = (root or data_dir()) / "games"
     if not base.is_dir():
         return []
@@ -188,11 +315,10 @@ def list_games(root: Path | None = None) -> list[tuple[str, dict[str, Any]]]:
     for d in sorted(base.iterdir()):
         if not (d.is_dir() and _GAME_ID.match(d.name)):
             continue
-        try:
-            meta = json.loads((d / "meta.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            meta = {}
-        games.append((d.name, meta if isinstance(meta, dict) else {}))
+        folders = [d] if (d / "meta.json").exists() or (d / "journal.bin").exists() else []
+        folders += sorted(s for s in d.iterdir() if _SEAT_DIR.match(s.name) and s.is_dir())
+        for folder in folders:
+            games.append((d.name, {**read_meta(folder), "dir": str(folder)}))
     return games
 
 

@@ -16,11 +16,19 @@ from protocol.crypto.identity import Identity
 from protocol.params import GameParams, PeerSecrets
 from protocol.safetext import safetext
 from rattus_net.engine.config import GameConfig
-from rattus_net.net.discovery import Advertiser, TableAdvert, find_table, new_zeroconf
+from rattus_net.net.botseats import HostedBots
+from rattus_net.net.discovery import (
+    Advertiser,
+    AmbiguousTable,
+    TableAdvert,
+    find_table,
+    new_zeroconf,
+)
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import HostedTable, LobbyRefusal, LobbyState, TableOptions, join_table
 from rattus_net.net.news import headless_reporter
-from rattus_net.net.node import NodeError, Outcome, PeerNode, Setup, new_master
+from rattus_net.net.node import STALL_TIMEOUT, NodeError, Outcome, PeerNode, Setup, new_master
+from rattus_net.net.persist import check_storage
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
     Connection,
@@ -59,12 +67,14 @@ async def host_game(
     bot_seed: int | None = None,
     advertise: bool = True,
     limits: TransportLimits = DEFAULT_TRANSPORT,
-    stall_timeout: float = 60.0,
+    stall_timeout: float = STALL_TIMEOUT,
     say: Say = print,
 ) -> Outcome:
+    check_storage()  # before anybody sits down: a full disk would end the game for all
     master = new_master()
     identity = PeerSecrets(master).identity()
     hosted = HostedTable(identity, table, options, limits)
+    hosted.listener.say = say
     port = await hosted.open("0.0.0.0", port)
     hosted.core.sit(identity.public, name or bot, "", port, colour=colour, bot=bot)
     hosted.core.set_ready(identity.fingerprint, True)
@@ -125,18 +135,23 @@ async def join_game(
     colour: str | None = None,
     bot_seed: int | None = None,
     limits: TransportLimits = DEFAULT_TRANSPORT,
-    stall_timeout: float = 60.0,
+    stall_timeout: float = STALL_TIMEOUT,
     find_seconds: float = 5.0,
     say: Say = print,
     root: Path | None = None,
+    hosted_by: int | None = None,
 ) -> Outcome:
     """Join a table and let ``bot`` play the seat. ``root`` is the data directory for this
-    seat's journal and record (default: the user's); a bot seat that a TUI host runs in its own
-    process uses a directory of its own, so that its journal is not the host's."""
+    seat's journal and record (default: the user's). Checks first that it can hold the game
+    (StorageError otherwise), before sitting down."""
+    check_storage(root)
     expect: str | None = None
     if address is None:
         assert table is not None
-        advert = await find_table(table, find_seconds)
+        try:
+            advert = await find_table(table, find_seconds)
+        except AmbiguousTable as exc:
+            raise LobbyRefusal(str(exc)) from None
         if advert is None:
             raise LobbyRefusal(f"no table {table!r} found on the local network")
         if not advert.compatible:
@@ -155,7 +170,7 @@ async def join_game(
             raise PeerFault("game not started yet", conn.peer)
         await node.accept(conn)
 
-    listener = Listener(on_link, limits, max_connections=20)
+    listener = Listener(on_link, limits, max_connections=20, say=say)
     listen_port = await listener.start("0.0.0.0", 0)
     try:
         state = await join_table(
@@ -179,6 +194,7 @@ async def join_game(
             state.table,
             bot,
             bot_seed,
+            hosted_by,
         )
         node = PeerNode.create(setup, root, limits=limits, stall_timeout=stall_timeout)
         headless_reporter(node, say)
@@ -192,18 +208,26 @@ async def join_game(
 async def resume_game(
     game_id: str,
     *,
+    seat: int | None = None,
     limits: TransportLimits = DEFAULT_TRANSPORT,
-    stall_timeout: float = 60.0,
+    stall_timeout: float = STALL_TIMEOUT,
     say: Say = print,
     **kw: Any,
 ) -> Outcome:
-    node = PeerNode.load(game_id, limits=limits, stall_timeout=stall_timeout, **kw)
+    node = PeerNode.load(game_id, seat=seat, limits=limits, stall_timeout=stall_timeout, **kw)
     headless_reporter(node, say)
     if node.session.finished or node.session.abort is not None:
         say(f"game {game_id} is already over")
     else:
         say(f"game {game_id} resumed at seat {node.seat + 1} ({safetext(node.names[node.seat])})")
-    return await node.run()
+    bots = HostedBots.resume(node, limits=limits, stall_timeout=stall_timeout)
+    if bots is not None:
+        say(f"the bot seats this seat hosted are back: {len(bots.futures)}")
+    try:
+        return await node.run()
+    finally:
+        if bots is not None:  # they end with the game (cancelled if they cannot)
+            await bots.finish(node.linger + 30.0)
 
 
 def _names(names: tuple[str, ...]) -> str:

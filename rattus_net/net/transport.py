@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import logging
 import struct
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -35,6 +36,13 @@ log = logging.getLogger(__name__)
 
 MAGIC = b"RATN"
 """First bytes of every connection: says "this is Rattus Net", whatever the version."""
+
+HANDSHAKE_FRAME = 1024
+"""Largest frame before a link is authenticated: a hello (two keys, a nonce, a purpose) or a
+signature is a few hundred bytes, so a stranger can never make us read or decode more."""
+
+SUMMARY_PERIOD = 60.0
+"""Dropped connections are told as one line per minute (a flood must not flood the log)."""
 
 _PREAMBLE = struct.Struct(">4sH")
 _HEADER = struct.Struct(">I")
@@ -144,6 +152,16 @@ class Connection:
         self._send_lock = asyncio.Lock()
         self._keepalive: asyncio.Task[None] | None = None
         self.closed = False
+        self.frame_limit = limits.max_frame
+        self.opened = time.monotonic()
+        self.authenticated = False  # set once the link handshake is through
+        """Largest frame accepted now: :data:`HANDSHAKE_FRAME` until the link is
+        authenticated (see :meth:`authenticated`)."""
+
+    @property
+    def address(self) -> str:
+        """The remote IP address (without the port)."""
+        return self.peer.rsplit(":", 1)[0].strip("[]")
 
     # -- setup -----------------------------------------------------------------------------
 
@@ -151,10 +169,9 @@ class Connection:
         """Send our magic and version, check theirs (both within ``connect_timeout``)."""
         self._writer.write(_PREAMBLE.pack(MAGIC, version))
         try:
-            data = await asyncio.wait_for(
-                self._reader.readexactly(_PREAMBLE.size), self.limits.connect_timeout
-            )
-            await asyncio.wait_for(self._writer.drain(), self.limits.connect_timeout)
+            async with asyncio.timeout(self.limits.connect_timeout):
+                data = await self._reader.readexactly(_PREAMBLE.size)
+                await self._writer.drain()
         except TimeoutError:
             raise PeerFault("no preamble in time", self.peer) from None
         except asyncio.IncompleteReadError:
@@ -192,7 +209,8 @@ class Connection:
         async with self._send_lock:
             try:
                 self._writer.write(data)
-                await asyncio.wait_for(self._writer.drain(), self.limits.write_timeout)
+                async with asyncio.timeout(self.limits.write_timeout):
+                    await self._writer.drain()
             except TimeoutError:
                 self.abort()
                 raise PeerFault("does not read what we send", self.peer) from None
@@ -204,7 +222,8 @@ class Connection:
         """The next non-empty frame. Raises only ConnectionClosed or PeerFault."""
         while True:
             try:
-                frame = await asyncio.wait_for(self._read_frame(), self.limits.idle_timeout)
+                async with asyncio.timeout(self.limits.idle_timeout):
+                    frame = await self._read_frame()
             except TimeoutError:
                 self.abort()
                 raise PeerFault(
@@ -222,10 +241,10 @@ class Connection:
     async def _read_frame(self) -> bytes:
         header = await self._reader.readexactly(_HEADER.size)
         (size,) = _HEADER.unpack(header)
-        if size > self.limits.max_frame:
+        if size > self.frame_limit:
             self.abort()
             raise PeerFault(
-                f"sent a frame of {size} bytes, the limit is {self.limits.max_frame}", self.peer
+                f"sent a frame of {size} bytes, the limit is {self.frame_limit}", self.peer
             )
         if size == 0:
             return b""
@@ -287,13 +306,51 @@ Handler = Callable[[Connection], Awaitable[None]]
 FaultHook = Callable[[str, str], None]
 
 
+class DropSummary:
+    """Sans-IO: turns dropped connections into at most one line per ``period`` seconds.
+
+    The first drop after a quiet period is told at once; the ones after it are counted and
+    told together when the period is over (:meth:`flush`), with the latest reason."""
+
+    def __init__(self, period: float = SUMMARY_PERIOD) -> None:
+        self.period = period
+        self.total = 0
+        self._count = 0
+        self._latest = ""
+        self._window_end: float | None = None
+
+    def note(self, now: float, peer: str, reason: str) -> str | None:
+        """Count one drop; the line to say now, if any."""
+        self.total += 1
+        if self._window_end is None or now >= self._window_end:
+            self._window_end = now + self.period
+            self._count = 0
+            return f"dropped a bad connection from {peer}: {reason}"
+        self._count += 1
+        self._latest = f"{peer}: {reason}"
+        return None
+
+    def flush(self) -> str | None:
+        """The summary of the drops counted since the last line (None if there were none)."""
+        count, self._count = self._count, 0
+        self._window_end = None
+        if count == 0:
+            return None
+        plural = "connection" if count == 1 else "connections"
+        return f"dropped {count} bad {plural} in the last minute (latest {self._latest})"
+
+
 class Listener:
     """A TCP server handing preambled connections to ``handler``, one task each.
 
-    It protects the host: at most ``max_connections`` connections at once (extra ones are
-    closed at once), the preamble must arrive within the connect timeout, and whatever a
-    handler raises is logged, never propagated, so one bad peer cannot stop the table.
-    ``on_fault(peer, reason)`` is told of every dropped peer (for blame and tests).
+    It protects the host: at most ``max_connections`` connections at once that are not yet
+    trusted, of which at most ``max_per_address`` from one address (extra ones are closed at
+    once); a connection the handler trusts (:meth:`trust`: an authenticated roster key of the
+    game mesh, a seated guest) moves to a pool of its own (``max_trusted``), so strangers
+    filling the port never keep a player out. The preamble must arrive within the connect
+    timeout, and whatever a handler raises is logged, never propagated, so one bad peer cannot
+    stop the table. ``on_fault(peer, reason)`` is told of every dropped peer (for blame and
+    tests); ``say`` gets one line a minute at most about them (default: the log).
     """
 
     def __init__(
@@ -302,16 +359,25 @@ class Listener:
         limits: TransportLimits = DEFAULT_TRANSPORT,
         *,
         max_connections: int = 32,
+        max_per_address: int = 6,
+        max_trusted: int = 16,
         on_fault: FaultHook | None = None,
+        say: Callable[[str], None] | None = None,
     ) -> None:
         self.handler = handler
         self.limits = limits
         self.max_connections = max_connections
+        self.max_per_address = max_per_address
+        self.max_trusted = max_trusted
         self.on_fault = on_fault
+        self.say = say
         self.active: set[Connection] = set()
+        self.trusted: set[Connection] = set()
         self.refused = 0
+        self.drops = DropSummary()
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._flush: asyncio.TimerHandle | None = None
 
     async def start(self, host: str = "0.0.0.0", port: int = 0) -> int:
         """Listen on ``host:port`` (port 0: any free port); return the port."""
@@ -324,17 +390,65 @@ class Listener:
         assert self._server is not None, "not started"
         return int(self._server.sockets[0].getsockname()[1])
 
+    def _say(self, line: str) -> None:
+        if self.say is not None:
+            self.say(line)
+        else:
+            log.warning("%s", line)
+
     def _fault(self, peer: str, reason: str) -> None:
-        log.warning("dropped %s: %s", peer, reason)
+        log.debug("dropped %s: %s", peer, reason)
         if self.on_fault is not None:
             self.on_fault(peer, reason)
+        line = self.drops.note(time.monotonic(), peer, reason)
+        if line is not None:
+            self._say(line)
+            if self._flush is None:
+                self._flush = asyncio.get_running_loop().call_later(
+                    self.drops.period, self._flush_drops
+                )
+
+    def _flush_drops(self) -> None:
+        self._flush = None
+        line = self.drops.flush()
+        if line is not None:
+            self._say(line)
+
+    def trust(self, conn: Connection) -> bool:
+        """Move ``conn`` (authenticated, wanted) out of the strangers' pool into its own;
+        False (and nothing moves) if that pool is full too."""
+        if conn in self.trusted:
+            return True
+        if len(self.trusted) >= self.max_trusted:
+            return False
+        self.active.discard(conn)
+        self.trusted.add(conn)
+        return True
+
+    def _admit(self, conn: Connection) -> str | None:
+        """Why ``conn`` cannot come in now (None: it can). When the strangers' pool is full,
+        the oldest connection still not authenticated makes room (a flood of silent
+        connections cannot keep a player's reconnection out)."""
+        same = sum(1 for c in self.active if c.address == conn.address)
+        if same >= self.max_per_address:
+            return f"too many connections from {conn.address}"
+        if len(self.active) >= self.max_connections:
+            waiting = [c for c in self.active if not c.authenticated]
+            if not waiting:
+                return "too many connections"
+            oldest = min(waiting, key=lambda c: c.opened)
+            oldest.abort()
+            self.active.discard(oldest)
+            self._fault(oldest.peer, "too many connections (the oldest unauthenticated one)")
+        return None
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         conn = Connection(reader, writer, self.limits)
-        if len(self.active) >= self.max_connections:
+        refusal = self._admit(conn)
+        if refusal is not None:
             self.refused += 1
             conn.abort()
-            self._fault(conn.peer, "too many connections")
+            self._fault(conn.peer, refusal)
             return
         self.active.add(conn)
         task = asyncio.current_task()
@@ -354,18 +468,25 @@ class Listener:
             self._fault(conn.peer, f"internal error: {type(exc).__name__}")
         finally:
             self.active.discard(conn)
+            self.trusted.discard(conn)
             if task is not None:
                 self._tasks.discard(task)
             conn.abort()
 
     async def close(self) -> None:
-        """Stop listening and drop every connection."""
+        """Stop listening and drop every connection (and say the drops not told yet)."""
         if self._server is not None:
             self._server.close()
-        for conn in list(self.active):
+        if self._flush is not None:
+            self._flush.cancel()
+            self._flush_drops()
+        for conn in list(self.active | self.trusted):
             conn.abort()
-        for task in list(self._tasks):
+        tasks = list(self._tasks)
+        for task in tasks:
             task.cancel()
+        if tasks:  # let each handler see its cancellation and end before the loop does
+            await asyncio.wait(tasks, timeout=2.0)
         if self._server is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), 2.0)

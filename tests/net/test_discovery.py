@@ -10,6 +10,7 @@ import pytest
 
 from protocol.wire import PROTOCOL_VERSION
 from rattus_net.net.discovery import AdvertError, TableAdvert, clean_table_name
+from rattus_net.net.names import BadName, instance_label
 
 from .netns import NetnsLab, netns_available
 
@@ -44,11 +45,19 @@ def test_bad_txt_records_are_refused(key: bytes, value: bytes, match: str) -> No
         TableAdvert.from_txt(txt)
 
 
-def test_table_names_are_cleaned() -> None:
-    assert clean_table_name("  a.b\x07c  ") == "a bc"
-    assert len(clean_table_name("x" * 100)) == 40
-    with pytest.raises(ValueError):
-        clean_table_name("\x00 ")
+def test_table_names_follow_the_one_rule_and_keep_their_dots() -> None:
+    assert clean_table_name("  a.b.c  ") == "a.b.c"
+    for bad in ("a.b\x07c", "x" * 25, "\x00 ", "two\nlines", "bad\udcff"):
+        with pytest.raises(BadName):
+            clean_table_name(bad)
+    advert = TableAdvert("a.b.c", FP, 1, 2, "open")
+    txt = {k.encode(): v.encode() for k, v in advert.to_txt().items()}
+    assert TableAdvert.from_txt(txt).name == "a.b.c"  # listed as it is called
+    with pytest.raises(AdvertError, match="UTF-8"):
+        TableAdvert.from_txt({**txt, b"name": b"caf\xe9"})
+    # the DNS-SD label has no dot (it would split the label) and fits 63 bytes in any script
+    assert instance_label("a.b.c", FP) == "a b c 01234567"
+    assert len(instance_label("🐀" * 24, FP).encode()) <= 63
 
 
 ADVERTISE = textwrap.dedent(

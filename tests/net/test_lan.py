@@ -11,9 +11,12 @@ import json
 import os
 import re
 import shutil
+import signal
+import subprocess
+import sys
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -35,14 +38,43 @@ def lab() -> Iterator[NetnsLab]:
         yield lab
 
 
+WATCHER = """
+import asyncio, json, sys
+from rattus_net.net.discovery import TableBrowser, new_zeroconf
+async def main():
+    zc = new_zeroconf(); b = TableBrowser(zc); await b.start()
+    while True:
+        print(json.dumps(sorted([t.name, t.fingerprint] for t in b.tables.values())), flush=True)
+        await asyncio.sleep(0.5)
+asyncio.run(main())
+"""
+
+
+def wait_tables(watcher: subprocess.Popen[str], want: Callable[[list[list[str]]], bool],
+                timeout: float) -> float:  # fmt: skip
+    """Seconds until the running browser's table list satisfies ``want``."""
+    assert watcher.stdout is not None
+    start = time.monotonic()
+    seen: list[list[str]] = []
+    while time.monotonic() - start < timeout:
+        line = watcher.stdout.readline()
+        assert line, "the browser stopped"
+        seen = json.loads(line)
+        if want(seen):
+            return time.monotonic() - start
+    raise AssertionError(f"the browser still shows {seen}")
+
+
 def test_a_table_found_with_zeroconf_is_played_across_namespaces(
     lab: NetnsLab, tmp_path: Path
 ) -> None:
+    """A table named with dots is listed and joined by its name; a second table of the same
+    name makes `join --table` refuse and list both keys; SIGTERM withdraws an advert at once
+    from a running browser."""
+    name = "Cel.lar"
     host = lab.popen(
         0,
-        rattus(
-            ["host", "--name", "Cellar", "--players", "3", "--bot", "random", "--port", "47000"]
-        ),
+        rattus(["host", "--name", name, "--players", "3", "--bot", "random", "--port", "47000"]),
         env=env_for(tmp_path / "h"),
     )
     assert read_line(host, OPEN_LINE, 20) == "47000"
@@ -51,19 +83,38 @@ def test_a_table_found_with_zeroconf_is_played_across_namespaces(
     assert listed.returncode == 0, listed.stderr
     tables = json.loads(listed.stdout)
     assert [(t["name"], t["address"], t["seats_taken"], t["seats_free"]) for t in tables] == [
-        ("Cellar", f"{lab.addr(0)}:47000", 1, 2)
+        (name, f"{lab.addr(0)}:47000", 1, 2)
     ]
     assert tables[0]["compatible"] and tables[0]["state"] == "open"
     text = lab.run(2, rattus(["tables"]), timeout=30, env=env_for(tmp_path / "l"))
-    assert "Cellar" in text.stdout and "1/3 seated" in text.stdout
+    assert name in text.stdout and "1/3 seated" in text.stdout
     if all(shutil.which(tool) for tool in ("avahi-browse", "avahi-daemon", "dbus-daemon")):
-        check_with_avahi(lab, tmp_path)
+        check_with_avahi(lab, tmp_path, name)
     else:  # optional by design: .ci/run installs them; say so when they are missing
         warnings.warn("Avahi or D-Bus not installed: advert not cross-checked", stacklevel=1)
+    watcher = lab.popen(2, [sys.executable, "-c", WATCHER], env=env_for(tmp_path / "w"))
+    twin = lab.popen(
+        1,
+        rattus(["host", "--name", name, "--players", "2", "--bot", "random", "--port", "47001"]),
+        env=env_for(tmp_path / "t"),
+    )
+    assert read_line(twin, OPEN_LINE, 20) == "47001"
+    wait_tables(watcher, lambda seen: len(seen) == 2, 20)
+    refused = lab.run(2, rattus(["join", "--table", name, "--bot", "random"]), timeout=60,
+                      env=env_for(tmp_path / "r"))  # fmt: skip
+    assert refused.returncode == 1, refused.stdout
+    assert f"2 tables are called {name!r}" in refused.stderr, refused.stderr
+    assert refused.stderr.count("key ") == 2 and "Traceback" not in refused.stderr
+    twin.send_signal(signal.SIGTERM)
+    assert twin.wait(20) == 1
+    assert "stopped by SIGTERM; the table is withdrawn" in twin.communicate()[1]
+    gone = wait_tables(watcher, lambda seen: len(seen) == 1, 10)
+    print(f"a table withdrawn by SIGTERM left the running browser after {gone:.1f} s")
+    watcher.kill()
     guests = [
         lab.popen(
             i,
-            rattus(["join", "--table", "Cellar", "--bot", "random"]),
+            rattus(["join", "--table", name, "--bot", "random"]),
             env=env_for(tmp_path / f"g{i}"),
         )
         for i in (1, 2)
@@ -72,7 +123,24 @@ def test_a_table_found_with_zeroconf_is_played_across_namespaces(
     assert_same_fair_records(records_of(results), 3)
 
 
-def check_with_avahi(lab: NetnsLab, tmp_path: Path) -> None:
+def test_a_browser_drops_a_table_whose_host_vanished(lab: NetnsLab, tmp_path: Path) -> None:
+    """A host killed without a goodbye (kill -9): running browsers drop its table once its
+    short-lived records expire, instead of listing it for 75 minutes."""
+    watcher = lab.popen(1, [sys.executable, "-c", WATCHER], env=env_for(tmp_path / "w"))
+    host = lab.popen(
+        0,
+        rattus(["host", "--name", "Gone", "--players", "2", "--bot", "random"]),
+        env=env_for(tmp_path / "h"),
+    )
+    read_line(host, OPEN_LINE, 20)
+    wait_tables(watcher, lambda seen: len(seen) == 1, 20)
+    host.kill()
+    gone = wait_tables(watcher, lambda seen: not seen, 60)
+    print(f"a killed host's table left the running browser after {gone:.1f} s")
+    watcher.kill()
+
+
+def check_with_avahi(lab: NetnsLab, tmp_path: Path, name: str) -> None:
     """Avahi, run in its own namespace, sees the same advert (TXT fields included).
 
     The check brings its own D-Bus bus and its own ``/run``: it must not depend on (or disturb)
@@ -112,7 +180,7 @@ def check_with_avahi(lab: NetnsLab, tmp_path: Path) -> None:
         fields = resolved[0].split(";")
         assert fields[7:9] == [lab.addr(0), "47000"], fields
         txt = set(re.findall(r'"([^"]*)"', fields[9]))
-        want = {"name=Cellar", "state=open", "taken=1", "free=2", f"v={PROTOCOL_VERSION}"}
+        want = {f"name={name}", "state=open", "taken=1", "free=2", f"v={PROTOCOL_VERSION}"}
         assert want <= txt, txt
         assert any(item.startswith("fp=") for item in txt), txt
     finally:
@@ -134,3 +202,35 @@ BUS_CONF = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configur
   </policy>
 </busconfig>
 """
+
+
+TUI_HOST = """
+import asyncio
+from rattus_net.net.lobby import TableOptions
+from tui.netgame import HostLobby
+
+async def main():
+    lobby = HostLobby("Tui", TableOptions(2), "Hana", port=47002)
+    await lobby.open()
+    print("open", flush=True)
+    await asyncio.sleep(3600)
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_a_tui_host_stopped_by_a_signal_withdraws_its_table(
+    lab: NetnsLab, tmp_path: Path, sig: signal.Signals
+) -> None:
+    """The TUI's host (its lobby, without the screen) says goodbye before the signal ends it:
+    a running browser drops the table at once (not after the ~20 s of a vanished host)."""
+    watcher = lab.popen(1, [sys.executable, "-c", WATCHER], env=env_for(tmp_path / "w"))
+    host = lab.popen(0, [sys.executable, "-c", TUI_HOST], env=env_for(tmp_path / "h"))
+    assert host.stdout is not None and host.stdout.readline().strip() == "open"
+    wait_tables(watcher, lambda seen: len(seen) == 1, 20)
+    host.send_signal(sig)
+    assert host.wait(10) == -sig  # the signal still ends it, as it would have
+    gone = wait_tables(watcher, lambda seen: not seen, 8)
+    print(f"a TUI host's table left the running browser {gone:.1f} s after {sig.name}")
+    watcher.kill()

@@ -14,6 +14,7 @@ from rattus_net.net.persist import (
     data_dir,
     game_dir,
     list_games,
+    seat_dir,
     write_json_atomic,
 )
 
@@ -67,7 +68,11 @@ def test_data_dir_and_game_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert data_dir() == tmp_path
     d = game_dir("0123abcd")
     write_json_atomic(d / "meta.json", {"table": "t"})
-    assert list_games() == [("0123abcd", {"table": "t"})]
+    assert list_games() == [("0123abcd", {"table": "t", "dir": str(d)})]
+    s2 = seat_dir("0123abcd", 1)
+    write_json_atomic(s2 / "meta.json", {"table": "t", "seat": 1})
+    assert s2 == d / "seat-2"
+    assert list_games()[1] == ("0123abcd", {"table": "t", "seat": 1, "dir": str(s2)})
     for bad in ("../etc", "ABC", "", "12"):
         with pytest.raises(JournalError):
             game_dir(bad)

@@ -13,6 +13,7 @@ from rattus_net.net.transport import (
     MAGIC,
     Connection,
     ConnectionClosed,
+    DropSummary,
     FrameDecoder,
     Listener,
     PeerFault,
@@ -166,3 +167,49 @@ def test_connect_errors_are_one_line() -> None:
             await connect("localhost", port, FAST)  # IPv6 and IPv4 tried, both refused
 
     run(main())
+
+
+async def raw_from(port: int, source: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    return await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+
+
+def test_one_address_gets_a_few_slots_and_a_full_pool_makes_room_for_a_newcomer() -> None:
+    """Per-address limit; silent strangers from many addresses fill the pool, and a player's
+    connection still gets in at once (the oldest unauthenticated one is dropped for it)."""
+
+    async def main() -> None:
+        faults: list[tuple[str, str]] = []
+        listener = await echo_listener(faults)
+        listener.limits = TransportLimits(max_frame=4096, connect_timeout=30, idle_timeout=30)
+        same = [await raw_from(listener.port, "127.0.0.2") for _ in range(8)]
+        await asyncio.sleep(0.2)
+        assert sum("too many connections from 127.0.0.2" in r for _, r in faults) == 2
+        others = [await raw_from(listener.port, f"127.0.0.{i}") for i in range(10, 20)]
+        await asyncio.sleep(0.2)
+        assert len(listener.active) == 8  # the pool is full of silent strangers
+        good = await connect("127.0.0.1", listener.port, FAST)
+        await good.send(b"in at once")
+        assert await good.recv() == b"in at once"
+        assert any("oldest unauthenticated" in r for _, r in faults)
+        assert listener.trust(next(c for c in listener.active if c.address == "127.0.0.1"))
+        assert len(listener.trusted) == 1  # a trusted link leaves the strangers' pool
+        for _, w in same + others:
+            w.close()
+        await good.close()
+        await listener.close()
+
+    run(main())
+
+
+def test_dropped_connections_are_told_once_a_minute() -> None:
+    drops = DropSummary(period=60)
+    assert (
+        drops.note(0.0, "a:1", "bad preamble") == "dropped a bad connection from a:1: bad preamble"
+    )
+    for i in range(311):
+        assert drops.note(1.0 + i / 100, f"b:{i}", "too slow") is None
+    assert drops.flush() == (
+        "dropped 311 bad connections in the last minute (latest b:310: too slow)"
+    )
+    assert drops.flush() is None
+    assert drops.note(70.0, "c:1", "x") is not None and drops.total == 313
