@@ -30,6 +30,7 @@ from rattus_net.games.rattus.moves import (
 )
 from rattus_net.games.rattus.view import RattusView
 from tui.rattus.narrate import clean, plural
+from tui.rattus.render import letter
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +74,18 @@ class Paths:
         seen = "not seen" if face is None else f"you saw [{face.text()}]"
         return Choice(f"{name} token {slot} ({seen})", self.r(name))
 
+    def tokens_there(self, name: str) -> str:
+        count = self.view.token_counts[self.index[name]]
+        return f" ({plural(count, 'token')} there now)"
+
+    def contents(self, name: str) -> str:
+        """`` (2 tokens; R2 Y1)``: what an outbreak there would strike."""
+        i = self.index[name]
+        cubes = (
+            " ".join(f"{letter(s)}{c}" for s, c in enumerate(self.view.cubes[i]) if c) or "no cubes"
+        )
+        return f" ({plural(self.view.token_counts[i], 'token')}; {cubes})"
+
     def cubes_here(self, name: str) -> str:
         mine = self.view.cubes[self.index[name]][self.view.seat]
         return f" (you have {mine} there)"
@@ -104,11 +117,14 @@ class Paths:
             return [(Choice("Swap the two tokens" if m.swap else "Keep them where they are"),)]
         if isinstance(m, Spread):
             if len(m.regions) == 1 or m.regions[0] == m.regions[1]:
-                both = " (both tokens)" if len(m.regions) == 2 else ""
-                return [(self.region(m.regions[0], both),)]
+                both = " both tokens" if len(m.regions) == 2 else ""
+                return [(self.region(m.regions[0], f"{both}{self.tokens_there(m.regions[0])}"),)]
             a, b = m.regions
             return [
-                (self.region(x, " (1st token)"), self.region(y, " (2nd token)"))
+                (
+                    self.region(x, f" 1st token{self.tokens_there(x)}"),
+                    self.region(y, f" 2nd token{self.tokens_there(y)}"),
+                )
                 for x, y in ((a, b), (b, a))
             ]
         if isinstance(m, TurnUp):
@@ -163,7 +179,7 @@ class Paths:
         if isinstance(m, Plague):
             via = f" via {m.via}" if m.via else ""
             stay = m.to == view.regions[view.plague]
-            label = f"stay in {m.to}" if stay else f"{m.to}{via}"
+            label = (f"stay in {m.to}" if stay else f"{m.to}{via}") + self.contents(m.to)
             dest = Choice(label, self.r(m.to) + self.r(m.via))
             if (m.to, m.via) not in knight_variants:
                 return [(top, dest)]

@@ -26,6 +26,11 @@ def clean(text: str) -> str:
     return "".join(ch if ch.isprintable() else "?" for ch in text)
 
 
+def low(who: str) -> str:
+    """ "You" inside a sentence."""
+    return "you" if who == "You" else who
+
+
 def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
@@ -80,16 +85,18 @@ class Narrator:
         if k == "peasant":
             return [f"{who} placed the Peasant's cube in {d['region']}."]
         if k == "king":
-            return [f"King: {who} moved a cube from {d['region']} to the palace."]
+            return [f"King: {low(who)} moved a cube from {d['region']} to the palace."]
         if k == "monk":
-            return [f"Monk: {who} moved token {d['slot']} of {d['source']} to {d['target']}."]
+            return [f"Monk: {low(who)} moved token {d['slot']} of {d['source']} to {d['target']}."]
         if k == "merchant":
             n = plural(d["count"], "cube")
-            return [f"Merchant: {who} moved {n} from {d['source']} to {d['target']}."]
+            return [f"Merchant: {low(who)} moved {n} from {d['source']} to {d['target']}."]
         if k == "witch":
             a, b = d["first"], d["second"]
             self.looked = [a, b]
-            return [f"Witch: {who} looked at token {a[1]} of {a[0]} and token {b[1]} of {b[0]}."]
+            return [
+                f"Witch: {low(who)} looked at token {a[1]} of {a[0]} and token {b[1]} of {b[0]}."
+            ]
         if k == "witch-look":
             seen = []
             for pos, face in zip(self.looked, d["faces"], strict=False):
@@ -187,7 +194,7 @@ def decision_words(view: RattusView) -> str:
             done.append("card taken")
         if view.placed:
             done.append("cubes placed")
-        rest = "take a card, place cubes, use abilities, then move the plague."
+        rest = "a card, cubes, abilities, then the plague."
         return rest + (f" ({', '.join(done)})" if done else "")
     if d.kind is Kind.SWAP:
         return "swap the two tokens the Witch saw, or keep them."
