@@ -69,10 +69,10 @@ class MenuScreen(Screen[None]):
 
     ITEMS = (
         "play",
-        "game",
         "players",
         "bots",
         "buildings",
+        "game",
         "host",
         "join",
         "verify",

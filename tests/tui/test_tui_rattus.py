@@ -238,8 +238,10 @@ async def test_menu_plays_rattus_with_its_settings() -> None:
         await pilot.pause()
         menu = app.screen
         assert isinstance(menu, MenuScreen)
-        # game: Rattus Cartus -> Rattus; players 3 -> 4 (capped at 4 for Rattus)
-        await pilot.press("down", "right", "down", "right", "right", "right")
+        # game: Rattus Cartus -> Rattus; then players 3 -> 4 (capped at 4 for Rattus)
+        await pilot.press("down", "down", "down", "down", "right")
+        assert menu.items[menu.cursor] == "game"
+        await pilot.press("up", "up", "right", "right", "right")
         assert menu.game == 1 and menu.players == 4
         assert "buildings" not in menu.items
         await pilot.press("enter")
