@@ -37,10 +37,15 @@ class MapWidget(Widget):
         super().__init__(id="r-map")
         self.controller = controller
         self.highlight: tuple[int, ...] = ()
+        self.frozen = False  # the bots are playing in a thread: show the last map drawn
+        self._last: Text | None = None
 
     def render(self) -> Text:
+        if self.frozen and self._last is not None:
+            return self._last
         tall = self.app.size.height >= TALL
-        return R.map_text(self.controller.view, self.size.width or 80, tall, self.highlight)
+        self._last = R.map_text(self.controller.view, self.size.width or 80, tall, self.highlight)
+        return self._last
 
 
 def style_of(line: str) -> str:
@@ -102,10 +107,12 @@ class RattusMapScreen(Screen[None]):
             self.let_others_play()
 
     def on_resize(self) -> None:
-        self.update_map()
+        if not self.busy:  # the game changes in the worker thread meanwhile
+            self.update_map()
 
     def let_others_play(self) -> None:
         self.busy = True
+        self.query_one(MapWidget).frozen = True
         self.query_one("#r-awaited", Static).update(Text("The others are playing...", style="bold"))
         self.run_worker(self.controller.advance, thread=True, exit_on_error=False, group="bots")
 
@@ -114,17 +121,32 @@ class RattusMapScreen(Screen[None]):
             return
         if event.state is WorkerState.SUCCESS:
             self.busy = False
+            self.query_one(MapWidget).frozen = False
             news = self.update_map()
-            if any(line.startswith("Outbreak") for line in news) and not self.controller.is_over:
+            struck = self.struck_regions(news)
+            if struck and not self.controller.is_over:
                 self._looking = True  # read what happened first; Enter decides
+                self.set_highlight(struck)  # where the plague struck, on the map
                 self.show_awaited()
             self.next_step()
         elif event.state is WorkerState.ERROR:
             self.busy = False
+            self.query_one(MapWidget).frozen = False
             self.update_map()
             self.query_one("#r-awaited", Static).update(
                 Text(f"A bot or the table failed: {event.worker.error}", style="bold reverse")
             )
+
+    def struck_regions(self, lines: list[str]) -> tuple[int, ...]:
+        """The regions of the outbreaks told in ``lines`` (indexes in play)."""
+        regions = self.controller.view.regions
+        out = []
+        for line in lines:
+            if line.startswith("Outbreak in "):
+                name = line.removeprefix("Outbreak in ").rstrip(":")
+                if name in regions:
+                    out.append(regions.index(name))
+        return tuple(out)
 
     def set_highlight(self, regions: tuple[int, ...]) -> None:
         m = self.query_one(MapWidget)
@@ -159,6 +181,8 @@ class RattusMapScreen(Screen[None]):
             t.append(" " + c.awaited().removeprefix("Your turn:"), style="bold")
             if self._looking:
                 t.append("  Enter: decide", style="bold")
+                if self.query_one(MapWidget).highlight:
+                    t.append("  (reversed: where the plague struck)")
         else:
             t.append(c.awaited())
         self.query_one("#r-awaited", Static).update(t)
