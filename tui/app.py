@@ -56,7 +56,10 @@ class RattusApp(App[None]):
         self.controller = controller  # a game already under way (tests, benchmarks)
 
     def on_mount(self) -> None:
-        self.push_screen(MenuScreen(self.seed))
+        menu = MenuScreen(self.seed)
+        if self.rattus is not None:
+            menu.game = 1  # back from a game of Rattus, the menu offers Rattus again
+        self.push_screen(menu)
         if self.controller is None and self.options is not None:
             self.controller = OfflineGame(self.options, advance=False, save_to=save_path())
         if self.rattus is not None:

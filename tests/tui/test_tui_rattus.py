@@ -38,7 +38,9 @@ async def test_whole_game_through_the_map(players: int, seed: int, keys: bool) -
         assert result is not None
         assert "Winner:" in text and "palace" in text and "TOTAL" in text
         assert screen.controller.names[result.winner] in text.split("Winner:")[1]
-        await pilot.press("enter")
+        await pilot.press("enter")  # typed ahead: does not skip the result
+        assert app.screen is screen
+        await pilot.press("escape")
         assert isinstance(app.screen, MenuScreen)
 
 
@@ -277,3 +279,21 @@ async def test_after_an_outbreak_the_map_waits_and_shows_where_it_struck() -> No
         assert "where the plague struck" in str(screen.query_one("#r-awaited", Static).render())
         await pilot.press("enter")
         assert isinstance(app.screen, RattusDialog)
+
+
+def test_the_end_screen_tells_the_tie_break() -> None:
+    from dataclasses import replace
+
+    c = rattus_at(None, players=3, seed=2)
+    r = c.game.result
+    assert r is not None
+    text = R.end_text(c.view).plain
+    assert "Tie-break" not in text and f"Winner: {R.letter(r.winner)}" in text
+    for region, cubes in zip(c.view.regions, c.view.cubes, strict=True):
+        assert (region in text) == any(cubes)
+    # the same board with a tie on totals, decided by the final round's order
+    tied = replace(r, board=(4, 4, 2), palace=(1, 1, 0), tie_order=(1, 0, 2), winner=1)
+    c.game.result = tied
+    text = R.end_text(c.view).plain
+    assert "Winner: B " in text and "Tie-break" in text
+    assert "earliest in the final round's order" in text

@@ -313,7 +313,7 @@ def players_text(view: RattusView, width: int = 80) -> Text:
         label = player_label(view, s)
         label.truncate(10)
         t.append_text(label)
-        t.append(f" left {view.supply[s]:>2}")
+        t.append(f" cubes left {view.supply[s]:>2}")
         if view.palace[s]:
             t.append(f" palace {view.palace[s]}")
         if view.dead[s]:
@@ -353,7 +353,7 @@ def end_text(view: RattusView) -> Text:
         return Text("The game is not over.")
     n = view.n
     col = 10
-    t = Text()
+    t = Text("Cubes region by region (regions left empty are not listed):\n", style="italic")
     t.append(f"{'':<10}", style="bold")
     for s in range(n):
         label = player_label(view, s)
@@ -380,10 +380,8 @@ def end_text(view: RattusView) -> Text:
     row("palace", r.palace)
     row("TOTAL", r.totals, "bold")
     row("dead", r.dead, "dim")
-    t.append(
-        f"The game ended after {clean(view.names[r.ender])}'s turn: "
-        f"{REASONS.get(r.reason, r.reason)}.\n"
-    )
+    whose = "your" if r.ender == view.seat else f"{clean(view.names[r.ender])}'s"
+    t.append(f"The game ended after {whose} turn: {REASONS.get(r.reason, r.reason)}.\n")
     winner = Text("Winner: ", style="bold reverse")
     winner.append_text(player_label(view, r.winner))
     winner.append(f" with {plural(r.totals[r.winner], 'cube')}", style="bold")

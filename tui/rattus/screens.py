@@ -71,7 +71,6 @@ class RattusMapScreen(Screen[None]):
         border-top: solid $primary;
         scrollbar-size-vertical: 1;
     }
-    RattusEndScreen #end-scroll { height: 1fr; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -227,8 +226,13 @@ class RattusMapScreen(Screen[None]):
 class RattusEndScreen(Screen[None]):
     """Cubes per player region by region and in the palace, the winner, the tie-break."""
 
+    DEFAULT_CSS = """
+    RattusEndScreen #end-scroll { height: 1fr; }
+    """
+
+    # Not Enter: an Enter typed while the bots played the last turn must not skip the result.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,escape", "menu", "Main menu"),
+        Binding("escape,m", "menu", "Main menu"),
         Binding("l", "full_log", "Log"),
         Binding("q", "quit_app", "Quit"),
     ]
