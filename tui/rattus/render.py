@@ -20,7 +20,11 @@ from rattus_net.games.rattus.game import Phase
 from rattus_net.games.rattus.view import RattusView
 from tui.rattus.narrate import REASONS, clean, plural
 
-COLOURS = ("red", "blue", "green", "yellow")
+# The players' colours: names (their letters) and values that stay the named colour when a
+# 16-colour terminal gets them (Textual maps plain ANSI names through its theme, which turned
+# red into magenta and yellow into red there).
+COLOUR_NAMES = ("red", "blue", "green", "yellow")
+COLOURS = ("#e00000", "#3060ff", "#00c000", "#e0c000")
 
 # Where each region of the shipped map sits: (row, column). Europe, roughly.
 GRID: dict[str, tuple[int, int]] = {
@@ -54,7 +58,7 @@ def colour(seat: int) -> str:
 
 
 def letter(seat: int) -> str:
-    return colour(seat)[0].upper()
+    return COLOUR_NAMES[seat % len(COLOUR_NAMES)][0].upper()
 
 
 def player_label(view: RattusView, seat: int) -> Text:
