@@ -299,3 +299,20 @@ def test_the_end_screen_tells_the_tie_break() -> None:
     text = R.end_text(c.view).plain
     assert "Winner: B " in text and "Tie-break" in text
     assert "earliest in the final round's order" in text
+
+
+def test_a_users_map_with_other_region_names_still_draws() -> None:
+    """A region the grid does not know takes a free cell; a link between boxes that are not
+    next to each other is listed under the map."""
+    import json
+
+    from rattus_net.games.rattus.loader import default_text, parse_text
+
+    text = default_text().replace('"Anglia"', '"Albion"')
+    comps = parse_text(text, "mine.json")
+    c = RattusOffline(
+        RattusOptions(players=2, seed=1, components=comps, custom_components=json.loads(text))
+    )
+    drawn = R.map_text(c.view, 80).plain
+    assert "Albion" in drawn and "Anglia" not in drawn
+    assert "Also linked: " in drawn and "Scandia" in drawn.split("Also linked: ")[1]

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 
 from rich.text import Text
 
-from rattus_net.games.rattus.components import CARDS
 from rattus_net.games.rattus.game import Phase
 from rattus_net.games.rattus.view import RattusView
 from tui.rattus.narrate import REASONS, clean, plural
@@ -173,8 +172,9 @@ def region_box(view: RattusView, r: int, width: int, height: int) -> list[Text]:
     return lines
 
 
-def info_cells(view: RattusView, width: int) -> list[list[Text]]:
-    """What goes into the free cells of the map: the rat supply, the palace, the legend."""
+def info_cells(view: RattusView) -> list[list[Text]]:
+    """What goes into the free cells of the map: the rat supply and the palace (the legend
+    takes the last ones)."""
     supply = [
         Text(f"Rat supply {view.rat_supply}", style="bold"),
         Text(f"removed {view.removed}, up {len(view.turned_up)}", style="dim"),
@@ -244,7 +244,7 @@ def map_text(
         style = "blue" if all(sea for _, sea in marks) else ""
         canvas.put(ty + h, tx + w + GAP // 2, Text(ch, style=style))
     # free cells: rat supply, palace, legend
-    infos = info_cells(view, w)
+    infos = info_cells(view)
     legend = [Text(line, style="dim") for line in LEGEND]
     spare = list(free)
     leftovers: list[Text] = []
@@ -400,7 +400,6 @@ def end_text(view: RattusView) -> Text:
 
 
 __all__ = [
-    "CARDS",
     "GRID",
     "cards_line",
     "end_text",
