@@ -154,11 +154,9 @@ class Paths:
             return [
                 (
                     top,
-                    self.region(m.source, f" ({view.token_counts[self.index[m.source]]} tokens)"),
+                    self.region(m.source, self.tokens_there(m.source)),
                     self.token(m.source, m.slot),
-                    self.region(
-                        m.target, f" (to, {view.token_counts[self.index[m.target]]} there)"
-                    ),
+                    self.region(m.target, " (to)" + self.tokens_there(m.target)),
                 )
             ]
         if isinstance(m, Merchant):
