@@ -38,6 +38,8 @@ async def test_whole_game_through_the_map(players: int, seed: int, keys: bool) -
         assert result is not None
         assert "Winner:" in text and "palace" in text and "TOTAL" in text
         assert screen.controller.names[result.winner] in text.split("Winner:")[1]
+        final = str(screen.query_one("#r-final", Static).render())
+        assert "The final outbreak" in final and "Outbreak in " in final
         await pilot.press("enter")  # typed ahead: does not skip the result
         assert app.screen is screen
         await pilot.press("escape")

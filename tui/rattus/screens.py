@@ -248,7 +248,21 @@ class RattusEndScreen(Screen[None]):
         yield Static(Text("GAME OVER: the plague has passed", style="bold"), id="end-title")
         with VerticalScroll(id="end-scroll"):
             yield Static(R.end_text(self.controller.view), id="r-scoring")
+            yield Static(self.final_outbreak(), id="r-final")
         yield Footer()
+
+    def final_outbreak(self) -> Text:
+        """The final outbreak, region by region, token by token (below the result)."""
+        start = "The plague breaks out in every region."
+        lines = self.log_lines
+        if start not in lines:
+            return Text("")
+        t = Text("\nThe final outbreak (Up/Down scroll):\n", style="bold")
+        for line in lines[lines.index(start) + 1 :]:
+            if not line.startswith("Game over"):
+                t.append(line + "\n", style=style_of(line))
+        t.rstrip()
+        return t
 
     def on_mount(self) -> None:
         from textual.containers import VerticalScroll
