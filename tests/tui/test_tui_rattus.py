@@ -22,7 +22,7 @@ from tui.rattus.screens import MapWidget, RattusEndScreen, RattusMapScreen
 from tui.screens import MenuScreen
 
 
-@pytest.mark.parametrize(("players", "seed", "keys"), [(2, 1, False), (3, 2, False), (4, 3, True)])
+@pytest.mark.parametrize(("players", "seed", "keys"), [(2, 1, False), (3, 3, False), (4, 8, True)])
 @sync
 async def test_whole_game_through_the_map(players: int, seed: int, keys: bool) -> None:
     """The human seat is driven by key presses (4 players) or by the dialogs' actions."""
