@@ -103,6 +103,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="first-game, random-buildings, random-cards, or six buildings / 30 cards "
         "(default: first-game)",
     )
+    pp.add_argument(
+        "--text",
+        action="store_true",
+        help="Rattus: the plain-text table instead of the map (also when not in a terminal)",
+    )
 
     sp = sub.add_parser("selfplay", help="play whole games between bots and print the results")
     _add_game_options(sp)

@@ -274,6 +274,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     kind = args.bots or "heuristic"
     if kind not in RATTUS_BOTS:
         raise SetupError(f"unknown bot {kind!r}; choose from {', '.join(RATTUS_BOTS)}")
+    if not getattr(args, "text", False) and sys.stdin.isatty() and sys.stdout.isatty():
+        from tui.rattus.app import run_rattus
+
+        comps, custom = _custom(args.components)
+        try:
+            return run_rattus(players, kind, args.seed, comps, custom)
+        except ValueError as exc:
+            raise SetupError(str(exc)) from None
     comps = load_components(args.components)
     try:
         play_terminal(players, kind, args.seed, comps, sys.stdin, sys.stdout)

@@ -31,6 +31,8 @@ from rattus_net.net.node import PeerNode
 from tui import render as R
 from tui.controller import OfflineGame, OfflineOptions, default_bot_kind
 from tui.netgame import Lobby, NetworkGame
+from tui.rattus.controller import RattusOffline
+from tui.rattus.screens import RattusMapScreen
 from tui.saves import save_path
 from tui.screens import MenuScreen, TableScreen
 
@@ -105,9 +107,11 @@ class RattusApp(App[None]):
         controller: OfflineGame | None = None,
         lobby: Lobby | None = None,
         network: NetworkGame | None = None,
+        rattus: RattusOffline | None = None,
     ) -> None:
         super().__init__()
         R.set_plain(self.no_color)
+        self.rattus = rattus  # an offline game of Rattus (the board game)
         self.lobby = lobby
         self.network = network  # a network game resumed from its journal
         self.options = options
@@ -170,10 +174,15 @@ class RattusApp(App[None]):
                 self.pop_screen()
 
     def on_mount(self) -> None:
-        self.push_screen(MenuScreen(self.seed))
+        menu = MenuScreen(self.seed)
+        if self.rattus is not None:
+            menu.game = 1  # back from a game of Rattus, the menu offers Rattus again
+        self.push_screen(menu)
         if self.controller is None and self.options is not None:
             self.controller = OfflineGame(self.options, advance=False, save_to=save_path())
-        if self.controller is not None:
+        if self.rattus is not None:
+            self.push_screen(RattusMapScreen(self.rattus))
+        elif self.controller is not None:
             self.push_screen(TableScreen(self.controller))
         elif self.network is not None:
             self.network.start()

@@ -28,6 +28,8 @@ from tui import render as R
 from tui.controller import GameController, OfflineGame, OfflineOptions, default_bot_kind
 from tui.decline import take_without_asking, toggle_always_take
 from tui.dialogs import dialog_for
+from tui.rattus import app as rattus_app
+from tui.rattus.saves import SavedRattusGame
 from tui.saves import (
     SavedGame,
     SaveError,
@@ -72,7 +74,19 @@ class MenuScreen(Screen[None]):
         Binding("right,plus,equals_sign", "change(1)", "More", show=False),
     ]
 
-    ITEMS = ("play", "players", "bots", "buildings", "host", "join", "verify", "rules", "quit")
+    ITEMS = (
+        "play",
+        "players",
+        "bots",
+        "buildings",
+        "game",
+        "host",
+        "join",
+        "verify",
+        "rules",
+        "quit",
+    )
+    GAMES = ("Rattus Cartus", "Rattus")  # what "Play against bots" plays
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__()
@@ -94,6 +108,8 @@ class MenuScreen(Screen[None]):
         # unfinished (any other key forgets)
         self._replace_armed = False
         self._quit_armed = False
+        self.game = 0  # index in GAMES
+        self.rattus_saved: SavedRattusGame | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="menu"):
@@ -137,14 +153,21 @@ class MenuScreen(Screen[None]):
         except SaveError as exc:
             self.saved, self.note = None, f"{exc}."
         self.unfinished = unfinished_network_game()
+        try:
+            self.rattus_saved = rattus_app.saved_game()
+        except SaveError as exc:
+            self.rattus_saved, self.note = None, f"{exc}."
         before = self.items
+        items = self.ITEMS if self.game == 0 else tuple(i for i in self.ITEMS if i != "buildings")
         self.items = (
             (("network",) if self.unfinished else ())
             + (("continue",) if self.saved else ())
-            + self.ITEMS
+            + (("continue-rattus",) if self.rattus_saved else ())
+            + items
         )
         if self.items != before:
-            self.cursor = 0
+            current = before[self.cursor] if self.cursor < len(before) else None
+            self.cursor = self.items.index(current) if current == "game" else 0
         self.redraw()
 
     @property
@@ -165,7 +188,11 @@ class MenuScreen(Screen[None]):
             + (f" ({self.unfinished.describe()})" if self.unfinished else ""),
             "continue": "Continue the saved game"
             + (f" ({self.saved.describe()})" if self.saved else ""),
-            "play": "Play against bots" + (" (a new game)" if self.saved else ""),
+            "continue-rattus": "Continue the saved game"
+            + (f" ({self.rattus_saved.describe()})" if self.rattus_saved else ""),
+            "play": "Play against bots"
+            + (" (a new game)" if self.saved or self.rattus_saved else ""),
+            "game": f"  Game         < {self.GAMES[self.game]} >",
             "players": f"  Players      < {self.players} >  (you and {self.players - 1} bots)",
             "bots": f"  Bots         < {BOT_LEVELS[self.bot_kind]} ({self.bot_kind}) >",
             "buildings": f"  Buildings    < {SELECTIONS[self.selection][0]} >",
@@ -197,8 +224,13 @@ class MenuScreen(Screen[None]):
 
     def action_change(self, delta: int) -> None:
         item = self.items[self.cursor]
-        if item == "players":
-            self.players = min(D.MAX_PLAYERS, max(D.MIN_PLAYERS, self.players + delta))
+        if item == "game":
+            self.game = (self.game + delta) % len(self.GAMES)
+            self.players = min(self.players, rattus_app.MAX_PLAYERS if self.game else 5)
+            self.look_for_save()
+        elif item == "players":
+            top = rattus_app.MAX_PLAYERS if self.game else D.MAX_PLAYERS
+            self.players = min(top, max(D.MIN_PLAYERS, self.players + delta))
         elif item == "bots":
             self.bot_index = (self.bot_index + delta) % len(BOT_KINDS)
         elif item == "buildings":
@@ -211,7 +243,9 @@ class MenuScreen(Screen[None]):
             self.action_network()
         elif item == "continue":
             self.action_continue()
-        elif item in ("play", "players", "bots", "buildings"):
+        elif item == "continue-rattus":
+            self.action_continue_rattus()
+        elif item in ("play", "game", "players", "bots", "buildings"):
             self.action_play()
         elif item == "host":
             self.action_host()
@@ -225,10 +259,11 @@ class MenuScreen(Screen[None]):
             self.action_quit_app()
 
     def action_play(self) -> None:
-        if self.saved is not None and not self._replace_armed:
+        saved = self.rattus_saved if self.game == 1 else self.saved
+        if saved is not None and not self._replace_armed:
             self._replace_armed = True
             self.note = (
-                f"A new game replaces the saved one ({self.saved.describe()}). "
+                f"A new game replaces the saved one ({saved.describe()}). "
                 "Press Enter again to start anew, or choose Continue."
             )
             self.redraw()
@@ -236,6 +271,12 @@ class MenuScreen(Screen[None]):
         self._replace_armed = False
         self.note = ""
         self.remember()
+        if self.game == 1:
+            from tui.rattus.screens import RattusMapScreen
+
+            rattus = rattus_app.new_game(self.players, self.bot_kind, self.seed)
+            self.app.push_screen(RattusMapScreen(rattus))
+            return
         game = OfflineGame(self.options(), advance=False, save_to=save_path())
         self.app.push_screen(TableScreen(game))
 
@@ -261,6 +302,19 @@ class MenuScreen(Screen[None]):
             self.redraw()
             return
         self.app.push_screen(TableScreen(game))
+
+    def action_continue_rattus(self) -> None:
+        if self.rattus_saved is None:
+            return
+        from tui.rattus.screens import RattusMapScreen
+
+        try:
+            rattus = rattus_app.continue_game(self.rattus_saved)
+        except SaveError as exc:
+            self.note = f"{exc}."
+            self.redraw()
+            return
+        self.app.push_screen(RattusMapScreen(rattus))
 
     def action_network(self) -> None:
         """Reload the unfinished network game from its journal (in a thread: replaying a long

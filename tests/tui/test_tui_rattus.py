@@ -1,0 +1,320 @@
+"""The Rattus map in the TUI: whole games through the dialogs, the choices, the words."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from rattus_helpers import play_rattus_to_end, rattus_at
+from rich.color import ColorSystem
+from rich.style import Style
+from textual.widgets import RichLog, Static
+from tui_helpers import sync
+
+from rattus_net.games.rattus.decision import Kind
+from rattus_net.games.rattus.moves import Move
+from tui.app import RattusApp
+from tui.rattus import render as R
+from tui.rattus.choices import ChoiceTree, tree_for
+from tui.rattus.controller import RattusOffline, RattusOptions
+from tui.rattus.dialogs import RattusDialog
+from tui.rattus.screens import MapWidget, RattusEndScreen, RattusMapScreen
+from tui.screens import MenuScreen
+
+
+@pytest.mark.parametrize(("players", "seed", "keys"), [(2, 1, False), (3, 3, False), (4, 8, True)])
+@sync
+async def test_whole_game_through_the_map(players: int, seed: int, keys: bool) -> None:
+    """The human seat is driven by key presses (4 players) or by the dialogs' actions."""
+    app = RattusApp(rattus=RattusOffline(RattusOptions(players=players, seed=seed), False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        seen = await play_rattus_to_end(pilot, app, seed, keys)
+        assert {"start", "turn"} <= seen
+        screen = app.screen
+        assert isinstance(screen, RattusEndScreen)
+        text = str(screen.query_one("#r-scoring", Static).render())
+        result = screen.controller.view.result
+        assert result is not None
+        assert "Winner:" in text and "palace" in text and "TOTAL" in text
+        assert screen.controller.names[result.winner] in text.split("Winner:")[1]
+        final = str(screen.query_one("#r-final", Static).render())
+        assert "The final outbreak" in final and "Outbreak in " in final
+        await pilot.press("enter")  # typed ahead: does not skip the result
+        assert app.screen is screen
+        await pilot.press("escape")
+        assert isinstance(app.screen, MenuScreen)
+
+
+def reachable(tree: ChoiceTree) -> list[Move]:
+    """Every move the tree leads to (depth first through all options)."""
+    out: list[Move] = []
+    for choice in tree.options():
+        move = tree.choose(choice)
+        if move is not None:
+            out.append(move)
+        else:
+            out += reachable(tree)
+        tree.back()
+    return out
+
+
+def test_the_dialog_offers_exactly_the_legal_moves() -> None:
+    """Over random games at 2-4 players, walking every option of every step reaches each
+    legal move and nothing else, and no step is ever empty."""
+    kinds = set()
+    for seed in range(6):
+        c = RattusOffline(RattusOptions(players=2 + seed % 3, seed=seed, bots="random"))
+        rng = random.Random(seed)
+        while not c.is_over:
+            d = c.view.decision
+            assert d is not None
+            kinds.add(d.kind)
+            legal = c.view.legal()
+            got = reachable(tree_for(c.view))
+            assert set(got) == set(legal)
+            c.apply(legal[rng.randrange(len(legal))])
+    assert kinds == set(Kind)
+
+
+def test_place_offers_only_regions_with_tokens() -> None:
+    c = rattus_at(Kind.TURN, players=3, seed=4)
+    tree = tree_for(c.view)
+    top = next(o for o in tree.options() if o.label == "Place cubes")
+    assert tree.choose(top) is None
+    offered = {c.view.regions[o.regions[0]] for o in tree.options()}
+    with_tokens = {r for i, r in enumerate(c.view.regions) if c.view.token_counts[i]}
+    assert offered == with_tokens
+
+
+@sync
+async def test_escape_looks_at_the_map_and_enter_decides_again() -> None:
+    c = rattus_at(Kind.TURN, players=4, seed=2)
+    app = RattusApp(rattus=c)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, RattusDialog)
+        await pilot.press("2")  # the cursor shows a region on the map once a step offers one
+        await pilot.press("enter", "1")
+        dialog = app.screen
+        assert isinstance(dialog, RattusDialog)
+        map_screen = app.screen_stack[-2]
+        assert isinstance(map_screen, RattusMapScreen)
+        highlighted = map_screen.query_one(MapWidget).highlight
+        assert highlighted and highlighted == dialog.options[dialog.cursor].regions
+        await pilot.press("escape", "escape")
+        assert isinstance(app.screen, RattusMapScreen)
+        assert map_screen.query_one(MapWidget).highlight == ()
+        await pilot.press("enter")
+        assert isinstance(app.screen, RattusDialog)
+
+
+@sync
+async def test_an_illegal_move_is_refused_in_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """If the engine refuses a move (a stale choice), the dialog says why and stays open."""
+    from rattus_net.games.rattus.errors import NoTokens
+
+    c = rattus_at(Kind.TURN, players=2, seed=1)
+
+    def refuse(move: Move) -> None:
+        raise NoTokens("Gallia holds no rat tokens")
+
+    monkeypatch.setattr(c, "play", refuse)
+    app = RattusApp(rattus=c)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, RattusDialog)
+        for _ in range(4):
+            await pilot.press("enter")
+        assert isinstance(app.screen, RattusDialog)
+        assert "Gallia holds no rat tokens" in str(dialog.query_one("#dlg-error", Static).render())
+
+
+def test_outbreaks_are_told_step_by_step() -> None:
+    """Each token turned up gets a line (face, cubes counted against its number, struck or
+    not, its effects), then one line per lost cube with the reason in words."""
+    lines: list[str] = []
+    for seed in range(10):
+        c = rattus_at(None, players=4, seed=seed)
+        lines = c.new_log_lines()
+        if any("symbol (" in line for line in lines):
+            break
+    outbreak = next(i for i, line in enumerate(lines) if line.startswith("Outbreak in "))
+    assert "turned up:" in lines[outbreak + 1]
+    struck = [line for line in lines if "it strikes" in line]
+    assert struck and all(">=" in line for line in struck)
+    assert any("< " in line and "no effect" in line for line in lines)
+    losses = [line for line in lines if line.startswith("    ")]
+    assert any("majority (most cubes there)" in line for line in losses)
+    assert any("all (every colour there loses one)" in line for line in losses)
+    assert any("symbol (" in line and "the " in line for line in losses)
+    assert lines[-1].startswith("Game over:")
+
+
+def test_the_witch_look_is_told_only_to_the_seat_that_looked() -> None:
+    found = 0
+    for seed in range(12):
+        c = rattus_at(None, players=3, seed=seed)
+        lines = c.new_log_lines()
+        game = c.game
+        mine = [e for e in game.log if e.kind == "witch-look" and e.private_to == 0]
+        others = [e for e in game.log if e.kind == "witch-look" and e.private_to != 0]
+        saw = [line for line in lines if line.startswith("You saw (only you)")]
+        assert len(saw) == len(mine)
+        found += bool(others) and bool(mine)
+    assert found
+
+
+def test_the_witch_look_stays_marked_on_the_map() -> None:
+    c = rattus_at(Kind.SWAP, players=2, seed=0)
+    view = c.view
+    looked = [(r, i) for r in range(len(view.regions)) for i, t in enumerate(view.tokens(r)) if t]
+    assert len(looked) >= 1
+    text = R.map_text(view, 80).plain
+    assert "!" in text
+    seen = R.seen_text(view).plain
+    r, i = looked[0]
+    face = view.tokens(r)[i]
+    assert face is not None and f"{view.regions[r]} {i + 1}: {face.text()}" in seen
+    # another seat's view of the same game shows no mark and no face
+    from rattus_net.games.rattus.view import RattusView
+
+    other = RattusView(c.game, 1)
+    assert R.seen_text(other).plain == ""
+
+
+def test_map_fits_80_columns_and_grows_with_room() -> None:
+    for players in (2, 3, 4):
+        c = rattus_at(Kind.TURN, players=players, seed=players)
+        small = R.map_text(c.view, 80).plain.splitlines()
+        assert max(len(line) for line in small) <= 80 and len(small) == 11
+        big = R.map_text(c.view, 130, tall=True).plain.splitlines()
+        assert max(len(line) for line in big) > 80 and len(big) > len(small)
+        for region in c.view.regions:
+            assert region in "\n".join(small)
+
+
+def test_regions_not_in_play_are_greyed() -> None:
+    c = rattus_at(Kind.TURN, players=2, seed=1)
+    text = R.map_text(c.view, 80)
+    for region in ("Russia", "Tartaria", "Bulgaria", "Turcia"):
+        start = text.plain.index(region)
+        styles = [str(s.style) for s in text.spans if s.start <= start < s.end]
+        assert any("dim" in s for s in styles), region
+    assert text.plain.count("not in play") == 4
+
+
+def test_player_colours_are_distinct_in_16_colours_and_by_letter() -> None:
+    """Each player's cubes carry a letter of his own and one of the 16 standard colours, so
+    a 16-colour terminal and NO_COLOR still tell them apart."""
+    text = R.cube_text([1, 2, 3, 4])
+    assert text.plain == "R1 B2 G3 Y4"
+    ansi = []
+    for span in text.spans:
+        style = Style.parse(str(span.style))
+        assert style.color is not None
+        number = style.color.downgrade(ColorSystem.STANDARD).number
+        assert number is not None
+        ansi.append(number % 8)  # normal or bright: the same colour
+    assert ansi == [1, 4, 2, 3]  # red, blue, green, yellow
+
+
+@sync
+async def test_map_screen_shows_cards_players_and_log() -> None:
+    c = rattus_at(Kind.TURN, players=4, seed=5)
+    app = RattusApp(rattus=c)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("escape")
+        screen = app.screen
+        assert isinstance(screen, RattusMapScreen)
+        cards = str(screen.query_one("#r-cards", Static).render())
+        assert all(card in cards for card in ("King", "Knight", "Monk", "Merchant", "Peasant"))
+        players = str(screen.query_one("#r-players", Static).render())
+        assert all(name in players for name in c.names)
+        assert screen.query_one("#r-log", RichLog).lines
+        assert screen.log_lines and any(line.startswith("Outbreak") for line in screen.log_lines)
+
+
+@sync
+async def test_menu_plays_rattus_with_its_settings() -> None:
+    app = RattusApp(seed=7)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        # game: Rattus Cartus -> Rattus; then players 3 -> 4 (capped at 4 for Rattus)
+        await pilot.press("down", "down", "down", "down", "right")
+        assert menu.items[menu.cursor] == "game"
+        await pilot.press("up", "up", "right", "right", "right")
+        assert menu.game == 1 and menu.players == 4
+        assert "buildings" not in menu.items
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, RattusDialog)
+        assert screen.controller.view.n == 4 and screen.kind is Kind.START
+        await pilot.press("escape", "q", "q")
+        assert isinstance(app.screen, MenuScreen)
+
+
+@sync
+async def test_after_an_outbreak_the_map_waits_and_shows_where_it_struck() -> None:
+    """When the bots' turns (or the human's plague move) brought an outbreak, the map stays
+    up, the struck regions reversed, until Enter opens the next decision."""
+    c = RattusOffline(RattusOptions(players=3, seed=6, bots="random"), False)
+    app = RattusApp(rattus=c)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for _ in range(200):
+            screen = app.screen
+            if isinstance(screen, RattusMapScreen) and screen._looking and not screen.busy:
+                break
+            if isinstance(screen, RattusDialog):
+                screen.action_confirm()
+            await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, RattusMapScreen)
+        struck = screen.query_one(MapWidget).highlight
+        last = [line for line in screen.log_lines if line.startswith("Outbreak in ")][-1]
+        assert struck and c.view.regions[struck[-1]] in last
+        assert "where the plague struck" in str(screen.query_one("#r-awaited", Static).render())
+        await pilot.press("enter")
+        assert isinstance(app.screen, RattusDialog)
+
+
+def test_the_end_screen_tells_the_tie_break() -> None:
+    from dataclasses import replace
+
+    c = rattus_at(None, players=3, seed=2)
+    r = c.game.result
+    assert r is not None
+    text = R.end_text(c.view).plain
+    assert "Tie-break" not in text and f"Winner: {R.letter(r.winner)}" in text
+    for region, cubes in zip(c.view.regions, c.view.cubes, strict=True):
+        assert (region in text) == any(cubes)
+    # the same board with a tie on totals, decided by the final round's order
+    tied = replace(r, board=(4, 4, 2), palace=(1, 1, 0), tie_order=(1, 0, 2), winner=1)
+    c.game.result = tied
+    text = R.end_text(c.view).plain
+    assert "Winner: B " in text and "Tie-break" in text
+    assert "earliest in the final round's order" in text
+
+
+def test_a_users_map_with_other_region_names_still_draws() -> None:
+    """A region the grid does not know takes a free cell; a link between boxes that are not
+    next to each other is listed under the map."""
+    import json
+
+    from rattus_net.games.rattus.loader import default_text, parse_text
+
+    text = default_text().replace('"Anglia"', '"Albion"')
+    comps = parse_text(text, "mine.json")
+    c = RattusOffline(
+        RattusOptions(players=2, seed=1, components=comps, custom_components=json.loads(text))
+    )
+    drawn = R.map_text(c.view, 80).plain
+    assert "Albion" in drawn and "Anglia" not in drawn
+    assert "Also linked: " in drawn and "Scandia" in drawn.split("Also linked: ")[1]

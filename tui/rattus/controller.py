@@ -1,0 +1,191 @@
+"""The offline Rattus game behind the map screen: a game, a local table and bots, one human.
+
+No Textual here, so it is tested on its own. The screens read ``controller.view`` (the
+human's :class:`~rattus_net.games.rattus.view.RattusView`) and nothing else of the game, and
+send the human's moves with :meth:`RattusOffline.play` then :meth:`RattusOffline.advance`
+(which the map screen runs in a worker thread while the bots think).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rattus_net.bots.rattus import RATTUS_BOTS, RattusBot, make_rattus_bot
+from rattus_net.games.rattus.components import Components
+from rattus_net.games.rattus.game import RattusConfig, RattusGame
+from rattus_net.games.rattus.loader import default_components
+from rattus_net.games.rattus.local import RattusTable
+from rattus_net.games.rattus.moves import Move
+from rattus_net.games.rattus.view import RattusView
+from tui.controller import BOT_NAMES, HUMAN_NAME
+from tui.rattus.narrate import Narrator, decision_words
+from tui.rattus.saves import SavedRattusGame, write_rattus_save
+from tui.saves import SaveError
+
+SEARCH_SECONDS = 0.5  # how long the "hard" bot thinks per decision
+
+
+@dataclass(frozen=True, slots=True)
+class RattusOptions:
+    """What the menu (or ``rattus play --game rattus``) chose for an offline Rattus game."""
+
+    players: int = 3
+    bots: str = "heuristic"
+    seed: int | None = None
+    human_name: str = HUMAN_NAME
+    human_seat: int = 0
+    components: Components | None = None  # None: the shipped map and tokens
+    custom_components: Any = None  # a user's components file content (embedded in saves)
+
+
+class RattusOffline:
+    """One offline Rattus game: the human at ``options.human_seat``, bots elsewhere."""
+
+    network = False
+    game_name = "rattus"
+
+    def __init__(
+        self,
+        options: RattusOptions,
+        advance: bool = True,
+        *,
+        save_to: Path | None = None,
+        start: tuple[RattusGame, RattusTable] | None = None,
+    ) -> None:
+        """``advance=False`` leaves the first bot and table steps to a later :meth:`advance`.
+        With ``save_to`` the game is saved there whenever the human is awaited
+        (:mod:`tui.rattus.saves`); ``start``: a game under way and its table, to continue."""
+        n = options.players
+        if not 2 <= n <= 4:
+            raise ValueError("Rattus is for 2 to 4 players")
+        if options.bots not in RATTUS_BOTS:
+            raise ValueError(
+                f"unknown bot {options.bots!r}; choose one of {', '.join(RATTUS_BOTS)}"
+            )
+        if not 0 <= options.human_seat < n:
+            raise ValueError("the human's seat is not at the table")
+        self.options = options
+        self.seat = options.human_seat
+        self.save_to = save_to
+        self.bots: dict[int, RattusBot] = {}
+        for s in range(n):
+            if s != self.seat:
+                bot_seed = None if options.seed is None else options.seed * 101 + s
+                self.bots[s] = make_rattus_bot(options.bots, bot_seed, seconds=SEARCH_SECONDS)
+        if start is not None:
+            self.game, self.table = start
+        else:
+            bot_names = iter(BOT_NAMES)
+            names = tuple(
+                options.human_name if s == self.seat else next(bot_names) for s in range(n)
+            )
+            comps = options.components or default_components()
+            self.game = RattusGame(RattusConfig(names, comps))
+            self.table = RattusTable(options.seed)
+        self.view = RattusView(self.game, self.seat)
+        self.narrator = Narrator(self.game.config.players, self.seat)
+        self._read = 0
+        self._moved = False
+        self.save_problem: str | None = None
+        self._said_problem: str | None = None
+        if advance:
+            self.advance()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.game.config.players
+
+    @property
+    def my_turn(self) -> bool:
+        d = self.game.decision
+        return d is not None and d.player == self.seat
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.is_over
+
+    def advance(self) -> None:
+        """Let the table and the bots act until the human must decide or the game ends; then
+        save the game, if it is saved."""
+        game = self.game
+        if self._moved:
+            self._save()
+        while not game.is_over:
+            d = game.decision
+            if d is None:
+                self.table.answer(game)
+                continue
+            if d.player == self.seat:
+                break
+            game.apply(d.player, self.bots[d.player].choose(RattusView(game, d.player)))
+        self._save()
+
+    def play(self, move: Move) -> None:
+        """Only the human's move (raises ``IllegalMove`` and changes nothing if illegal); call
+        :meth:`advance` next."""
+        self.game.apply(self.seat, move)
+        self._moved = True
+
+    def apply(self, move: Move) -> None:
+        self.play(move)
+        self.advance()
+
+    def _save(self) -> None:
+        self._moved = False
+        if self.save_to is None:
+            return
+        try:
+            write_rattus_save(
+                self.game,
+                self.table,
+                self.options.bots,
+                self.seat,
+                self.save_to,
+                self.options.custom_components,
+            )
+        except OSError as exc:  # a full or read-only disk must not stop the game
+            self.save_problem = f"The game cannot be saved ({exc.strerror or exc})."
+        else:
+            self.save_problem = None
+
+    def new_log_lines(self) -> list[str]:
+        """What happened since the last call, in words, as the human may know it."""
+        events = self.view.events(self._read)
+        self._read = len(self.game.log)
+        lines = self.narrator.lines(events)
+        if self.save_problem is not None and self.save_problem != self._said_problem:
+            lines.append(self.save_problem)
+        self._said_problem = self.save_problem
+        return lines
+
+    def awaited(self) -> str:
+        """Who must do what now, in words."""
+        if self.is_over:
+            return "The game is over."
+        d = self.game.decision
+        if d is None:
+            return "The table is working."
+        if d.player == self.seat:
+            return "Your turn: " + decision_words(self.view)
+        return f"Waiting for {self.names[d.player]}."
+
+
+def continued(saved: SavedRattusGame, save_to: Path | None = None) -> RattusOffline:
+    """An offline game taken up from a save, replayed to where it stopped (raises
+    ``SaveError`` if its record does not replay)."""
+    game, table = saved.replay()
+    seat = saved.human_seat
+    options = RattusOptions(
+        players=game.n,
+        bots=saved.bots,
+        human_name=game.config.players[seat],
+        human_seat=seat,
+        components=game.config.components,
+        custom_components=saved.record.custom_components,
+    )
+    try:
+        return RattusOffline(options, advance=False, save_to=save_to, start=(game, table))
+    except ValueError as exc:
+        raise SaveError(f"the saved Rattus game cannot be continued: {exc}") from None

@@ -1,0 +1,207 @@
+"""Rattus events in words, for the log: outbreaks told step by step.
+
+Each turned-up token gets its line (its face, the cubes counted against its number, whether
+it struck), then one line per lost cube with the reason in words (majority, all, or the class
+symbol and who holds that card). What a Witch saw is told only to the seat that looked (the
+view already hides other seats' private events). Names come from other players and may be
+anything: control characters are replaced before they reach the terminal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rattus_net.games.rattus.components import CARD_OF
+from rattus_net.games.rattus.game import Event, Kind
+from rattus_net.games.rattus.view import RattusView
+
+REASONS = {
+    "supply": "the rat supply ran out",
+    "cubes": "a player placed his last cube",
+}
+
+
+def clean(text: str) -> str:
+    """``text`` with anything unprintable replaced (names typed by other people)."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text)
+
+
+def low(who: str) -> str:
+    """ "You" inside a sentence."""
+    return "you" if who == "You" else who
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+class Narrator:
+    """Turns events into lines; keeps what it needs across events (the Knight's region, the
+    Witch's last look, the region struck now)."""
+
+    def __init__(self, names: Sequence[str], seat: int) -> None:
+        self.names = [clean(n) for n in names]
+        self.seat = seat
+        self.knight: set[str] = set()
+        self.looked: list[list[object]] = []
+        self.struck: str | None = None
+        self.holders: dict[str, int | None] = {}  # who holds each card, as the log told
+
+    def who(self, seat: int | None) -> str:
+        if seat is None:
+            return ""
+        return "You" if seat == self.seat else self.names[seat]
+
+    def lines(self, events: Sequence[Event]) -> list[str]:
+        out: list[str] = []
+        for e in events:
+            out += self.event(e)
+        return out
+
+    def event(self, e: Event) -> list[str]:
+        d = e.data
+        who = self.who(e.player)
+        k = e.kind
+        if k == "start-tokens":
+            return [f"A face-down start token lies on each of the {d['regions']} regions."]
+        if k == "removed":
+            return [f"{d['count']} tokens were removed unseen from the rat supply."]
+        if k == "plague-start":
+            return [f"The plague piece starts in {d['region']}."]
+        if k == "first-player":
+            return [f"{who} start{'' if e.player == self.seat else 's'} the game."]
+        if k == "start-place":
+            return [f"{who} placed start cubes in {' and '.join(d['regions'])}."]
+        if k == "turn":
+            self.knight = set()
+            self.struck = None
+            return ["-- Your turn --" if e.player == self.seat else f"-- {who}'s turn --"]
+        if k == "take":
+            self.holders[d["card"]] = e.player
+            src = "" if d["taken_from"] is None else f" from {self.who(d['taken_from'])}"
+            return [f"{who} took the {d['card']}{src}."]
+        if k == "place":
+            return [f"{who} placed {plural(d['count'], 'cube')} in {d['region']}."]
+        if k == "peasant":
+            return [f"{who} placed the Peasant's cube in {d['region']}."]
+        if k == "king":
+            return [f"King: {low(who)} moved a cube from {d['region']} to the palace."]
+        if k == "monk":
+            return [f"Monk: {low(who)} moved token {d['slot']} of {d['source']} to {d['target']}."]
+        if k == "merchant":
+            n = plural(d["count"], "cube")
+            return [f"Merchant: {low(who)} moved {n} from {d['source']} to {d['target']}."]
+        if k == "witch":
+            a, b = d["first"], d["second"]
+            self.looked = [a, b]
+            return [
+                f"Witch: {low(who)} looked at token {a[1]} of {a[0]} and token {b[1]} of {b[0]}."
+            ]
+        if k == "witch-look":
+            seen = []
+            for pos, face in zip(self.looked, d["faces"], strict=False):
+                seen.append(f"{pos[0]} token {pos[1]} is {face}")
+            return ["You saw (only you): " + "; ".join(seen) + "."]
+        if k == "swap":
+            return [f"{who} swapped the two tokens."]
+        if k == "keep":
+            return [f"{who} left the two tokens where they were."]
+        if k == "plague":
+            via = f" via {d['via']}" if d["via"] else ""
+            plus = ", counting 2 more cubes there (Knight)" if d["knight"] else ""
+            if d["knight"]:
+                self.knight.add(d["to"])
+            return [f"{who} moved the plague piece to {d['to']}{via}{plus}."]
+        if k == "spread":
+            if not d["regions"]:
+                return ["The plague spreads no new token (no room or no token left)."]
+            return ["New face-down token(s) spread to " + ", ".join(d["regions"]) + "."]
+        if k == "turn-up":
+            return self.turn_up(d)
+        if k == "loss":
+            return [
+                f"    {who} lose{'' if e.player == self.seat else 's'} a cube: "
+                + self.why(d["why"], e.player)
+            ]
+        if k == "end-trigger":
+            return [f"The game ends after {who}'s turn: {REASONS.get(d['reason'], d['reason'])}."]
+        if k == "final-round":
+            self.knight = set()
+            order = ", ".join(self.who(s) for s in d["order"])
+            return [f"Final round (abilities only), in this order: {order}."]
+        if k == "done":
+            return [f"{who} finished the final round."]
+        if k == "final-outbreak":
+            self.struck = None
+            return ["The plague breaks out in every region."]
+        if k == "game-over":
+            return [f"Game over: {self.who(e.player)} won."]
+        return []
+
+    def turn_up(self, d: dict[str, object]) -> list[str]:
+        region = str(d["region"])
+        out = []
+        if region != self.struck:
+            self.struck = region
+            out.append(f"Outbreak in {region}:")
+        token = str(d["token"])
+        number = int(token.split()[0])
+        counted = int(str(d["counted"]))
+        plus = " incl. Knight +2" if region in self.knight else ""
+        cubes = plural(counted, "cube")
+        if d["strikes"]:
+            verdict = f"{cubes}{plus} >= {number}: it strikes ({self.effects(token)})"
+        else:
+            verdict = f"{cubes}{plus} < {number}: no effect"
+        out.append(f"  token [{token}] turned up: {verdict}.")
+        return out
+
+    def effects(self, token: str) -> str:
+        """What a token's effects mean: ``M: majority; Pea: Peasant, held by Cecily``."""
+        out = []
+        for word in token.split()[1:]:
+            if word == "M":
+                out.append("M: the most cubes lose one")
+            elif word == "A":
+                out.append("A: every colour loses one")
+            else:
+                card = CARD_OF.get(word, word)
+                seat = self.holders.get(card)
+                held = "nobody holds it" if seat is None else f"held by {self.who(seat)}"
+                out.append(f"{word}: {card}, {held}")
+        return "; ".join(out)
+
+    def why(self, why: str, seat: int | None) -> str:
+        if why == "M":
+            return "majority (most cubes there)"
+        if why == "A":
+            return "all (every colour there loses one)"
+        card = CARD_OF.get(why, why)
+        holder = "you hold" if seat == self.seat else "holds"
+        return f"{why} symbol ({holder} the {card})"
+
+
+def decision_words(view: RattusView) -> str:
+    """What the view's pending decision asks of its seat, in words."""
+    d = view.decision
+    if d is None:
+        return ""
+    if d.kind is Kind.START:
+        return "place 2 start cubes."
+    if d.kind is Kind.TURN:
+        done = []
+        if view.took:
+            done.append("card taken")
+        if view.placed:
+            done.append("cubes placed")
+        rest = "a card, cubes, abilities, then the plague."
+        return rest + (f" ({', '.join(done)})" if done else "")
+    if d.kind is Kind.SWAP:
+        return "swap the two tokens the Witch saw, or keep them."
+    if d.kind is Kind.SPREAD:
+        region = view.regions[d.region] if d.region is not None else "?"
+        return f"place {plural(d.count, 'new token')} next to {region}."
+    if d.kind is Kind.TURN_UP:
+        region = view.regions[d.region] if d.region is not None else "?"
+        return f"choose the next token to turn up in {region}."
+    return "final round: use your class cards, then Done."

@@ -1,0 +1,279 @@
+"""The Rattus map screen (offline, against bots) and its end screen.
+
+The map screen shows the board and opens the decision dialog by itself when the human must
+decide. The bots play in a worker thread after each of the human's moves. When an outbreak
+happened since the human last decided, the map stays up with the log (the outbreak told step
+by step) until he presses Enter, so he always sees what happened before deciding.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer, RichLog, Static
+from textual.worker import Worker, WorkerState
+
+from tui.rattus import render as R
+from tui.rattus.controller import RattusOffline
+from tui.rattus.dialogs import RattusDialog
+from tui.screens import LogScreen
+
+TALL = 34  # terminal rows from which region boxes get a third line
+
+
+class MapWidget(Widget):
+    """The map, drawn for the widget's width; ``highlight``: regions under a dialog's cursor."""
+
+    DEFAULT_CSS = """
+    MapWidget { height: auto; width: 100%; }
+    """
+
+    def __init__(self, controller: RattusOffline) -> None:
+        super().__init__(id="r-map")
+        self.controller = controller
+        self.highlight: tuple[int, ...] = ()
+        self.frozen = False  # the bots are playing in a thread: show the last map drawn
+        self._last: Text | None = None
+
+    def render(self) -> Text:
+        if self.frozen and self._last is not None:
+            return self._last
+        tall = self.app.size.height >= TALL
+        self._last = R.map_text(self.controller.view, self.size.width or 80, tall, self.highlight)
+        return self._last
+
+
+def style_of(line: str) -> str:
+    if line.startswith("--"):
+        return "bold"
+    if line.startswith("Outbreak") or line.startswith("The plague breaks out"):
+        return "bold reverse"
+    if line.startswith("    "):
+        return "bold"
+    if line.startswith("You saw"):
+        return "italic"
+    return ""
+
+
+class RattusMapScreen(Screen[None]):
+    """The map of an offline Rattus game."""
+
+    DEFAULT_CSS = """
+    RattusMapScreen #r-status { height: 1; background: $boost; }
+    RattusMapScreen #r-log {
+        height: 1fr;
+        min-height: 3;
+        border-top: solid $primary;
+        scrollbar-size-vertical: 1;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "decide", "Decide"),
+        Binding("l", "full_log", "Log"),
+        Binding("q", "leave", "Leave game"),
+    ]
+
+    def __init__(self, controller: RattusOffline) -> None:
+        super().__init__()
+        self.controller = controller
+        self.log_lines: list[str] = []
+        self._dialog_open = False
+        self._looking = False
+        self._leave_armed = False
+        self.busy = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="r-status")
+        yield MapWidget(self.controller)
+        yield Static(id="r-cards")
+        yield Static(id="r-players")
+        yield Static(id="r-seen")
+        yield Static(id="r-awaited")
+        yield RichLog(id="r-log", wrap=True, markup=False, auto_scroll=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.update_map()
+        if self.controller.my_turn or self.controller.is_over:
+            self.call_after_refresh(self.next_step)
+        else:
+            self.let_others_play()
+
+    def on_resize(self) -> None:
+        if not self.busy:  # the game changes in the worker thread meanwhile
+            self.update_map()
+
+    def let_others_play(self) -> None:
+        self.busy = True
+        self.query_one(MapWidget).frozen = True
+        self.query_one("#r-awaited", Static).update(Text("The others are playing...", style="bold"))
+        self.run_worker(self.controller.advance, thread=True, exit_on_error=False, group="bots")
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "bots":
+            return
+        if event.state is WorkerState.SUCCESS:
+            self.busy = False
+            self.query_one(MapWidget).frozen = False
+            news = self.update_map()
+            struck = self.struck_regions(news)
+            if struck and not self.controller.is_over:
+                self._looking = True  # read what happened first; Enter decides
+                self.set_highlight(struck)  # where the plague struck, on the map
+                self.show_awaited()
+            self.next_step()
+        elif event.state is WorkerState.ERROR:
+            self.busy = False
+            self.query_one(MapWidget).frozen = False
+            self.update_map()
+            self.query_one("#r-awaited", Static).update(
+                Text(f"A bot or the table failed: {event.worker.error}", style="bold reverse")
+            )
+
+    def struck_regions(self, lines: list[str]) -> tuple[int, ...]:
+        """The regions of the outbreaks told in ``lines`` (indexes in play)."""
+        regions = self.controller.view.regions
+        out = []
+        for line in lines:
+            if line.startswith("Outbreak in "):
+                name = line.removeprefix("Outbreak in ").rstrip(":")
+                if name in regions:
+                    out.append(regions.index(name))
+        return tuple(out)
+
+    def set_highlight(self, regions: tuple[int, ...]) -> None:
+        m = self.query_one(MapWidget)
+        m.highlight = regions
+        m.refresh()
+
+    def update_map(self) -> list[str]:
+        """Redraw everything; returns the new log lines."""
+        view = self.controller.view
+        width = self.app.size.width
+        self.query_one("#r-status", Static).update(R.status(view))
+        self.query_one(MapWidget).refresh(layout=True)
+        self.query_one("#r-cards", Static).update(R.cards_line(view))
+        self.query_one("#r-players", Static).update(R.players_text(view, width))
+        seen = R.seen_text(view)
+        seen_widget = self.query_one("#r-seen", Static)
+        seen_widget.update(seen)
+        seen_widget.display = bool(seen.plain)
+        self.show_awaited()
+        lines = self.controller.new_log_lines()
+        log = self.query_one("#r-log", RichLog)
+        for line in lines:
+            self.log_lines.append(line)
+            log.write(Text(line, style=style_of(line)))
+        return lines
+
+    def show_awaited(self) -> None:
+        c = self.controller
+        t = Text()
+        if c.my_turn:
+            t.append("YOUR TURN", style="bold reverse")
+            t.append(" " + c.awaited().removeprefix("Your turn:"), style="bold")
+            if self._looking:
+                t.append("  Enter: decide", style="bold")
+                if self.query_one(MapWidget).highlight:
+                    t.append("  (reversed: where the plague struck)")
+        else:
+            t.append(c.awaited())
+        self.query_one("#r-awaited", Static).update(t)
+
+    def next_step(self, asked: bool = False) -> None:
+        if self._dialog_open or self.busy or not self.is_current:
+            return
+        if asked:
+            self._looking = False
+        if self.controller.is_over:
+            self.app.switch_screen(RattusEndScreen(self.controller, self.log_lines))
+        elif self.controller.my_turn and not self._looking:
+            self._dialog_open = True
+            self.app.push_screen(
+                RattusDialog(self.controller, self.set_highlight), self._dialog_closed
+            )
+
+    def _dialog_closed(self, accepted: bool | None) -> None:
+        self._dialog_open = False
+        self._looking = not accepted
+        if accepted:
+            self.let_others_play()
+        else:
+            self.update_map()
+
+    def action_decide(self) -> None:
+        self._leave_armed = False
+        self.next_step(asked=True)
+
+    def action_full_log(self) -> None:
+        self.app.push_screen(LogScreen(self.log_lines))
+
+    def action_leave(self) -> None:
+        if not self._leave_armed:
+            self._leave_armed = True
+            saved = " (it is saved: Continue it from the menu)" if self.controller.save_to else ""
+            self.notify(f"Press q again to leave this game{saved}.")
+            return
+        self.app.pop_screen()
+
+
+class RattusEndScreen(Screen[None]):
+    """Cubes per player region by region and in the palace, the winner, the tie-break."""
+
+    DEFAULT_CSS = """
+    RattusEndScreen #end-scroll { height: 1fr; }
+    """
+
+    # Not Enter: an Enter typed while the bots played the last turn must not skip the result.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,m", "menu", "Main menu"),
+        Binding("l", "full_log", "Log"),
+        Binding("q", "quit_app", "Quit"),
+    ]
+
+    def __init__(self, controller: RattusOffline, log_lines: list[str]) -> None:
+        super().__init__()
+        self.controller = controller
+        self.log_lines = log_lines
+
+    def compose(self) -> ComposeResult:
+        from textual.containers import VerticalScroll
+
+        yield Static(Text("GAME OVER: the plague has passed", style="bold"), id="end-title")
+        with VerticalScroll(id="end-scroll"):
+            yield Static(R.end_text(self.controller.view), id="r-scoring")
+            yield Static(self.final_outbreak(), id="r-final")
+        yield Footer()
+
+    def final_outbreak(self) -> Text:
+        """The final outbreak, region by region, token by token (below the result)."""
+        start = "The plague breaks out in every region."
+        lines = self.log_lines
+        if start not in lines:
+            return Text("")
+        t = Text("\nThe final outbreak (Up/Down scroll):\n", style="bold")
+        for line in lines[lines.index(start) + 1 :]:
+            if not line.startswith("Game over"):
+                t.append(line + "\n", style=style_of(line))
+        t.rstrip()
+        return t
+
+    def on_mount(self) -> None:
+        from textual.containers import VerticalScroll
+
+        self.query_one("#end-scroll", VerticalScroll).focus()
+
+    def action_menu(self) -> None:
+        self.app.pop_screen()
+
+    def action_full_log(self) -> None:
+        self.app.push_screen(LogScreen(self.log_lines))
+
+    def action_quit_app(self) -> None:
+        self.app.exit()
