@@ -70,7 +70,7 @@ def screen_keys(screen: Screen[Any]) -> list[tuple[str, str]]:
     groups: dict[str, tuple[list[str], str]] = {}
     for key, active in screen.active_bindings.items():
         binding = active.binding
-        if binding.action in HIDDEN_ACTIONS or key in ("ctrl+c", "ctrl+p"):
+        if binding.action in HIDDEN_ACTIONS or key in ("ctrl+c", "ctrl+p") or not active.enabled:
             continue
         action = binding.action.split("(", 1)[0]
         description = DESCRIPTIONS.get(action) or binding.description or action

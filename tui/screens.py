@@ -630,6 +630,12 @@ class TableScreen(Screen[None]):
 
         open_help(self, "the table", "Your decision's dialog opens by itself; Esc puts it aside.")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``w`` (wait longer for a player who dropped off) exists only at a network table."""
+        if action == "wait_longer":
+            return getattr(self.controller, "wait_longer", None) is not None
+        return True
+
     def action_wait_longer(self) -> None:
         """At a network table, give the players who dropped off more time."""
         wait = getattr(self.controller, "wait_longer", None)

@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from .procs import (
     GAME_LINE,
     RECORD_LINE,
@@ -128,14 +130,14 @@ def test_waiting_players_can_wait_longer(tmp_path: Path) -> None:
     node = PeerNode.create(setup, tmp_path)
     assert STALL_TIMEOUT == 300 and node.session.timeout == STALL_TIMEOUT
     gone = node.down_since[1]  # Bob has not connected (or dropped off) since then
-    assert node.stall_left(1, gone + 100) == 200
+    assert node.stall_left(1, gone + 100) == pytest.approx(200)
     node.session.tick(gone + 301, {1: gone})
     assert node.session.abort is not None  # past 5 minutes: the game ends, naming him
     other = PeerNode(setup, node.journal, node.dir)
     other.down_since[1] = gone
     other.session.tick(gone + 1, {1: gone})  # (the session's own step clock starts)
     other.wait_longer()
-    assert other.stall_left(1, gone + 301) == 299
+    assert other.stall_left(1, gone + 301) == pytest.approx(299)
     other.session.tick(gone + 301, {1: gone})
     assert other.session.abort is None  # the players chose to wait longer
     node.journal.close()

@@ -198,6 +198,8 @@ def keys_for_screen(screen: str) -> list[str] | None:
         return ["Enter"]
     if "1-9 choose" in screen:  # a supply card, a building, or a player: the first one
         return ["Enter"]
+    if "Enter go on" in screen:  # what happened since the last decision: read, go on
+        return ["Enter"]
     if "YOUR TURN" in screen:
         return ["Enter"]
     return None

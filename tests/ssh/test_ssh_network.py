@@ -101,7 +101,7 @@ def test_two_ssh_players_and_a_bot_play_a_network_game_to_a_fair_end(
         guest.close()
     players = tmp_path / "state" / "players"
     records = [
-        next((players / name / "data" / "games").glob("*/record.rattus")).read_bytes()
+        next((players / name / "data" / "games").glob("*/seat-*/record.rattus")).read_bytes()
         for name in ("alice", "bob")
     ]
     assert records[0] == records[1]
