@@ -6,6 +6,9 @@ it what a local login would: the terminal type and window size the client asked 
 player's name (``USER``/``LOGNAME``, which the TUI takes as the default player name) and the
 player's own folders (``RATTUS_DATA_DIR`` for saves and network journals, ``RATTUS_CONFIG_DIR``
 for settings, ``HOME``). Nothing else from the server's environment or the client's reaches it.
+Every game runs as the server's account, so ``RATTUS_FILES_ROOT`` (the player's folder) tells
+the TUI to open no path a player types (the verify dialog's) outside that folder: not another
+player's journals, not the server's host key.
 
 The pseudo-terminal is the process's controlling terminal, so the kernel treats a dropped
 connection like a closed terminal window: when the SSH channel goes away the master side is
@@ -28,7 +31,7 @@ import struct
 import sys
 import termios
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import asyncssh
@@ -37,6 +40,10 @@ from rattus_net.net.persist import ENV_DATA_DIR
 
 ENV_CONFIG_DIR = "RATTUS_CONFIG_DIR"
 """Where the TUI keeps its settings (honoured by the settings file; harmless before)."""
+
+ENV_FILES_ROOT = "RATTUS_FILES_ROOT"
+"""The only folder the TUI opens typed paths in (``tui.paths``, which this package may not
+import, reads it under the same name)."""
 
 PASSED_ON = ("PATH", "PYTHONPATH", "VIRTUAL_ENV", "LANG", "LC_ALL", "LC_CTYPE", "TZ")
 """The only variables of the server's own environment a game process sees."""
@@ -77,6 +84,8 @@ TERM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
 
 
 def game_environment(player: Player, term: str) -> dict[str, str]:
+    # absolute: the game runs in the player's folder, where a relative --state-dir means nothing
+    player = replace(player, home=player.home.absolute())
     env = {k: os.environ[k] for k in PASSED_ON if k in os.environ}
     env.setdefault("LANG", "C.UTF-8")
     env.update(
@@ -84,7 +93,11 @@ def game_environment(player: Player, term: str) -> dict[str, str]:
         USER=player.name,
         LOGNAME=player.name,
         HOME=str(player.home),
-        **{ENV_DATA_DIR: str(player.data_dir), ENV_CONFIG_DIR: str(player.config_dir)},
+        **{
+            ENV_DATA_DIR: str(player.data_dir),
+            ENV_CONFIG_DIR: str(player.config_dir),
+            ENV_FILES_ROOT: str(player.home),
+        },
     )
     return env
 

@@ -104,3 +104,21 @@ def test_a_game_sees_only_its_players_environment(
     assert env["RATTUS_CONFIG_DIR"] == str(tmp_path / "alice" / "config")
     assert env["HOME"] == str(tmp_path / "alice")
     assert game_environment(player, "x\x1b]0;owned\x07")["TERM"] == "xterm-256color"
+
+
+def test_a_game_may_open_typed_paths_only_in_its_players_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The TUI confines the verify dialog's paths to ``RATTUS_FILES_ROOT``: the session sets
+    it to the player's folder (absolute, as the game runs inside it), whatever the server's
+    own environment says, under the name the TUI reads."""
+    from rattus_net.serve.session import ENV_FILES_ROOT, Player, game_environment
+    from tui.paths import ENV_FILES_ROOT as TUI_NAME
+
+    assert ENV_FILES_ROOT == TUI_NAME
+    monkeypatch.setenv(ENV_FILES_ROOT, "/")
+    monkeypatch.chdir(tmp_path)
+    player = Player("Bob", "SHA256:b", Path("state/players/bob"), kept=True)
+    env = game_environment(player, "xterm")
+    assert env[ENV_FILES_ROOT] == env["HOME"] == str(tmp_path / "state/players/bob")
+    assert env["RATTUS_DATA_DIR"] == str(tmp_path / "state/players/bob/data")

@@ -27,3 +27,9 @@ def _own_config_dir(
     path = tmp_path_factory.mktemp("config")
     monkeypatch.setenv("RATTUS_CONFIG_DIR", str(path))
     return path
+
+
+@pytest.fixture(autouse=True)
+def _no_files_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nor a folder confinement of the shell running them (a test under ``rattus serve``)."""
+    monkeypatch.delenv("RATTUS_FILES_ROOT", raising=False)
