@@ -101,8 +101,8 @@ def test_readme_help_texts_and_rules_agree_on_the_stall_timeout_and_q_q() -> Non
     ).choices
     for name in ("host", "join", "resume"):
         [stall] = [a for a in commands[name]._actions if "--stall-timeout" in a.option_strings]
-        assert stall.default == 60.0 and "default: 60" in (stall.help or "")
+        assert stall.default == 300.0 and "default 300" in (stall.help or "")
     for text in (readme, rules):
-        assert "60 s by default" in text and "--stall-timeout" in text
-        assert "record names the silent player" in text
+        assert "5 minutes" in text and "--stall-timeout" in text
+        assert "record names who stalled it" in text and "`w`" in text
         assert "`q` `q`" in text or "`q` again" in text
