@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
+from protocol.safetext import safetext
 from rattus_net.bots import BOT_KINDS, Bot, make_bot
 from rattus_net.engine import data as D
 from rattus_net.engine.config import BuildingSelection, GameConfig
@@ -128,7 +129,7 @@ class OfflineGame:
         self.view = PlayerView(self.game, self.seat)
         self._moved = False  # a human move not saved yet
         self.save_problem: str | None = None  # why the last save failed, if it did
-        self._narrator = Narrator(names, self.seat)
+        self._narrator = Narrator(self.names, self.seat)
         self._read = 0  # log events already narrated
         self._said_problem: str | None = None
         if advance:
@@ -138,7 +139,8 @@ class OfflineGame:
 
     @property
     def names(self) -> tuple[str, ...]:
-        return self.config.players
+        """The players' names as shown (``safetext``: a saved game may name anybody)."""
+        return tuple(safetext(n) for n in self.config.players)
 
     @property
     def my_turn(self) -> bool:

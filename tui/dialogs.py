@@ -630,10 +630,11 @@ class ChoosePlayerDialog(DecisionDialog):
 
     def body(self) -> Text:
         view = self.view
+        names = R.safe_names(view)
         options = []
         for i, s in enumerate(self.decision.candidates):
             options.append(
-                f"{i + 1} {R.letter(view, s)} {view.names[s]}: hand {view.hand_sizes[s]}, "
+                f"{i + 1} {R.letter(view, s)} {names[s]}: hand {view.hand_sizes[s]}, "
                 f"rats {view.rats[s]}"
             )
         return self.option_lines(options, self.choice)

@@ -332,7 +332,7 @@ def verdict(view: PlayerView) -> Text:
     r = view.result
     if r is None:
         return Text("")
-    names = view.names
+    names = safe_names(view)
     if not r.winners:
         return Text("The plague killed everyone: nobody wins.", style="bold reverse")
     who = " and ".join(names[s] for s in r.winners)

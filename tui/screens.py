@@ -47,9 +47,16 @@ SELECTIONS: tuple[tuple[str, BuildingSelection], ...] = (
 SELECTION_NAMES = ("first-game", "random-buildings", "random-cards")  # as settings keep them
 
 
-def rules_text() -> str:
-    """The in-app rules summary (``tui/rules.md``, packaged with the TUI)."""
-    return resources.files("tui").joinpath("rules.md").read_text(encoding="utf-8")
+# The in-app rules summary of each game, packaged with the TUI: game name -> (title, file).
+RULES = {
+    "cartus": ("Rattus Cartus", "rules.md"),
+    "rattus": ("Rattus", "rules-rattus.md"),
+}
+
+
+def rules_text(game: str = "cartus") -> str:
+    """The in-app rules summary of ``game`` ("cartus" or "rattus", as ``rattus play --game``)."""
+    return resources.files("tui").joinpath(RULES[game][1]).read_text(encoding="utf-8")
 
 
 # --- main menu ----------------------------------------------------------------------------------
@@ -199,7 +206,7 @@ class MenuScreen(Screen[None]):
             "host": "Host a table on the network",
             "join": "Join a table on the network",
             "verify": "Verify a game record",
-            "rules": "Rules of Rattus Cartus",
+            "rules": f"Rules of {self.GAMES[self.game]}",
             "quit": "Quit",
         }
         t = Text()
@@ -341,7 +348,8 @@ class MenuScreen(Screen[None]):
         self.app.push_screen(TableScreen(game))
 
     def action_rules(self) -> None:
-        self.app.push_screen(RulesScreen())
+        """The rules of the game chosen under "Play against bots"."""
+        self.app.push_screen(RulesScreen(("cartus", "rattus")[self.game]))
 
     def action_host(self) -> None:
         from tui.netscreens import HostScreen
@@ -372,17 +380,30 @@ class MenuScreen(Screen[None]):
 
 
 class RulesScreen(Screen[None]):
+    """The rules summary of one game (the one at hand: the game played, or chosen in the
+    menu); ``g`` shows the other game's."""
+
     HELP_TITLE = "the rules"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "close", "Back"),
         Binding("pageup", "page(-1)", "Page up"),
         Binding("pagedown,space", "page(1)", "Page down"),
+        Binding("g", "other_game", "Other game's rules"),
     ]
+
+    def __init__(self, game: str = "cartus") -> None:
+        super().__init__()
+        self.game = game
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="rules"):
-            yield Markdown(rules_text())
+            yield Markdown(rules_text(self.game))
         yield Footer()
+
+    async def action_other_game(self) -> None:
+        self.game = next(g for g in RULES if g != self.game)
+        await self.query_one(Markdown).update(rules_text(self.game))
+        self.query_one("#rules", VerticalScroll).scroll_home(animate=False)
 
     def on_mount(self) -> None:
         self.query_one("#rules", VerticalScroll).focus()

@@ -103,6 +103,6 @@ def test_readme_help_texts_and_rules_agree_on_the_stall_timeout_and_q_q() -> Non
         [stall] = [a for a in commands[name]._actions if "--stall-timeout" in a.option_strings]
         assert stall.default == 300.0 and "default 300" in (stall.help or "")
     for text in (readme, rules):
-        assert "5 minutes" in text and "--stall-timeout" in text and "`w`" in text
-        assert "record names who stalled it" in text
+        assert "5 minutes" in text and "--stall-timeout" in text
+        assert "record names who stalled it" in text and "`w`" in text
         assert "`q` `q`" in text or "`q` again" in text

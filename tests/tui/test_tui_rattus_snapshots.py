@@ -100,3 +100,9 @@ def test_map_no_color(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setenv("NO_COLOR", "1")
     app = RattusApp(rattus=rattus_at(Kind.TURN, players=4, seed=5))
     assert snap_compare(app, press=["escape"], terminal_size=SIZE)
+
+
+def test_rules_rattus(snap_compare: Any) -> None:
+    """r on the map: the rules of Rattus."""
+    app = RattusApp(rattus=rattus_at(Kind.TURN, players=2, seed=1))
+    assert snap_compare(app, press=["escape", "r"], terminal_size=SIZE)

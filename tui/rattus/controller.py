@@ -20,7 +20,7 @@ from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.moves import Move
 from rattus_net.games.rattus.view import RattusView
 from tui.controller import BOT_NAMES, HUMAN_NAME
-from tui.rattus.narrate import Narrator, decision_words
+from tui.rattus.narrate import Narrator, clean, decision_words
 from tui.rattus.saves import SavedRattusGame, write_rattus_save
 from tui.saves import SaveError
 
@@ -85,7 +85,7 @@ class RattusOffline:
             self.game = RattusGame(RattusConfig(names, comps))
             self.table = RattusTable(options.seed)
         self.view = RattusView(self.game, self.seat)
-        self.narrator = Narrator(self.game.config.players, self.seat)
+        self.narrator = Narrator(self.names, self.seat)
         self._read = 0
         self._moved = False
         self.save_problem: str | None = None
@@ -95,7 +95,8 @@ class RattusOffline:
 
     @property
     def names(self) -> tuple[str, ...]:
-        return self.game.config.players
+        """The players' names as shown (``clean``: a saved game may name anybody)."""
+        return tuple(clean(n) for n in self.game.config.players)
 
     @property
     def my_turn(self) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from protocol.safetext import safetext
 from rattus_net.games.rattus.components import CARD_OF
 from rattus_net.games.rattus.game import Event, Kind
 from rattus_net.games.rattus.view import RattusView
@@ -22,8 +23,9 @@ REASONS = {
 
 
 def clean(text: str) -> str:
-    """``text`` with anything unprintable replaced (names typed by other people)."""
-    return "".join(ch if ch.isprintable() else "?" for ch in text)
+    """``text`` with anything unprintable made visible (:func:`protocol.safetext.safetext`,
+    the one function every outer layer uses for names typed by other people)."""
+    return safetext(text)
 
 
 def low(who: str) -> str:

@@ -21,7 +21,7 @@ from textual.worker import Worker, WorkerState
 from tui.rattus import render as R
 from tui.rattus.controller import RattusOffline
 from tui.rattus.dialogs import RattusDialog
-from tui.screens import LogScreen
+from tui.screens import LogScreen, RulesScreen
 
 TALL = 34  # terminal rows from which region boxes get a third line
 
@@ -76,6 +76,7 @@ class RattusMapScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "decide", "Decide"),
         Binding("l", "full_log", "Log"),
+        Binding("r", "rules", "Rules"),
         Binding("q", "leave", "Leave game"),
     ]
 
@@ -213,6 +214,9 @@ class RattusMapScreen(Screen[None]):
 
     def action_full_log(self) -> None:
         self.app.push_screen(LogScreen(self.log_lines))
+
+    def action_rules(self) -> None:
+        self.app.push_screen(RulesScreen("rattus"))
 
     def action_leave(self) -> None:
         if not self._leave_armed:

@@ -1,0 +1,100 @@
+"""The rules screen shows the rules of the game at hand: Rattus from the Rattus map, the game
+chosen in the menu from the menu, and ``g`` switches to the other game's."""
+
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+from pathlib import Path
+
+import pytest
+from rattus_helpers import rattus_at
+from textual.app import App
+from textual.widgets import Markdown
+from tui_helpers import sync
+
+from rattus_net.games.rattus.decision import Kind
+from tui.app import RattusApp
+from tui.rattus.screens import RattusMapScreen
+from tui.screens import RULES, MenuScreen, RulesScreen, rules_text
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def shown_rules(app: App[None]) -> str:
+    screen = app.screen
+    assert isinstance(screen, RulesScreen)
+    return screen.query_one(Markdown).source
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RATTUS_DATA_DIR", str(tmp_path / "data"))  # no save, no settings
+
+
+@sync
+async def test_r_on_the_rattus_map_shows_the_rules_of_rattus() -> None:
+    app = RattusApp(rattus=rattus_at(Kind.TURN, players=3, seed=1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("escape")  # the dialog aside: the map
+        assert isinstance(app.screen, RattusMapScreen)
+        await pilot.press("r")
+        await pilot.pause()
+        assert shown_rules(app).startswith("# Rattus in brief")
+        await pilot.press("escape")
+        assert isinstance(app.screen, RattusMapScreen)
+
+
+@sync
+async def test_the_menu_shows_the_rules_of_the_game_chosen_and_g_the_other() -> None:
+    app = RattusApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        assert "Rules of Rattus Cartus" in str(menu.query_one("#menu-body").render())
+        await pilot.press("r")
+        await pilot.pause()
+        assert shown_rules(app).startswith("# Rattus Cartus in brief")
+        await pilot.press("g")  # the other game's
+        await pilot.pause()
+        assert shown_rules(app).startswith("# Rattus in brief")
+        await pilot.press("escape")
+        menu.cursor = menu.items.index("game")
+        await pilot.press("right")  # Game < Rattus >
+        body = str(menu.query_one("#menu-body").render())
+        assert "< Rattus >" in body and "Rules of Rattus\n" in body
+        await pilot.press("r")
+        await pilot.pause()
+        assert shown_rules(app).startswith("# Rattus in brief")
+        await pilot.press("g")
+        await pilot.pause()
+        assert shown_rules(app).startswith("# Rattus Cartus in brief")
+
+
+@pytest.mark.parametrize("game", sorted(RULES))
+def test_the_rules_of_each_game_are_lists_not_tables_and_are_packaged(game: str) -> None:
+    """At 80 columns a Markdown table squeezes to a word per line: the rules use lists. The
+    file ships with the package (pyproject's package data of ``tui``)."""
+    text = rules_text(game)
+    assert "\n|" not in text
+    assert max(len(line) for line in text.splitlines()) <= 100
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"
+    ]["tui"]
+    assert any(fnmatch.fnmatch(RULES[game][1], p) for p in patterns)
+
+
+def test_the_rattus_rules_give_the_projects_rulings() -> None:
+    """What the printed rules leave open and the project ruled (rules/rattus.md section 6),
+    and the reconstructed map and tokens a player may correct."""
+    text = " ".join(rules_text("rattus").split())
+    assert "in the order you choose" in text  # 6.1: who turns up which token
+    assert "slot order" in text  # 6.1: the final outbreak
+    assert "it must change the board" in text  # 6.2
+    assert "they may be in one region" in text  # 6.3: the Witch
+    assert "Lost cubes leave the game" in text  # 6.4
+    assert "--components FILE" in text
+    for card in ("King", "Knight", "Monk", "Merchant", "Peasant", "Witch"):
+        assert f"**{card}:**" in text
