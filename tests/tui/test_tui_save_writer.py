@@ -13,11 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets import Static
+from tui_helpers import keys_for, sync, to_dialog
 
 import tui.saves
+from tui.app import RattusApp
 from tui.controller import OfflineGame, OfflineOptions
 from tui.rattus.controller import RattusOffline, RattusOptions
 from tui.saves import SaveWriter, read_save
+from tui.screens import TableScreen
 
 
 class Writes:
@@ -124,3 +128,55 @@ def test_slow_bots_save_while_they_play(tmp_path: Path, writes: Writes) -> None:
     game.advance()  # three bots play first
     game.wait_saved()
     assert game.saver is not None and game.saver.submitted > 1
+
+
+@sync
+async def test_at_the_table_each_decision_hands_one_save_to_the_save_thread(
+    writes: Writes,
+) -> None:
+    """The table screen (quick bots play on its own loop): one state handed over per
+    decision, and every write on the save's thread, never on the screen's."""
+    app = RattusApp(seed=4)
+    rng = random.Random(4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("p")  # a new game with the menu's settings (quick bots)
+        await to_dialog(pilot, app)
+        table = app.screen_stack[-2]
+        assert isinstance(table, TableScreen) and isinstance(table.controller, OfflineGame)
+        assert table.controller.quick_bots
+        saver = table.controller.saver
+        assert saver is not None
+        before = saver.submitted
+        for _ in range(5):
+            dialog = await to_dialog(pilot, app)
+            await pilot.press(*keys_for(dialog, rng))
+        await to_dialog(pilot, app)
+        saver.wait()
+        assert saver.submitted - before == 5
+        assert writes.threads and set(writes.threads) == {"rattus-save-writer"}
+
+
+@sync
+async def test_a_quick_bot_that_fails_is_said_on_the_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = OfflineGame(OfflineOptions(players=3, bots="random", seed=2))
+    assert game.quick_bots
+
+    def broken(view: object) -> None:
+        raise RuntimeError("bot lost its marbles")
+
+    for bot in game.bots.values():
+        monkeypatch.setattr(bot, "choose", broken)
+    app = RattusApp(controller=game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await to_dialog(pilot, app)
+        await pilot.press(*keys_for(dialog, random.Random(1)))
+        for _ in range(100):
+            await pilot.pause(0.02)
+            awaited = str(app.screen.query_one("#awaited", Static).render())
+            if "failed" in awaited:
+                break
+        assert isinstance(app.screen, TableScreen)
+        assert "A bot or the table failed: bot lost its marbles" in awaited
