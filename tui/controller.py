@@ -9,6 +9,8 @@ must decide again or the game is over.
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
@@ -23,7 +25,16 @@ from rattus_net.engine.local import LocalTable
 from rattus_net.engine.moves import Move
 from rattus_net.engine.narrate import Narrator, decision_words
 from rattus_net.engine.view import PlayerView
-from tui.saves import SavedGame, SaveError, write_save
+from tui.saves import SavedGame, SaveError, SaveWriter, save_body, save_writer
+
+# While the bots play after a human move, the game is saved again once they have been at it
+# this long (slow bots: a crash then does not cost the human's move); otherwise the game is
+# saved once per human decision, when the human is awaited again.
+CHECKPOINT_SECONDS = 1.0
+
+# Bots that decide in a few milliseconds (measured: under 1 ms a human decision at the median,
+# 5 ms at most, 5 players): the table screen lets them play on its own loop, without a thread.
+QUICK_BOTS = frozenset({"random", "heuristic"})
 
 BOT_NAMES = ("Agnes", "Bertram", "Cecily", "Dietrich", "Elsbeth")
 HUMAN_NAME = "You"
@@ -99,8 +110,9 @@ class OfflineGame:
     ) -> None:
         """``advance=False`` leaves the first bot and table steps to a later :meth:`advance`
         (the TUI runs it in a worker thread). With ``save_to``, the game is saved there
-        whenever the human is awaited (see :mod:`tui.saves`). ``start``: a game under way and
-        its table, to continue (:meth:`continued`)."""
+        whenever the human is awaited (see :mod:`tui.saves`; the file is written by the save's
+        own thread). ``start``: a game under way and its table, to continue
+        (:meth:`continued`)."""
         n = options.players
         if not D.MIN_PLAYERS <= n <= D.MAX_PLAYERS:
             raise ValueError(f"Rattus Cartus is for {D.MIN_PLAYERS} to {D.MAX_PLAYERS} players")
@@ -109,6 +121,8 @@ class OfflineGame:
         self.options = options
         self.seat = options.human_seat
         self.save_to = save_to
+        self.saver: SaveWriter | None = None if save_to is None else save_writer(save_to)
+        self.clock: Callable[[], float] = time.monotonic
         self.bots: dict[int, Bot] = {}
         for s in range(n):
             if s != self.seat:
@@ -127,13 +141,12 @@ class OfflineGame:
             self.table = LocalTable(options.seed)
             self.game = Game(self.config)
         self.view = PlayerView(self.game, self.seat)
-        self._moved = False  # a human move not saved yet
-        self.save_problem: str | None = None  # why the last save failed, if it did
         self._narrator = Narrator(self.names, self.seat)
         self._read = 0  # log events already narrated
         self._said_problem: str | None = None
         if advance:
             self.advance()
+            self.wait_saved()
 
     # --- driving ------------------------------------------------------------------------------
 
@@ -145,6 +158,17 @@ class OfflineGame:
     @property
     def my_turn(self) -> bool:
         return self.view.my_turn
+
+    @property
+    def quick_bots(self) -> bool:
+        """The bots decide in a few milliseconds (no worker thread needed to keep the screen
+        responsive)."""
+        return self.options.bots in QUICK_BOTS
+
+    @property
+    def save_problem(self) -> str | None:
+        """Why the last save failed, if it did."""
+        return None if self.saver is None else self.saver.problem
 
     @property
     def is_over(self) -> bool:
@@ -170,10 +194,9 @@ class OfflineGame:
 
     def advance(self) -> None:
         """Let the table and the bots act until the human must decide or the game ends; then
-        save the game, if it is saved."""
+        save the game, if it is saved (once; again meanwhile only if the bots take long)."""
         game = self.game
-        if self._moved:  # the human's move is kept even if the bots' turns are cut short
-            self._save()
+        since = self.clock()
         while not game.is_over:
             d = game.decision
             if d is None:
@@ -184,30 +207,34 @@ class OfflineGame:
                 break  # only the human is awaited
             seat = bots[0]
             game.apply(seat, self.bots[seat].choose(PlayerView(game, seat)))
+            if self.clock() - since >= CHECKPOINT_SECONDS:  # slow bots: keep what was played
+                self._save()
+                since = self.clock()
         self._save()
 
     def _save(self) -> None:
-        self._moved = False
-        if self.save_to is None:
-            return
-        try:
-            write_save(self.game, self.table, self.options.bots, self.seat, self.save_to)
-        except OSError as exc:  # a full or read-only disk must not stop the game
-            self.save_problem = f"The game cannot be saved ({exc.strerror or exc})."
-        else:
-            self.save_problem = None
+        """Hand the game to the save's writer (it writes on its own thread)."""
+        if self.saver is not None:
+            self.saver.submit(save_body(self.game, self.table, self.options.bots, self.seat))
+
+    def wait_saved(self) -> None:
+        """Return once the game's last state handed over is saved (or could not be)."""
+        if self.saver is not None:
+            self.saver.wait()
 
     def apply(self, move: Move) -> None:
         """The human's move; raises the engine's ``IllegalMove`` (nothing changes) if the
-        rules forbid it. Then the others play until the human is awaited again."""
+        rules forbid it. Then the others play until the human is awaited again, and the game
+        is saved before this returns (the TUI calls :meth:`play` and :meth:`advance`, which
+        does not wait for the save)."""
         self.play(move)
         self.advance()
+        self.wait_saved()
 
     def play(self, move: Move) -> None:
         """Only the human's move (raises ``IllegalMove`` and changes nothing if illegal); call
         :meth:`advance` next, for instance in a worker thread while slow bots think."""
         self.game.apply(self.seat, move)
-        self._moved = True
 
     # --- words --------------------------------------------------------------------------------
 

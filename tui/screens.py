@@ -519,8 +519,20 @@ class TableScreen(Screen[None]):
 
     def let_others_play(self) -> None:
         """Bots may think for a while: they play in a worker thread; the table shows the last
-        state and waits (its keys do nothing meanwhile but show the log or the rules)."""
+        state and waits (its keys do nothing meanwhile but show the log or the rules).
+
+        Quick bots (the controller's ``quick_bots``: a few milliseconds per decision) play
+        right here instead: a thread would cost more than they do (its start, and handing
+        Python's lock back and forth while the screen paints: some 25 ms)."""
         self.busy = True
+        if getattr(self.controller, "quick_bots", False):
+            try:
+                self.controller.advance()
+            except Exception as exc:  # as from the worker: said on the table, not a crash
+                self._others_played(exc)
+            else:
+                self.call_later(self._others_played, None)  # once the dialog has gone
+            return
         self.query_one("#awaited", Static).update(Text("The others are playing...", style="bold"))
         self.run_worker(self.controller.advance, thread=True, exit_on_error=False, group="bots")
 
@@ -528,13 +540,17 @@ class TableScreen(Screen[None]):
         if event.worker.group != "bots":
             return
         if event.state is WorkerState.SUCCESS:
-            self.busy = False
-            self.update_table()
-            self.next_step()  # same frame: the dialog and the table paint together
+            self._others_played(None)
         elif event.state is WorkerState.ERROR:
-            self.busy = False
-            self.update_table()
-            error = event.worker.error
+            self._others_played(event.worker.error)
+
+    def _others_played(self, error: BaseException | None) -> None:
+        """The bots and the table are done (or one of them failed, with ``error``)."""
+        self.busy = False
+        self.update_table()
+        if error is None:
+            self.next_step()  # same frame: the dialog and the table paint together
+        else:
             self.query_one("#awaited", Static).update(
                 Text(f"A bot or the table failed: {error}", style="bold reverse")
             )

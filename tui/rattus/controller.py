@@ -8,6 +8,8 @@ send the human's moves with :meth:`RattusOffline.play` then :meth:`RattusOffline
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,10 +21,10 @@ from rattus_net.games.rattus.loader import default_components
 from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.moves import Move
 from rattus_net.games.rattus.view import RattusView
-from tui.controller import BOT_NAMES, HUMAN_NAME
+from tui.controller import BOT_NAMES, CHECKPOINT_SECONDS, HUMAN_NAME
 from tui.rattus.narrate import Narrator, clean, decision_words
-from tui.rattus.saves import SavedRattusGame, write_rattus_save
-from tui.saves import SaveError
+from tui.rattus.saves import SavedRattusGame, rattus_save_body
+from tui.saves import SaveError, SaveWriter, save_writer
 
 SEARCH_SECONDS = 0.5  # how long the "hard" bot thinks per decision
 
@@ -56,7 +58,8 @@ class RattusOffline:
     ) -> None:
         """``advance=False`` leaves the first bot and table steps to a later :meth:`advance`.
         With ``save_to`` the game is saved there whenever the human is awaited
-        (:mod:`tui.rattus.saves`); ``start``: a game under way and its table, to continue."""
+        (:mod:`tui.rattus.saves`, by the save's own writer thread); ``start``: a game under
+        way and its table, to continue."""
         n = options.players
         if not 2 <= n <= 4:
             raise ValueError("Rattus is for 2 to 4 players")
@@ -69,6 +72,8 @@ class RattusOffline:
         self.options = options
         self.seat = options.human_seat
         self.save_to = save_to
+        self.saver: SaveWriter | None = None if save_to is None else save_writer(save_to)
+        self.clock: Callable[[], float] = time.monotonic
         self.bots: dict[int, RattusBot] = {}
         for s in range(n):
             if s != self.seat:
@@ -87,11 +92,10 @@ class RattusOffline:
         self.view = RattusView(self.game, self.seat)
         self.narrator = Narrator(self.names, self.seat)
         self._read = 0
-        self._moved = False
-        self.save_problem: str | None = None
         self._said_problem: str | None = None
         if advance:
             self.advance()
+            self.wait_saved()
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -107,12 +111,16 @@ class RattusOffline:
     def is_over(self) -> bool:
         return self.game.is_over
 
+    @property
+    def save_problem(self) -> str | None:
+        """Why the last save failed, if it did."""
+        return None if self.saver is None else self.saver.problem
+
     def advance(self) -> None:
         """Let the table and the bots act until the human must decide or the game ends; then
-        save the game, if it is saved."""
+        save the game, if it is saved (once; again meanwhile only if the bots take long)."""
         game = self.game
-        if self._moved:
-            self._save()
+        since = self.clock()
         while not game.is_over:
             d = game.decision
             if d is None:
@@ -121,35 +129,39 @@ class RattusOffline:
             if d.player == self.seat:
                 break
             game.apply(d.player, self.bots[d.player].choose(RattusView(game, d.player)))
+            if self.clock() - since >= CHECKPOINT_SECONDS:  # slow bots: keep what was played
+                self._save()
+                since = self.clock()
         self._save()
 
     def play(self, move: Move) -> None:
         """Only the human's move (raises ``IllegalMove`` and changes nothing if illegal); call
         :meth:`advance` next."""
         self.game.apply(self.seat, move)
-        self._moved = True
 
     def apply(self, move: Move) -> None:
+        """:meth:`play` and :meth:`advance`, and the game is saved before this returns."""
         self.play(move)
         self.advance()
+        self.wait_saved()
 
     def _save(self) -> None:
-        self._moved = False
-        if self.save_to is None:
-            return
-        try:
-            write_rattus_save(
-                self.game,
-                self.table,
-                self.options.bots,
-                self.seat,
-                self.save_to,
-                self.options.custom_components,
+        """Hand the game to the save's writer (it writes on its own thread)."""
+        if self.saver is not None:
+            self.saver.submit(
+                rattus_save_body(
+                    self.game,
+                    self.table,
+                    self.options.bots,
+                    self.seat,
+                    self.options.custom_components,
+                )
             )
-        except OSError as exc:  # a full or read-only disk must not stop the game
-            self.save_problem = f"The game cannot be saved ({exc.strerror or exc})."
-        else:
-            self.save_problem = None
+
+    def wait_saved(self) -> None:
+        """Return once the game's last state handed over is saved (or could not be)."""
+        if self.saver is not None:
+            self.saver.wait()
 
     def new_log_lines(self) -> list[str]:
         """What happened since the last call, in words, as the human may know it."""

@@ -2,16 +2,16 @@
 
 The same machinery as the Rattus Cartus save (:mod:`tui.saves`): a game record plus the bots'
 kind and the human's seat, written to a temporary file, flushed and renamed over the old
-save, removed once the game is over. The record is a Rattus record
-(:class:`~rattus_net.games.rattus.record.RattusRecord`, which holds the token order and every
-decision, and embeds a user's components file); the save lives in a file of its own beside
-the Cartus one, so one game of each can wait to be continued.
+save, removed once the game is over; the save's own writer thread
+(:class:`tui.saves.SaveWriter`) writes it, so the next dialog does not wait for the disk. The
+record is a Rattus record (:class:`~rattus_net.games.rattus.record.RattusRecord`, which holds
+the token order and every decision, and embeds a user's components file); the save lives in a
+file of its own beside the Cartus one, so one game of each can wait to be continued.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,7 @@ from rattus_net.games.rattus.loader import default_components
 from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.record import RattusRecord
 from rattus_net.net.persist import data_dir
-from tui.saves import SaveError
+from tui.saves import SaveError, wait_for_writes, write_file
 
 FILE_NAME = "offline-rattus-game.json"
 KIND = "rattus-board-offline-save"
@@ -53,6 +53,28 @@ def rattus_save_path(root: Path | None = None) -> Path:
     return (root or data_dir()) / FILE_NAME
 
 
+def rattus_save_body(
+    game: RattusGame,
+    table: RattusTable,
+    bots: str,
+    human_seat: int,
+    custom_components: Any = None,
+) -> dict[str, Any] | None:
+    """What the save of ``game`` holds (``None`` once the game is over: no save then);
+    ``custom_components``: the content of a user's components file the game was played with,
+    embedded in the record. The dictionary shares nothing with the game (another thread may
+    write it out)."""
+    if game.is_over:
+        return None
+    return {
+        "kind": KIND,
+        "version": VERSION,
+        "bots": bots,
+        "human_seat": human_seat,
+        "record": RattusRecord.from_game(game, table, custom_components).to_dict(),
+    }
+
+
 def write_rattus_save(
     game: RattusGame,
     table: RattusTable,
@@ -61,30 +83,13 @@ def write_rattus_save(
     path: Path,
     custom_components: Any = None,
 ) -> None:
-    """Save ``game`` (removing the save instead if the game is over); ``custom_components``:
-    the content of a user's components file the game was played with, embedded in the record."""
-    if game.is_over:
-        path.unlink(missing_ok=True)
-        return
-    custom = custom_components
-    body: dict[str, Any] = {
-        "kind": KIND,
-        "version": VERSION,
-        "bots": bots,
-        "human_seat": human_seat,
-        "record": RattusRecord.from_game(game, table, custom).to_dict(),
-    }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(body, f)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    """Save ``game`` now, on this thread (removing the save instead if the game is over)."""
+    write_file(path, rattus_save_body(game, table, bots, human_seat, custom_components))
 
 
 def read_rattus_save(path: Path) -> SavedRattusGame | None:
     """The save at ``path``; ``None`` if there is none. Raises ``SaveError`` if damaged."""
+    wait_for_writes(path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
