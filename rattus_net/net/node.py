@@ -229,6 +229,9 @@ class PeerNode:
         self.moved: bytes | None = None  # our signed new port, if we had to change it
         self.told: set[int] = set()  # seats that got it
         self.resumed = False
+        # What each peer said (H, on a link of this process) it holds of our frames: a resumed
+        # peer decides nothing before every peer said so (see _may_decide).
+        self.held: dict[int, int] = {}
         self.faults: list[str] = []
         self.inbox: asyncio.Queue[tuple[int, bytes]] = asyncio.Queue()
         self._wake_main = asyncio.Event()
@@ -330,6 +333,13 @@ class PeerNode:
             await self._listen(port)
         else:
             self.listener = listener
+        if self.journal.damage is not None:
+            self._emit(
+                "journal",
+                self.seat,
+                f"{self.journal.damage}; asking the other peers what you had sent before "
+                "you decide anything",
+            )
         for j in range(self.seat):
             self._spawn(self._dial(j))
         if self.moved is not None:  # the seats that dial us must learn where we are now
@@ -488,7 +498,9 @@ class PeerNode:
                 elif tag == b"H" and len(body) == _COUNT.size:
                     (have,) = _COUNT.unpack(body)
                     link.sent_upto = min(have, len(self.sent))
+                    self.held[seat] = max(self.held.get(seat, 0), have)
                     link.wake.set()
+                    self._wake_main.set()
                 elif tag == b"D":
                     if seat not in self.done_from and not self._closing:
                         self.journal.append(["D", seat], sync=False)  # known after a resume
@@ -601,7 +613,7 @@ class PeerNode:
             self._wake_main.clear()
             await self._drain_inbox()
             self._flush_outgoing()
-            if self.session.needs_decision:
+            if self.session.needs_decision and self._may_decide():
                 move = await self._decision(loop)
                 if move is None:
                     break  # the game was aborted while our player was thinking
@@ -631,6 +643,39 @@ class PeerNode:
                 seat, frame = self.inbox.get_nowait()
                 with contextlib.suppress(RemoteProtocolError):
                     self.session.receive(frame, time.monotonic(), link=seat)
+
+    def _may_decide(self) -> bool:
+        """Whether our player may decide now (a new message of ours would be signed).
+
+        A journal is never trusted past damage. A resumed journal may have lost messages this
+        peer had sent (its tail cut or damaged, an old copy put back; a cut exactly between
+        two records looks whole): deciding again would sign a second, different message for
+        a sequence number the others hold, and they would record an equivocation naming this
+        honest player. So a resumed peer decides nothing until every other peer still in the
+        game has said (``H``, on each new link) how many of our frames it holds; if one holds
+        more than we have, our decision was sent already and is lost here: the game is
+        stopped by our signed abort, which blames nobody, rather than signed twice."""
+        if not self.resumed:
+            return True
+        ahead = {s: h for s, h in self.held.items() if h > len(self.sent)}
+        if ahead:
+            holders = " and ".join(self.names[s] for s in sorted(ahead))
+            self._emit(
+                "journal",
+                self.seat,
+                f"your journal {self.journal.path} lost messages you had sent ({holders} "
+                f"hold {max(ahead.values())} of your messages, it has {len(self.sent)}): "
+                "rather than sign a second, different move for the same step, the game is "
+                "stopped; nobody is blamed",
+            )
+            self.session.stop(
+                f"the journal of {self.names[self.seat]} lost messages it had sent; stopped "
+                "rather than sign a second, different move (nobody cheated)"
+            )
+            self._flush_outgoing()
+            return False
+        waiting = set(range(self.n)) - {self.seat} - set(self.held) - self.done_from
+        return not waiting
 
     def _others_left(self, others: set[int], absent_since: dict[int, float]) -> bool:
         """Whether every peer we still wait for has been unreachable for ABSENT_GRACE: a
