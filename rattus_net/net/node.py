@@ -700,8 +700,9 @@ class PeerNode:
                 "same step, the game is stopped; nobody is blamed",
             )
             self.session.stop(
-                f"the journal of {self.names[self.seat]} lost messages it had sent; stopped "
-                "rather than sign a second, different move (nobody cheated)"
+                f"the journal of {self.names[self.seat]} lost messages it had sent ({holders} "
+                "said they hold more of them, and sent back none it signed for this step); "
+                "stopped rather than sign a second, different move (nobody is proven to cheat)"
             )
             self._flush_outgoing()
             return False
