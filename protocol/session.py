@@ -497,13 +497,14 @@ class Session:
             who = missing[0]
             self._abort(who, f"stalled: no {st.kind} message for step {st.index}", ())
 
-    def stop(self, reason: str) -> None:
-        """End the game by our own signed abort, blaming nobody (a peer that cannot go on
-        honestly, say whose journal lost messages it had sent). No-op once over."""
+    def stop(self, reason: str, blamed: int | None = None) -> None:
+        """End the game by our own signed abort (a peer that cannot go on honestly, say whose
+        journal lost messages it had sent), naming ``blamed`` (a claim, never proven) or
+        nobody. No-op once over."""
         if self.seat is None:
             raise LocalProtocolError("only a seated session can stop the game")
         if self.abort is None and not self.finished:
-            self._abort(None, reason, ())
+            self._abort(blamed, reason, ())
 
     def record_bytes(self) -> bytes:
         """The signed record of this game (see ``protocol/record.py``)."""

@@ -707,6 +707,19 @@ class PeerNode:
             self._flush_outgoing()
             return False
         waiting = set(range(self.n)) - {self.seat} - set(self.held) - self.done_from
+        now = time.monotonic()
+        gone = sorted(
+            s for s in waiting if now - self.down_since.get(s, now) > self.session.timeout
+        )
+        if gone:  # (as Session.tick does for a peer gone while it owes a message)
+            step = self.session.step.index if self.session.step else -1
+            self.session.stop(
+                f"stalled: gone while {self.names[self.seat]} waited to hear what it holds "
+                f"of its messages (step {step})",
+                gone[0],
+            )
+            self._flush_outgoing()
+            return False
         return not waiting
 
     async def _ask(self, conn: Connection, index: int) -> None:

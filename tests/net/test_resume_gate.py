@@ -52,3 +52,23 @@ def test_a_resumed_node_waits_for_every_peer_and_stops_rather_than_sign_twice(
     line = next(d for k, d in events if k == "journal")
     assert str(node.journal.path) in line and "lost messages you had sent" in line
     node.journal.close()
+
+
+def test_a_resumed_node_does_not_wait_forever_for_a_peer_that_left(tmp_path: Path) -> None:
+    """The others may have ended the game and left before we came back: waiting to hear what
+    they hold of ours ends, like any stall, blaming the absent peer (a claim, not proven)."""
+    params, _ = table(3, 9)
+    setup = Setup(params, 0, _master(9, 0), (("127.0.0.1", 1),) * 3)
+    PeerNode.create(setup, tmp_path).journal.close()
+    node = PeerNode.load(setup.game_id, tmp_path, stall_timeout=5.0)
+    node.held[1] = len(node.sent)
+    node.down_since = {2: node.down_since[2] - 6.0}  # seat 3: gone longer than the timeout
+
+    async def gate() -> None:
+        assert not node._may_decide()
+
+    asyncio.run(gate())
+    abort = node.session.abort
+    assert abort is not None and abort.blamed == 2 and not abort.proven
+    assert abort.reason.startswith("stalled")
+    node.journal.close()
