@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -369,31 +369,81 @@ class Session:
         it, ``LocalProtocolError`` if no decision of ours is awaited."""
         if not self.needs_decision:
             raise LocalProtocolError("no decision of ours is awaited")
+        kind, payload, keep = self._decision_message(move, check=True)
+        self._my_move = move
+        if kind == SUPPLY_COMMIT:
+            self._my_supply = keep
+        elif keep is not None:
+            self._my_open = keep
+        self._send(kind, payload)
+        self._pump(now)
+
+    def _decision_message(
+        self, move: Move, *, check: bool
+    ) -> tuple[str, dict[str, WireValue], Any]:
+        """The kind and payload of our message for ``move`` at the current step, and what to
+        keep for its opening (deterministic: the salts come from our secrets). ``check``:
+        the rules are checked (on copies) first, raising ``IllegalMove``."""
         assert self.step is not None and self.game is not None and self.seat is not None
         me, st = self.seat, self.step
         if st.kind == SUPPLY_COMMIT:
             if not isinstance(move, Supply):
                 raise IllegalMove("a supply choice is expected")
-            self.game.check_supply(me, move)
+            if check:
+                self.game.check_supply(me, move)
             wire = move_to_wire(move)
             salt = self._stream(b"salt", st.index)(32)
             domain = game_context(self.game_id, b"supply", st.index, me)
-            self._my_move = move
-            self._my_supply = (wire, salt)
-            self._send(SUPPLY_COMMIT, {"c": commit(encode_value(wire), salt, domain=domain)})
-        else:
+            c = commit(encode_value(wire), salt, domain=domain)
+            return SUPPLY_COMMIT, {"c": c}, (wire, salt)
+        if check:
             self.game.clone().apply(me, move)  # legality, on a copy
-            handle_move, handles = self.game.to_handles(me, move)
-            commitment = None
-            if isinstance(move, Enter):
-                salt = self._stream(b"salt", st.index)(32)
-                domain = game_context(self.game_id, b"enter", st.index, me)
-                commitment = commit(encode_value(list(handles)), salt, domain=domain)
-                self._my_open = (handles, salt)
+        handle_move, handles = self.game.to_handles(me, move)
+        commitment = None
+        opening = None
+        if isinstance(move, Enter):
+            salt = self._stream(b"salt", st.index)(32)
+            domain = game_context(self.game_id, b"enter", st.index, me)
+            commitment = commit(encode_value(list(handles)), salt, domain=domain)
+            opening = (handles, salt)
+        if check:
             self.public.clone().apply(me, handle_move)
-            self._my_move = move
-            self._send(MOVE, {"m": move_to_wire(handle_move, commitment)})
-        self._pump(now)
+        return MOVE, {"m": move_to_wire(handle_move, commitment)}, opening
+
+    def recover_decision(self, frame: bytes, choices: Iterable[Move]) -> Move | None:
+        """The decision of ours that ``frame`` made: a message signed with our key for the
+        current step that another peer holds and our journal lost (a resumed peer adopts it
+        instead of deciding again, which would sign a second, different message for one
+        sequence number). The move among ``choices`` whose message is exactly ``frame``
+        (same chain, step, transcript and payload), or None if there is none: then no
+        message of ours may be signed for this step."""
+        if not self.needs_decision:
+            return None
+        assert self.step is not None and self.seat is not None
+        me, st = self.seat, self.step
+        try:
+            msg = open_frame(frame, self.game_id, self.params.identities, self.names)
+        except RemoteProtocolError:
+            return None
+        if (
+            msg.author != me
+            or msg.kind != st.kind
+            or msg.seq != self._next_seq[me]
+            or msg.prev != self._last_hash[me]
+            or msg.step != st.index
+            or msg.th != self.th
+            or msg.seen != tuple(self.seen)
+        ):
+            return None
+        target = encode_value(msg.payload)
+        for move in choices:
+            try:
+                _, payload, _ = self._decision_message(move, check=False)
+            except (IllegalMove, LocalProtocolError):
+                continue
+            if encode_value(payload) == target:
+                return move
+        return None
 
     def receive(self, frame: bytes, now: float, link: int | None = None) -> None:
         """Take one frame received from the network (``link``: the seat it came from).
@@ -446,6 +496,15 @@ class Session:
         if now - st.started > limit:
             who = missing[0]
             self._abort(who, f"stalled: no {st.kind} message for step {st.index}", ())
+
+    def stop(self, reason: str, blamed: int | None = None) -> None:
+        """End the game by our own signed abort (a peer that cannot go on honestly, say whose
+        journal lost messages it had sent), naming ``blamed`` (a claim, never proven) or
+        nobody. No-op once over."""
+        if self.seat is None:
+            raise LocalProtocolError("only a seated session can stop the game")
+        if self.abort is None and not self.finished:
+            self._abort(blamed, reason, ())
 
     def record_bytes(self) -> bytes:
         """The signed record of this game (see ``protocol/record.py``)."""

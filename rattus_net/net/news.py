@@ -45,6 +45,8 @@ class LinkNews:
             return f"{name} dropped off the table; waiting for a return."
         if kind == "moved":
             return f"{detail[:1].upper()}{detail[1:]}; the others are told."
+        if kind == "journal":  # (our own journal: the line names its file)
+            return safetext(detail)
         if kind == "fault":
             return f"{name} sent something invalid: {safetext(detail)}."
         return None

@@ -96,6 +96,8 @@ ABSENT_GRACE = 3.0
 """Seconds a resumed peer whose game is over waits for a peer whose link is down (it has
 probably left) before it ends, instead of the full ``linger``."""
 RECORD = "record.rattus"
+MAX_COPIES = 64
+"""Frames of its own a peer sends back at once to a resumed peer that lost them (``R``/``Y``)."""
 
 
 class NodeError(Exception):
@@ -180,6 +182,7 @@ class _Link:
     seat: int
     sent_upto: int = 0
     wake: asyncio.Event = field(default_factory=asyncio.Event)
+    asked: int = -1  # the index of our own frames we asked this peer to send back (R)
 
 
 class PeerNode:
@@ -229,6 +232,12 @@ class PeerNode:
         self.moved: bytes | None = None  # our signed new port, if we had to change it
         self.told: set[int] = set()  # seats that got it
         self.resumed = False
+        # What each peer said (H, on a link of this process) it holds of our frames: a resumed
+        # peer decides nothing before every peer said so (see _may_decide).
+        self.held: dict[int, int] = {}
+        self.received: list[list[bytes]] = [[] for _ in range(self.n)]  # each seat's frames
+        # Copies of our own frames the others sent back (Y), by index in ``sent``, by seat.
+        self.copies: dict[int, dict[int, bytes]] = {}
         self.faults: list[str] = []
         self.inbox: asyncio.Queue[tuple[int, bytes]] = asyncio.Queue()
         self._wake_main = asyncio.Event()
@@ -289,6 +298,7 @@ class PeerNode:
                             f"the journal holds a frame the game refuses ({exc.reason})"
                         ) from None
                 self.got[link] += 1
+                self.received[link].append(frame)
             elif rec[0] == "d" and len(rec) == 2:
                 assert isinstance(rec[1], str)
                 self.session.decide(parse_move(rec[1]), now)
@@ -330,6 +340,13 @@ class PeerNode:
             await self._listen(port)
         else:
             self.listener = listener
+        if self.journal.damage is not None:
+            self._emit(
+                "journal",
+                self.seat,
+                f"{self.journal.damage}; asking the other peers what you had sent before "
+                "you decide anything",
+            )
         for j in range(self.seat):
             self._spawn(self._dial(j))
         if self.moved is not None:  # the seats that dial us must learn where we are now
@@ -488,7 +505,9 @@ class PeerNode:
                 elif tag == b"H" and len(body) == _COUNT.size:
                     (have,) = _COUNT.unpack(body)
                     link.sent_upto = min(have, len(self.sent))
+                    self.held[seat] = max(self.held.get(seat, 0), have)
                     link.wake.set()
+                    self._wake_main.set()
                 elif tag == b"D":
                     if seat not in self.done_from and not self._closing:
                         self.journal.append(["D", seat], sync=False)  # known after a resume
@@ -496,6 +515,15 @@ class PeerNode:
                     self._wake_main.set()
                 elif tag == b"P":
                     self._peer_moved(seat, body, conn)
+                elif tag == b"R" and len(body) == _COUNT.size:
+                    (start,) = _COUNT.unpack(body)  # it lost frames of its own: send them back
+                    for i, own in enumerate(self.received[seat][start : start + MAX_COPIES]):
+                        await conn.send(b"Y" + _COUNT.pack(start + i) + own)
+                elif tag == b"Y" and len(body) > _COUNT.size:
+                    (index,) = _COUNT.unpack_from(body)
+                    if self.resumed and len(self.sent) <= index < len(self.sent) + MAX_COPIES:
+                        self.copies.setdefault(index, {})[seat] = body[_COUNT.size :]
+                        self._wake_main.set()
                 else:
                     raise PeerFault("unknown frame tag", conn.peer)
         except TransportError as exc:
@@ -558,6 +586,7 @@ class PeerNode:
                 else:
                     self._fault(exc.seat if isinstance(exc, SessionFault) else None, exc.reason)
             self.got[seat] += 1
+            self.received[seat].append(frame)
             self.journal.append(["r", seat, frame], sync=False)
             dirty = True
         if dirty:
@@ -601,7 +630,7 @@ class PeerNode:
             self._wake_main.clear()
             await self._drain_inbox()
             self._flush_outgoing()
-            if self.session.needs_decision:
+            if self.session.needs_decision and self._may_decide():
                 move = await self._decision(loop)
                 if move is None:
                     break  # the game was aborted while our player was thinking
@@ -631,6 +660,97 @@ class PeerNode:
                 seat, frame = self.inbox.get_nowait()
                 with contextlib.suppress(RemoteProtocolError):
                     self.session.receive(frame, time.monotonic(), link=seat)
+
+    def _may_decide(self) -> bool:
+        """Whether our player may decide now (a new message of ours would be signed).
+
+        A journal is never trusted past damage. A resumed journal may have lost messages this
+        peer had sent (its tail cut or damaged, an old copy put back; a cut exactly between
+        two records looks whole): deciding again would sign a second, different message for
+        a sequence number the others hold, and they would record an equivocation naming this
+        honest player. So a resumed peer decides nothing until every other peer still in the
+        game has said (``H``, on each new link) how many of our frames it holds. If one holds
+        more than we have, our decision was sent already and is lost here: we ask those
+        peers to send our frame back (``R``; they answer ``Y``) and adopt it (the move whose
+        message is exactly that signed frame, journaled again). Only if what comes back is
+        no message of ours for this step is the game stopped, by our signed abort that
+        blames nobody, rather than signed twice."""
+        if not self.resumed:
+            return True
+        ahead = {s: h for s, h in self.held.items() if h > len(self.sent)}
+        if ahead:
+            index = len(self.sent)
+            copies = self.copies.get(index, {})
+            if any(self._adopt(frame) for frame in list(copies.values())):
+                return False
+            if not copies:  # ask the peers that hold it to send our message back, and wait
+                for s in ahead:
+                    link = self.links.get(s)
+                    if link is not None and link.asked != index:
+                        link.asked = index
+                        self._spawn(self._ask(link.conn, index))
+                return False
+            holders = " and ".join(self.names[s] for s in sorted(ahead))
+            self._emit(
+                "journal",
+                self.seat,
+                f"your journal {self.journal.path} lost messages you had sent ({holders} "
+                f"hold {max(ahead.values())} of your messages, it has {len(self.sent)}) and "
+                "they cannot be recovered: rather than sign a second, different move for the "
+                "same step, the game is stopped; nobody is blamed",
+            )
+            self.session.stop(
+                f"the journal of {self.names[self.seat]} lost messages it had sent ({holders} "
+                "said they hold more of them, and sent back none it signed for this step); "
+                "stopped rather than sign a second, different move (nobody is proven to cheat)"
+            )
+            self._flush_outgoing()
+            return False
+        waiting = set(range(self.n)) - {self.seat} - set(self.held) - self.done_from
+        now = time.monotonic()
+        gone = sorted(
+            s for s in waiting if now - self.down_since.get(s, now) > self.session.timeout
+        )
+        if gone:  # (as Session.tick does for a peer gone while it owes a message)
+            step = self.session.step.index if self.session.step else -1
+            self.session.stop(
+                f"stalled: gone while {self.names[self.seat]} waited to hear what it holds "
+                f"of its messages (step {step})",
+                gone[0],
+            )
+            self._flush_outgoing()
+            return False
+        return not waiting
+
+    async def _ask(self, conn: Connection, index: int) -> None:
+        with contextlib.suppress(TransportError):
+            await conn.send(b"R" + _COUNT.pack(index))
+
+    def _adopt(self, frame: bytes) -> bool:
+        """Make again the decision that ``frame``, our own signed message that another peer
+        holds and our journal lost, made: journaled first, like any decision, and signed to
+        the very same bytes. False if ``frame`` is no such message."""
+        game = self.session.game
+        assert game is not None
+        move = self.session.recover_decision(frame, PlayerView(game, self.seat).legal())
+        if move is None:
+            return False
+        self.journal.append(["d", format_move(move)])  # before it is signed and sent
+        self.session.decide(move, time.monotonic())
+        new = self.session.take_outgoing()
+        if not new or new[0] != frame:  # (recover_decision checked every field)
+            raise NodeError("a recovered move was signed differently: the game cannot go on")
+        self.sent.extend(new)
+        for link in self.links.values():
+            link.wake.set()
+        self.copies.clear()
+        self._emit(
+            "journal",
+            self.seat,
+            f"your move ({format_move(move)}), lost from your journal, was recovered from "
+            "the other peers: the same signed message, journaled again",
+        )
+        return True
 
     def _others_left(self, others: set[int], absent_since: dict[int, float]) -> bool:
         """Whether every peer we still wait for has been unreachable for ABSENT_GRACE: a

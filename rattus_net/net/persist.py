@@ -8,6 +8,11 @@ on reload a torn or half-written last record is detected (length and CRC-32 per 
 off, and the peer carries on from the last complete one. Damage anywhere else is not a crash
 artefact, and reload refuses the file rather than guess.
 
+A journal is never trusted past damage: a cut tail is said (:attr:`Journal.damage`, one line
+naming the file), and the node treats every resumed journal as possibly behind what the peer
+had sent (it asks the other peers before its player decides anything: see
+:mod:`rattus_net.net.node`), since a journal cut exactly between two records looks whole.
+
 Layout under the data directory (``RATTUS_DATA_DIR``, else platformdirs' user data dir)::
 
     games/<game id>/seat-<n>/journal.bin    the records, each: u32 length | u32 crc32 | payload
@@ -155,10 +160,15 @@ def _fsync_dir(path: Path) -> None:
 class Journal:
     """An append-only file of wire values. Open with :meth:`open`; it reloads what is there."""
 
-    def __init__(self, path: Path, records: list[WireValue], fd: int) -> None:
+    def __init__(
+        self, path: Path, records: list[WireValue], fd: int, damage: str | None = None
+    ) -> None:
         self.path = path
         self.records = records
         self._fd = fd
+        self.damage = damage
+        """One line for the player when :meth:`open` cut a torn or damaged last record off
+        (``None`` when the file was whole)."""
 
     @classmethod
     def open(cls, path: Path, *, lock: bool = True) -> Journal:
@@ -182,6 +192,12 @@ class Journal:
             with open(fd, "rb", closefd=False) as f:
                 data = f.read()
             records, good = _parse(data, path)
+            damage = None
+            if good < len(data):
+                damage = (
+                    f"{path}: its last record was cut or damaged (bytes {good} to {len(data)}); "
+                    f"it is used up to its last whole record ({len(records)} records)"
+                )
             if good < len(data) and lock:  # (unlocked: a reader, maybe of a journal in use)
                 os.ftruncate(fd, good)
                 os.fsync(fd)
@@ -190,7 +206,7 @@ class Journal:
             raise
         if not existed:
             _fsync_dir(path.parent)
-        return cls(path, records, fd)
+        return cls(path, records, fd, damage)
 
     def append(self, value: WireValue, *, sync: bool = True) -> None:
         """Append one record and fsync it: when this returns, the record survives a crash.

@@ -84,3 +84,23 @@ def test_journal_file_is_private(tmp_path: Path) -> None:
     path = tmp_path / "journal.bin"
     Journal.open(path).close()
     assert os.stat(path).st_mode & 0o077 == 0
+
+
+def test_a_cut_tail_is_said_naming_the_file_and_a_whole_journal_says_nothing(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "journal.bin"
+    with Journal.open(path) as j:
+        j.append(["setup", 1])
+        j.append(["d", "pass"])
+    whole = path.stat().st_size
+    with Journal.open(path) as j:
+        assert j.damage is None
+    with open(path, "r+b") as f:
+        f.truncate(whole - 3)  # inside the last record (the move)
+    with Journal.open(path) as j:
+        assert j.records == [["setup", 1]]
+        assert j.damage is not None
+        assert str(path) in j.damage and "cut or damaged" in j.damage
+    with Journal.open(path) as j:  # cut once: the file is whole again
+        assert j.damage is None
