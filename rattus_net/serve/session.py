@@ -54,6 +54,10 @@ HANGUP_GRACE = 5.0
 MAX_TERMINAL = 1000
 """Rows or columns beyond this are a client's mistake (or mischief): clamp them."""
 
+RESTORE_TERMINAL = "\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?25h\x1b[?1049l"
+"""What a closed session writes before its last words: attributes reset, mouse reporting off,
+cursor shown, back from the alternate screen (the game's own exit would have done it)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Player:
@@ -360,9 +364,13 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.close_with(f"idle for {span}: disconnected (your game is kept)")
 
     def close_with(self, why: str) -> None:
-        """Say why in the player's terminal, then end the session (the game is hung up)."""
+        """Say why in the player's terminal, then end the session (the game is hung up).
+
+        The game cannot put the terminal back any more (its output no longer reaches the
+        player once the channel closes), so this does: off the alternate screen, cursor
+        shown, attributes and mouse reporting reset; then the reason, on the normal screen."""
         if self.chan is not None and not self._closed:
-            self.chan.write(f"\r\nrattus: {why}\r\n".encode())
+            self.chan.write(f"{RESTORE_TERMINAL}\r\nrattus: {why}\r\n".encode())
             self.chan.exit(1)
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
