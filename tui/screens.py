@@ -127,7 +127,7 @@ class MenuScreen(Screen[None]):
 
     def on_mount(self) -> None:
         title = Text("RATTUS NET\n", style="bold")
-        title.append("Rattus Cartus in a terminal: the plague, the princes and the rats.\n")
+        title.append("Rattus Cartus and Rattus: the plague, the princes and the rats.\n")
         self.query_one("#menu-title", Static).update(title)
         self.look_for_save()
 
@@ -203,8 +203,9 @@ class MenuScreen(Screen[None]):
             "players": f"  Players      < {self.players} >  (you and {self.players - 1} bots)",
             "bots": f"  Bots         < {BOT_LEVELS[self.bot_kind]} ({self.bot_kind}) >",
             "buildings": f"  Buildings    < {SELECTIONS[self.selection][0]} >",
-            "host": "Host a table on the network",
-            "join": "Join a table on the network",
+            # network tables play Rattus Cartus only, for now: say so while Rattus is chosen
+            "host": "Host a table on the network" + (" (Rattus Cartus only)" if self.game else ""),
+            "join": "Join a table on the network" + (" (Rattus Cartus only)" if self.game else ""),
             "verify": "Verify a game record",
             "rules": f"Rules of {self.GAMES[self.game]}",
             "quit": "Quit",

@@ -250,6 +250,8 @@ async def test_menu_plays_rattus_with_its_settings() -> None:
         await pilot.press("up", "up", "right", "right", "right")
         assert menu.game == 1 and menu.players == 4
         assert "buildings" not in menu.items
+        body = str(menu.query_one("#menu-body", Static).render())
+        assert "Host a table on the network (Rattus Cartus only)" in body  # not Rattus, yet
         await pilot.press("enter")
         await pilot.pause()
         await pilot.pause()
