@@ -189,7 +189,7 @@ def keys_for_screen(screen: str) -> list[str] | None:
     line), ``["Enter"]`` to open the decision from the table, or ``None``: nothing to do."""
     if "Enter lay, Esc back" in screen:  # how many cards to lay: one of the first kind
         return ["1", "Enter"]
-    if "0-9 how many, Enter confirm" in screen:  # give (exactly N) or discard (up to N)
+    if "how many, Enter confirm" in screen:  # give (exactly N) or discard (up to N)
         if CHOSEN.search(screen):
             rows = sum(1 for line in screen.splitlines() if " held " in line)
             return [*(["9", "Down"] * rows), "Enter"]
