@@ -21,6 +21,7 @@ from rattus_net.engine.data import COLOURS
 from rattus_net.engine.errors import RattusError
 from rattus_net.engine.record import GameRecord, RecordError
 from rattus_net.games import DEFAULT_GAME, GAMES
+from rattus_net.net.ports import port_arg
 
 
 class UsageError(Exception):
@@ -345,7 +346,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except UnicodeDecodeError:
         game, note = _replay_signed(args.record, data, args.moves)
     else:
-        _check_size(args.record, MAX_GAME_RECORD_BYTES)
+        if len(data) > MAX_GAME_RECORD_BYTES:  # a text record: the smaller limit
+            raise RecordError(
+                f"{args.record}: {len(data)} bytes, more than any game record needs "
+                f"({MAX_GAME_RECORD_BYTES} at most)"
+            )
         try:
             if _record_game(text) == "rattus":
                 from rattus_net import cli_rattus
@@ -441,22 +446,12 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError("a port is 0 to 65535")
-    return value
-
-
 def _address(text: str) -> tuple[str, int]:
     host, sep, port = text.rpartition(":")
     host = host.strip("[]")
     if not sep or not host:
         raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT")
-    value = _port(port)
+    value = port_arg(port)
     if value == 0:
         raise argparse.ArgumentTypeError("port 0 cannot be joined")
     return host, value
@@ -521,7 +516,7 @@ def _add_network_parsers(sub: Any) -> None:
     hp.add_argument(
         "--players", type=_players, required=True, help="2 to 5, you included (required)"
     )
-    hp.add_argument("--port", type=_port, default=0, help="TCP port (default: any free one)")
+    hp.add_argument("--port", type=port_arg, default=0, help="TCP port (default: any free one)")
     hp.add_argument(
         "--buildings",
         type=_selection,

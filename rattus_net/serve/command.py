@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rattus_net.net.ports import port_arg
+
 DEFAULT_PORT = 2222
 
 
@@ -21,16 +23,6 @@ def _count(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if not 1 <= value <= 10000:
         raise argparse.ArgumentTypeError("must be 1 to 10000")
-    return value
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError("a port is 0 to 65535")
     return value
 
 
@@ -50,7 +42,7 @@ def add_serve_parser(sub: Any) -> None:
         "serve", help="let people play over SSH with nothing installed (ssh -p 2222 NAME@HOST)"
     )
     sp.add_argument(
-        "--port", metavar="P", type=_port, default=DEFAULT_PORT, help="TCP port (default: 2222)"
+        "--port", metavar="P", type=port_arg, default=DEFAULT_PORT, help="TCP port (default: 2222)"
     )
     sp.add_argument(
         "--listen", metavar="ADDR", default="", help="the address to listen on (default: all)"
