@@ -16,10 +16,10 @@ import statistics
 import time
 
 from rattus_net.bots import make_bot
-from rattus_net.engine.config import BuildingSelection, GameConfig
-from rattus_net.engine.game import Game
-from rattus_net.engine.local import LocalTable
-from rattus_net.engine.view import PlayerView
+from rattus_net.games.cartus.config import BuildingSelection, GameConfig
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.local import LocalTable
+from rattus_net.games.cartus.view import PlayerView
 from rattus_net.games.rattus.game import RattusConfig, RattusGame
 from rattus_net.games.rattus.loader import default_components
 from rattus_net.games.rattus.local import RattusTable

@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from protocol.record import decode_record
 from protocol.seeded import seeded_params
-from rattus_net.engine.config import BuildingSelection, GameConfig
+from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.net.node import PeerNode, Setup
 from rattus_net.net.persist import seat_dir
 from rattus_net.selfplay import play_secure_game

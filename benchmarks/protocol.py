@@ -28,10 +28,10 @@ from protocol.randomness import RandomStream
 from protocol.record import verify_record
 from protocol.seeded import seeded_params
 from protocol.session import Session
-from rattus_net.engine.choices import legal_choices
-from rattus_net.engine.config import BuildingSelection, GameConfig
-from rattus_net.engine.game import Game
-from rattus_net.engine.moves import Move
+from rattus_net.games.cartus.choices import legal_choices
+from rattus_net.games.cartus.config import BuildingSelection, GameConfig
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.moves import Move
 
 
 def chooser(n: int, seed: int):  # type: ignore[no-untyped-def]

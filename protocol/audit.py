@@ -19,10 +19,10 @@ from protocol.crypto.shuffle import random_permutation
 from protocol.crypto.transfer import decrypt_share
 from protocol.params import PeerSecrets
 from protocol.session import DRAWN_PILES, Session, face_of_point
-from rattus_net.engine.game import Game
-from rattus_net.engine.local import LocalTable
-from rattus_net.engine.moves import Discard, Enter, Give, Move, PlayPass
 from rattus_net.engine.table import Rehandle, Reveal, Shuffle
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.local import LocalTable
+from rattus_net.games.cartus.moves import Discard, Enter, Give, Move, PlayPass
 
 
 def computable_faces(session: Session, seat: int, secret: Scalar) -> dict[int, int]:
@@ -73,7 +73,7 @@ def retired_handles(session: Session) -> set[int]:
 def played_handles(session: Session) -> list[tuple[int, int, tuple[int, ...]]]:
     """``(move index, seat, handles)`` for every card a player took from his hand and showed
     or passed on: given (Sword, Guard Tower), laid face down, discarded, played as a Pass."""
-    from rattus_net.engine.moves import DiscardHandles, EnterHidden, GiveHandles, PassHandle
+    from rattus_net.games.cartus.moves import DiscardHandles, EnterHidden, GiveHandles, PassHandle
 
     out: list[tuple[int, int, tuple[int, ...]]] = []
     for i, (seat, move) in enumerate(session.public.history):

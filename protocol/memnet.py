@@ -13,8 +13,8 @@ from collections.abc import Callable
 from protocol.errors import RemoteProtocolError
 from protocol.params import GameParams, PeerSecrets
 from protocol.session import Session
-from rattus_net.engine.game import Game
-from rattus_net.engine.moves import Move
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.moves import Move
 
 Chooser = Callable[[Game, int], Move]
 

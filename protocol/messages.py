@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from protocol.crypto.identity import Identity, PublicIdentity
 from protocol.errors import DecodeError
 from protocol.wire import DEFAULT_LIMITS, Limits, WireValue, decode_message, encode_message
-from rattus_net.engine.moves import (
+from rattus_net.games.cartus.moves import (
     ChoosePlayer,
     DeclineAction,
     DiscardHandles,

@@ -24,8 +24,8 @@ from protocol.crypto.identity import Identity, PublicIdentity
 from protocol.errors import DecodeError, LocalProtocolError
 from protocol.randomness import RandomStream
 from protocol.wire import WireValue, encode_value
-from rattus_net.engine.config import BuildingSelection, GameConfig
 from rattus_net.engine.errors import RattusError
+from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 
 _GAME_ID = b"rattus-net/v1/game-id\x00"
 _SECRETS = b"rattus-net/v1/peer-secrets/"

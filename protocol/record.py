@@ -14,7 +14,7 @@ observer (the same code as a peer, with every proof checked, the shuffle proofs 
 hand among them, and every commit-reveal round: the public numbers and the building draws, each
 reveal against its commitment, each card drawn again from the seed), then uses the ElGamal keys the
 peers published after the game to open every card, writes the face-level engine record
-(``rattus_net.engine.record.GameRecord``), replays it and compares the results.
+(``rattus_net.games.cartus.record.GameRecord``), replays it and compares the results.
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ from protocol.params import GameParams
 from protocol.safetext import safetext
 from protocol.session import DRAWN_PILES, DisputeFault, ProvenFault, Session
 from protocol.wire import Limits, WireValue, decode_value, encode_value
-from rattus_net.engine import data as D
 from rattus_net.engine.errors import RattusError
-from rattus_net.engine.game import Game
-from rattus_net.engine.moves import (
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.moves import (
     Discard,
     DiscardHandles,
     Enter,
@@ -43,7 +43,7 @@ from rattus_net.engine.moves import (
     PassHandle,
     PlayPass,
 )
-from rattus_net.engine.record import CardOrder, GameRecord, result_summary
+from rattus_net.games.cartus.record import CardOrder, GameRecord, result_summary
 
 FORMAT = "rattus-secure-record"
 VERSION = 2

@@ -27,7 +27,7 @@ from protocol.params import GameParams, PeerSecrets
 from protocol.randomness import CommitReveal, RandomStream, draw_without_replacement
 from protocol.randomness import commitment as rand_commitment
 from protocol.session import DRAWN_PILES, draw_context, game_context, secure_config
-from rattus_net.engine.config import GameConfig
+from rattus_net.games.cartus.config import GameConfig
 
 
 def seeded_params(config: GameConfig, seed: int) -> tuple[GameParams, list[PeerSecrets]]:

@@ -90,12 +90,12 @@ from protocol.params import GameParams, PeerSecrets
 from protocol.randomness import CommitReveal, RandomStream, draw_without_replacement
 from protocol.randomness import commitment as rand_commitment
 from protocol.wire import WireValue, encode_value
-from rattus_net.engine import data as D
-from rattus_net.engine.config import GameConfig
 from rattus_net.engine.errors import CheatDetected, IllegalMove
-from rattus_net.engine.game import Decision, Game
-from rattus_net.engine.moves import DecisionKind, Enter, EnterHidden, Move, Supply
 from rattus_net.engine.table import Open, PublicRandom, Rehandle, Reveal, Shuffle, TableRequest
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.config import GameConfig
+from rattus_net.games.cartus.game import Decision, Game
+from rattus_net.games.cartus.moves import DecisionKind, Enter, EnterHidden, Move, Supply
 
 _TRANSCRIPT = b"rattus-net/v1/transcript\x00"
 MAX_QUEUED = 256

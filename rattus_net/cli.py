@@ -16,11 +16,11 @@ from typing import Any, NoReturn
 
 from protocol.safetext import safetext
 from rattus_net.bots import BOT_KINDS
-from rattus_net.engine.config import BuildingSelection
-from rattus_net.engine.data import COLOURS
-from rattus_net.engine.errors import RattusError
-from rattus_net.engine.record import GameRecord, RecordError
+from rattus_net.engine.errors import RattusError, RecordError
 from rattus_net.games import DEFAULT_GAME, GAMES
+from rattus_net.games.cartus.config import BuildingSelection
+from rattus_net.games.cartus.data import COLOURS
+from rattus_net.games.cartus.record import GameRecord
 from rattus_net.net.ports import port_arg
 
 

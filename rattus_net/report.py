@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from rattus_net.engine import data as D
-from rattus_net.engine.game import Decision, Game
-from rattus_net.engine.narrate import decision_words
-from rattus_net.engine.scoring import Result
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.game import Decision, Game
+from rattus_net.games.cartus.narrate import decision_words
+from rattus_net.games.cartus.scoring import Result
 
 PLACE = ("1st", "2nd", "3rd")
 

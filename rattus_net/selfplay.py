@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rattus_net.bots import Bot, make_bot
-from rattus_net.engine.config import BuildingSelection, GameConfig
-from rattus_net.engine.game import Game
-from rattus_net.engine.local import ChanceSource, LocalTable
-from rattus_net.engine.view import PlayerView
+from rattus_net.engine.chance import ChanceSource
+from rattus_net.games.cartus.config import BuildingSelection, GameConfig
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.local import LocalTable
+from rattus_net.games.cartus.view import PlayerView
 
 if TYPE_CHECKING:
     from protocol.session import Session

@@ -13,10 +13,10 @@ from protocol.params import GameParams, PeerSecrets
 from protocol.record import RECORD_LIMITS
 from protocol.seeded import seeded_params
 from protocol.wire import WireValue, decode_message, decode_value, encode_message, encode_value
-from rattus_net.engine.choices import legal_choices
-from rattus_net.engine.config import BuildingSelection, GameConfig
-from rattus_net.engine.game import Game
-from rattus_net.engine.moves import Move
+from rattus_net.games.cartus.choices import legal_choices
+from rattus_net.games.cartus.config import BuildingSelection, GameConfig
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.moves import Move
 
 
 def random_chooser(n: int, seed: int) -> Callable[[Game, int], Move]:

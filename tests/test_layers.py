@@ -19,9 +19,16 @@ ROOT = Path(__file__).resolve().parent.parent
 ALLOWED = {
     "rattus_net/engine": {"rattus_net.engine"},
     "rattus_net/games": {"rattus_net.games", "rattus_net.engine"},
-    "protocol": {"protocol", "rattus_net.engine"},
+    # the protocol takes a game by the interface of ``rattus_net.games``
+    "protocol": {"protocol", "rattus_net.engine", "rattus_net.games"},
     "rattus_net/bots": {"rattus_net.bots", "rattus_net.engine", "rattus_net.games"},
-    "rattus_net/net": {"rattus_net.net", "rattus_net.engine", "rattus_net.bots", "protocol"},
+    "rattus_net/net": {
+        "rattus_net.net",
+        "rattus_net.engine",
+        "rattus_net.games",
+        "rattus_net.bots",
+        "protocol",
+    },
     "tui": {"tui", "rattus_net", "protocol"},
     # the SSH server is an adapter at the edge: it runs the TUI as a program, never imports it
     "rattus_net/serve": {"rattus_net.serve", "rattus_net.net"},

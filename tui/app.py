@@ -25,8 +25,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from rattus_net.bots import BOT_KINDS
-from rattus_net.engine.config import BuildingSelection
 from rattus_net.engine.errors import RattusError, SetupError
+from rattus_net.games.cartus.config import BuildingSelection
 from rattus_net.net.node import PeerNode
 from tui import render as R
 from tui.controller import OfflineGame, OfflineOptions, default_bot_kind

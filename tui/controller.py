@@ -1,8 +1,8 @@
 """The offline game behind the TUI: a Game, a local table and bots, with one human seat.
 
 No Textual here, so it can be tested on its own. The TUI reads ``controller.view`` (the human's
-:class:`~rattus_net.engine.view.PlayerView`) and nothing else of the game, and sends the human's
-moves with :meth:`OfflineGame.apply`, which lets the bots and the table act until the human
+:class:`~rattus_net.games.cartus.view.PlayerView`) and nothing else of the game, and sends the
+human's moves with :meth:`OfflineGame.apply`, which lets the bots and the table act until the human
 must decide again or the game is over.
 """
 
@@ -17,14 +17,14 @@ from typing import Protocol
 
 from protocol.safetext import safetext
 from rattus_net.bots import BOT_KINDS, Bot, make_bot
-from rattus_net.engine import data as D
-from rattus_net.engine.config import BuildingSelection, GameConfig
 from rattus_net.engine.errors import RattusError
-from rattus_net.engine.game import Game
-from rattus_net.engine.local import LocalTable
-from rattus_net.engine.moves import Move
-from rattus_net.engine.narrate import Narrator, decision_words
-from rattus_net.engine.view import PlayerView
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.config import BuildingSelection, GameConfig
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.local import LocalTable
+from rattus_net.games.cartus.moves import Move
+from rattus_net.games.cartus.narrate import Narrator, decision_words
+from rattus_net.games.cartus.view import PlayerView
 from tui.saves import SavedGame, SaveError, SaveWriter, save_body, save_writer
 
 # While the bots play after a human move, the game is saved again once they have been at it

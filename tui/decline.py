@@ -20,8 +20,8 @@ from typing import ClassVar
 from rich.text import Text
 from textual.binding import Binding, BindingType
 
-from rattus_net.engine import data as D
-from rattus_net.engine.moves import DecisionKind, DeclineAction, TakeAction
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.moves import DecisionKind, DeclineAction, TakeAction
 from rattus_net.settings import load_settings, save_settings
 from tui import render as R
 from tui.controller import GameController

@@ -26,10 +26,10 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from rattus_net.engine import data as D
 from rattus_net.engine.errors import RattusError
-from rattus_net.engine.game import Decision
-from rattus_net.engine.moves import (
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.game import Decision
+from rattus_net.games.cartus.moves import (
     ChoosePlayer,
     DecisionKind,
     Discard,
@@ -40,8 +40,8 @@ from rattus_net.engine.moves import (
     PlayPass,
     Supply,
 )
-from rattus_net.engine.narrate import decision_words
-from rattus_net.engine.view import PlayerView
+from rattus_net.games.cartus.narrate import decision_words
+from rattus_net.games.cartus.view import PlayerView
 from tui import render as R
 from tui.controller import GameController
 

@@ -50,9 +50,9 @@ from protocol.params import PeerSecrets
 from protocol.record import Verdict, verify_record
 from protocol.safetext import safetext
 from rattus_net.bots import BOT_LEVELS
-from rattus_net.engine.moves import Move, Supply
-from rattus_net.engine.narrate import Narrator, decision_words
-from rattus_net.engine.view import PlayerView
+from rattus_net.games.cartus.moves import Move, Supply
+from rattus_net.games.cartus.narrate import Narrator, decision_words
+from rattus_net.games.cartus.view import PlayerView
 from rattus_net.net import play
 from rattus_net.net.botseats import BotSeats, HostedBots
 from rattus_net.net.discovery import (

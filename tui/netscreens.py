@@ -27,7 +27,7 @@ from protocol.errors import ProtocolError
 from protocol.record import Verdict, verify_record
 from protocol.safetext import safetext
 from rattus_net.bots import BOT_KINDS, BOT_LEVELS
-from rattus_net.engine import data as D
+from rattus_net.games.cartus import data as D
 from rattus_net.net.discovery import TableAdvert, TableBrowser, local_addresses, new_zeroconf
 from rattus_net.net.lobby import LobbyState, TableOptions
 from rattus_net.net.persist import list_games

@@ -20,10 +20,10 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from rattus_net.engine import data as D
-from rattus_net.engine.game import Event
-from rattus_net.engine.narrate import Narrator
-from rattus_net.engine.view import PlayerView
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.game import Event
+from rattus_net.games.cartus.narrate import Narrator
+from rattus_net.games.cartus.view import PlayerView
 from tui import render as R
 
 # Events that make a summary worth showing before the next decision.

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from protocol.safetext import safetext
-from rattus_net.engine import data as D
-from rattus_net.engine import narrate as N
-from rattus_net.engine.view import PlayerView
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus import narrate as N
+from rattus_net.games.cartus.view import PlayerView
 
 # Short words for the building actions (rules section 4), so that three cards fit in 80 columns
 # with their "Prem: " and "Std: " labels (at most 25 characters a line).

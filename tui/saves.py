@@ -30,10 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from rattus_net.bots import BOT_KINDS
-from rattus_net.engine.errors import RattusError
-from rattus_net.engine.game import Game
-from rattus_net.engine.local import LocalTable
-from rattus_net.engine.record import GameRecord, RecordError
+from rattus_net.engine.errors import RattusError, RecordError
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.local import LocalTable
+from rattus_net.games.cartus.record import GameRecord
 from rattus_net.net.node import HUMAN, JOURNAL
 from rattus_net.net.persist import data_dir, unfinished_games
 

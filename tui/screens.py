@@ -21,8 +21,8 @@ from textual.widgets import Footer, Markdown, RichLog, Static
 from textual.worker import Worker, WorkerState
 
 from rattus_net.bots import BOT_KINDS, BOT_LEVELS
-from rattus_net.engine import data as D
-from rattus_net.engine.config import BuildingSelection
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.config import BuildingSelection
 from rattus_net.settings import read_settings, save_settings
 from tui import render as R
 from tui.controller import GameController, OfflineGame, OfflineOptions, default_bot_kind

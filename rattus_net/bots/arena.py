@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rattus_net.bots.base import Bot
-from rattus_net.engine import data as D
-from rattus_net.engine.config import GameConfig
-from rattus_net.engine.game import Game
-from rattus_net.engine.local import LocalTable
-from rattus_net.engine.moves import DecisionKind, Discard, Enter, Give, Move
-from rattus_net.engine.view import PlayerView
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.config import GameConfig
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.local import LocalTable
+from rattus_net.games.cartus.moves import DecisionKind, Discard, Enter, Give, Move
+from rattus_net.games.cartus.view import PlayerView
 
 
 @dataclass

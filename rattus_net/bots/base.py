@@ -1,6 +1,6 @@
 """What a bot is: something that picks a legal move from a player's view, and nothing else.
 
-A bot never sees the game, only a :class:`~rattus_net.engine.view.PlayerView`, so it cannot
+A bot never sees the game, only a :class:`~rattus_net.games.cartus.view.PlayerView`, so it cannot
 know a card its seat may not know. Its randomness comes from its own seeded generator, which
 makes a bot's choices reproducible and lets tests check that they depend only on the view.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from rattus_net.engine.moves import Move
-from rattus_net.engine.view import PlayerView
+from rattus_net.games.cartus.moves import Move
+from rattus_net.games.cartus.view import PlayerView
 
 
 class Bot(Protocol):

@@ -24,8 +24,8 @@ import math
 import random
 from collections import Counter
 
-from rattus_net.engine import data as D
-from rattus_net.engine.moves import (
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.moves import (
     ChoosePlayer,
     DecisionKind,
     DeclineAction,
@@ -38,7 +38,7 @@ from rattus_net.engine.moves import (
     Supply,
     TakeAction,
 )
-from rattus_net.engine.view import PlayerView
+from rattus_net.games.cartus.view import PlayerView
 
 # Value of surviving the plague, in VP: dying loses the game whatever the score.
 SURVIVAL_VP = 30.0

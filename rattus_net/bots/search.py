@@ -1,8 +1,9 @@
 """A searching bot: information-set Monte Carlo search over determinized games.
 
 For each decision the bot samples, per iteration, a full game consistent with its own view
-(:func:`~rattus_net.engine.determinize.determinize`: hidden faces dealt again at random), picks
-one of its candidate moves with UCB1, plays it in the sample and lets fast heuristic players
+(:func:`~rattus_net.games.cartus.determinize.determinize`: hidden faces dealt again at
+random), picks one of its candidate moves with UCB1, plays it in the sample and lets fast
+heuristic players
 finish the game (or a few rounds of it, then a static evaluation). Statistics are kept on the
 seat's own root moves only, across all samples (ISMCTS-style), so no sample's hidden cards can
 steer the choice more than any other.
@@ -26,12 +27,19 @@ import random
 import time
 
 from rattus_net.bots.heuristic import HeuristicBot, _Ctx
-from rattus_net.engine import data as D
-from rattus_net.engine.determinize import answer_table, determinize
-from rattus_net.engine.game import Game
-from rattus_net.engine.moves import ChoosePlayer, DecisionKind, Discard, Move, PlayPass, Supply
-from rattus_net.engine.scoring import Result
-from rattus_net.engine.view import PlayerView
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.determinize import answer_table, determinize
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.moves import (
+    ChoosePlayer,
+    DecisionKind,
+    Discard,
+    Move,
+    PlayPass,
+    Supply,
+)
+from rattus_net.games.cartus.scoring import Result
+from rattus_net.games.cartus.view import PlayerView
 
 DEFAULT_SECONDS = 0.8
 UCB_C = 0.5

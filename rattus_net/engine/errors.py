@@ -64,3 +64,7 @@ class TableMisuse(RattusError):
 
 class GameOver(RattusError):
     """The game has ended; no decision is awaited."""
+
+
+class RecordError(RattusError):
+    """A record that cannot be read or replayed; the message says where and why."""

@@ -15,7 +15,7 @@ DEFAULT_GAME = "cartus"
 def get_game(name: str) -> GameDefinition:
     """The game called ``name`` (one of ``GAMES``); ``ValueError`` for any other name."""
     if name == "cartus":
-        from rattus_net.games.cartus_adapter import CartusGame
+        from rattus_net.games.cartus.definition import CartusGame
 
         return CartusGame()
     if name == "rattus":

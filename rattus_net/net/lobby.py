@@ -28,9 +28,9 @@ from protocol.crypto.identity import Identity, PublicIdentity
 from protocol.errors import DecodeError, RemoteProtocolError
 from protocol.wire import WireValue, decode_message, encode_message
 from rattus_net.bots import BOT_KINDS
-from rattus_net.engine.config import BuildingSelection
-from rattus_net.engine.data import COLOURS
 from rattus_net.engine.errors import RattusError
+from rattus_net.games.cartus.config import BuildingSelection
+from rattus_net.games.cartus.data import COLOURS
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.handshake import field as body_field
 from rattus_net.net.names import MAX_NAME, BadName, check_name

@@ -47,8 +47,8 @@ from protocol.session import PeerFault as SessionFault
 from protocol.wire import WireValue
 from rattus_net.bots import make_bot
 from rattus_net.bots.base import Bot
-from rattus_net.engine.moves import Move, format_move, parse_move
-from rattus_net.engine.view import PlayerView
+from rattus_net.games.cartus.moves import Move, format_move, parse_move
+from rattus_net.games.cartus.view import PlayerView
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import authenticate
 from rattus_net.net.persist import (

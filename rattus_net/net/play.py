@@ -15,7 +15,7 @@ from typing import Any
 from protocol.crypto.identity import Identity
 from protocol.params import GameParams, PeerSecrets
 from protocol.safetext import safetext
-from rattus_net.engine.config import GameConfig
+from rattus_net.games.cartus.config import GameConfig
 from rattus_net.net.botseats import HostedBots
 from rattus_net.net.discovery import (
     Advertiser,

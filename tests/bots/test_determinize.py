@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 
 from rattus_net.bots import make_bot
-from rattus_net.engine import data as D
-from rattus_net.engine.config import GameConfig
-from rattus_net.engine.determinize import answer_table, determinize
-from rattus_net.engine.game import Game
-from rattus_net.engine.local import LocalTable, settle
-from rattus_net.engine.moves import Move
-from rattus_net.engine.view import PlayerView
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.config import GameConfig
+from rattus_net.games.cartus.determinize import answer_table, determinize
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.local import LocalTable, settle
+from rattus_net.games.cartus.moves import Move
+from rattus_net.games.cartus.view import PlayerView
 
 
 def _order(seed: int) -> list[int]:

@@ -9,12 +9,12 @@ import pytest
 from rattus_net.bots import BOT_KINDS, make_bot
 from rattus_net.bots.base import Bot
 from rattus_net.bots.search import SearchBot
-from rattus_net.engine import data as D
-from rattus_net.engine.config import GameConfig
-from rattus_net.engine.game import Game
-from rattus_net.engine.local import LocalTable, settle
-from rattus_net.engine.moves import DecisionKind, Move
-from rattus_net.engine.view import PlayerView
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.config import GameConfig
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.local import LocalTable, settle
+from rattus_net.games.cartus.moves import DecisionKind, Move
+from rattus_net.games.cartus.view import PlayerView
 
 
 def _game(order: list[int], n: int) -> tuple[Game, LocalTable]:

@@ -7,10 +7,10 @@ import time
 from rattus_net.bots import BOT_KINDS, make_bot
 from rattus_net.bots.arena import is_legal, play_game
 from rattus_net.bots.search import SearchBot
-from rattus_net.engine.config import GameConfig
-from rattus_net.engine.game import Game
-from rattus_net.engine.local import LocalTable, settle
-from rattus_net.engine.view import PlayerView
+from rattus_net.games.cartus.config import GameConfig
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.local import LocalTable, settle
+from rattus_net.games.cartus.view import PlayerView
 
 
 def test_registered_with_budgets() -> None:

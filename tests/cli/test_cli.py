@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rattus_net.cli import main
-from rattus_net.engine.record import GameRecord
+from rattus_net.games.cartus.record import GameRecord
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

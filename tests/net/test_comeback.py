@@ -121,7 +121,7 @@ def test_a_resumed_peer_whose_port_is_taken_listens_on_another(tmp_path: Path) -
 def test_waiting_players_can_wait_longer(tmp_path: Path) -> None:
     """5 minutes by default for a player whose program stopped; each "wait longer" adds 5."""
     from protocol.seeded import seeded_params
-    from rattus_net.engine.config import BuildingSelection, GameConfig
+    from rattus_net.games.cartus.config import BuildingSelection, GameConfig
     from rattus_net.net.node import STALL_TIMEOUT, PeerNode, Setup
 
     config = GameConfig(players=("Ann", "Bob"), buildings=BuildingSelection.random_cards())

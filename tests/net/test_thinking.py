@@ -15,9 +15,9 @@ import time
 from pathlib import Path
 
 from protocol.params import GameParams, PeerSecrets
-from rattus_net.engine.config import GameConfig
-from rattus_net.engine.moves import Move
-from rattus_net.engine.view import PlayerView
+from rattus_net.games.cartus.config import GameConfig
+from rattus_net.games.cartus.moves import Move
+from rattus_net.games.cartus.view import PlayerView
 from rattus_net.net.node import Outcome, PeerNode, Setup
 from rattus_net.net.transport import Connection, Listener
 

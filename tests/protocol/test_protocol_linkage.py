@@ -14,8 +14,8 @@ import pytest
 
 from protocol.audit import AuditTable, HandleFlow, linkage_problems, play_audited
 from protocol.seeded import SeededChance, seeded_params
-from rattus_net.engine.game import Game
-from rattus_net.engine.view import PlayerView
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.view import PlayerView
 from rattus_net.selfplay import _seats, play_secure_game
 
 

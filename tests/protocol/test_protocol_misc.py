@@ -142,7 +142,7 @@ def test_parameters_with_the_identity_point_as_a_key_are_refused(rand: RandomSou
     """Seat 2's key is the identity point: anybody could sign "its" messages."""
     from protocol.params import GameParams
     from protocol.seeded import seeded_params
-    from rattus_net.engine.config import GameConfig
+    from rattus_net.games.cartus.config import GameConfig
 
     params, _ = seeded_params(GameConfig(GameConfig.default_names(2)), 3)
     wire = params.to_wire()

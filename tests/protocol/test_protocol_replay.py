@@ -14,10 +14,10 @@ from protocol.memnet import MemoryNetwork
 from protocol.record import public_replay, verify_record
 from protocol.seeded import seeded_params
 from rattus_net.cli import main
-from rattus_net.engine.choices import legal_choices
-from rattus_net.engine.config import BuildingSelection, GameConfig
-from rattus_net.engine.game import Game
-from rattus_net.engine.moves import Move
+from rattus_net.games.cartus.choices import legal_choices
+from rattus_net.games.cartus.config import BuildingSelection, GameConfig
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.moves import Move
 
 
 def _chooser(n: int, seed: int) -> Callable[[Game, int], Move]:

@@ -37,12 +37,12 @@ from protocol.record import ABORTED, RECORD_LIMITS, RecordFormatError, verify_re
 from protocol.seeded import SeededChance, seeded_params
 from protocol.session import PeerFault, ReplayError, Session
 from protocol.wire import WireValue, decode_message, encode_message
-from rattus_net.engine.choices import legal_choices
-from rattus_net.engine.config import BuildingSelection, GameConfig
-from rattus_net.engine.game import Game
-from rattus_net.engine.local import LocalTable, run
-from rattus_net.engine.moves import Enter, EnterHidden, Move, Supply
-from rattus_net.engine.record import GameRecord
+from rattus_net.games.cartus.choices import legal_choices
+from rattus_net.games.cartus.config import BuildingSelection, GameConfig
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.local import LocalTable, run
+from rattus_net.games.cartus.moves import Enter, EnterHidden, Move, Supply
+from rattus_net.games.cartus.record import GameRecord
 
 
 def random_chooser(n: int, seed: int) -> Callable[[Game, int], Move]:
@@ -656,7 +656,7 @@ def test_parameters_carry_the_lobby_colours_and_older_ones_still_read() -> None:
 def test_offered_actions_travel_as_moves_taken_and_declined(two: Played, three: Played) -> None:
     """Ruling 17: taking or declining an offered action is a signed move like any other; the
     random players of these games did both, and the games verified (tests above)."""
-    from rattus_net.engine.moves import DeclineAction, TakeAction
+    from rattus_net.games.cartus.moves import DeclineAction, TakeAction
 
     for p in (two, three):
         moves = [m for _, m in p.net.peers[0].public.history]

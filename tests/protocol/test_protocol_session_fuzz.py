@@ -13,7 +13,7 @@ from protocol.errors import RemoteProtocolError
 from protocol.memnet import MemoryNetwork
 from protocol.seeded import seeded_params
 from protocol.session import Session
-from rattus_net.engine.config import BuildingSelection, GameConfig
+from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 
 
 @pytest.fixture(scope="module")

@@ -183,7 +183,7 @@ def test_fuzz_nesting_depth(depth: int, opener: bytes) -> None:
 
 def test_take_and_decline_have_a_wire_form() -> None:
     from protocol.messages import move_from_wire, move_to_wire
-    from rattus_net.engine.moves import DeclineAction, TakeAction
+    from rattus_net.games.cartus.moves import DeclineAction, TakeAction
 
     for move in (TakeAction(), DeclineAction()):
         assert move_from_wire(move_to_wire(move), "p") == (move, None)

@@ -11,9 +11,9 @@ from protocol.memnet import MemoryNetwork
 from protocol.messages import MOVE, SUPPLY_COMMIT
 from protocol.seeded import seeded_params
 from protocol.session import Session
-from rattus_net.engine.choices import legal_choices
-from rattus_net.engine.config import BuildingSelection, GameConfig
-from rattus_net.engine.moves import Move
+from rattus_net.games.cartus.choices import legal_choices
+from rattus_net.games.cartus.config import BuildingSelection, GameConfig
+from rattus_net.games.cartus.moves import Move
 
 
 def replay(net: MemoryNetwork, inputs: list[tuple[bytes, int] | Move]) -> Session:

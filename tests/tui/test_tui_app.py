@@ -6,8 +6,8 @@ import pytest
 from textual.widgets import Static
 from tui_helpers import controller_at, play_to_end, sync
 
-from rattus_net.engine.config import BuildingSelection
-from rattus_net.engine.moves import DecisionKind, Enter
+from rattus_net.games.cartus.config import BuildingSelection
+from rattus_net.games.cartus.moves import DecisionKind, Enter
 from tui.app import RattusApp
 from tui.controller import OfflineOptions
 from tui.dialogs import CardsDialog, EnterDialog, SupplyDialog
@@ -102,7 +102,7 @@ async def test_give_needs_the_exact_count() -> None:
 
 @sync
 async def test_enter_dialog_offers_no_gold_or_pass() -> None:
-    from rattus_net.engine import data as D
+    from rattus_net.games.cartus import data as D
 
     for seed in range(1, 60):
         c = controller_at(DecisionKind.ENTER, players=3, seed=seed, rounds=3)

@@ -14,8 +14,8 @@ from rich.style import Style
 from rich.text import Text
 from tui_helpers import controller_at, sync
 
-from rattus_net.engine import data as D
-from rattus_net.engine.moves import DecisionKind
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.moves import DecisionKind
 from tui import render as R
 from tui.app import RattusApp
 from tui.controller import OfflineGame, OfflineOptions

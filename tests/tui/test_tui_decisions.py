@@ -9,8 +9,8 @@ import re
 from textual.widgets import Static
 from tui_helpers import controller_at, sync
 
-from rattus_net.engine.config import BuildingSelection
-from rattus_net.engine.moves import DecisionKind, Discard, Enter, PlayPass, Supply
+from rattus_net.games.cartus.config import BuildingSelection
+from rattus_net.games.cartus.moves import DecisionKind, Discard, Enter, PlayPass, Supply
 from tui.app import RattusApp
 from tui.controller import OfflineGame, OfflineOptions
 from tui.dialogs import CardsDialog, DecisionDialog, EnterDialog, SupplyDialog, can_pass
@@ -43,7 +43,7 @@ async def test_a_digit_chooses_and_enter_confirms_in_the_supply_dialog() -> None
 
 
 def _looks(c: OfflineGame, i: int) -> bool:
-    from rattus_net.engine import data as D
+    from rattus_net.games.cartus import data as D
 
     return D.face_supply(c.view.row[i]).looks > 0
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tui_helpers import controller_at, sync
 
-from rattus_net.engine.moves import DecisionKind, DeclineAction, TakeAction
+from rattus_net.games.cartus.moves import DecisionKind, DeclineAction, TakeAction
 from rattus_net.settings import Settings, load_settings, save_settings
 from tui.app import RattusApp
 from tui.decline import DeclineDialog
@@ -99,10 +99,10 @@ def test_end_screen_shows_the_plague_variants_survivors_as_survivors() -> None:
     survive, and the end screen says "survives" for them, "DEAD" for the others."""
     import random
 
-    from rattus_net.engine.choices import legal_choices
-    from rattus_net.engine.local import run
-    from rattus_net.engine.record import GameRecord
-    from rattus_net.engine.view import PlayerView
+    from rattus_net.games.cartus.choices import legal_choices
+    from rattus_net.games.cartus.local import run
+    from rattus_net.games.cartus.record import GameRecord
+    from rattus_net.games.cartus.view import PlayerView
     from tui import render as R
 
     data = {

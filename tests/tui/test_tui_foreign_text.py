@@ -23,7 +23,7 @@ from tui_helpers import controller_at, keys_for, sync
 
 import tui.controller as TC
 import tui.rattus.controller as RC
-from rattus_net.engine.moves import DecisionKind
+from rattus_net.games.cartus.moves import DecisionKind
 from rattus_net.net.discovery import TableAdvert
 from rattus_net.net.lobby import LobbyState, Seat, TableOptions
 from tui import render as R

@@ -8,7 +8,7 @@ from typing import Any
 from textual.command import CommandPalette
 from tui_helpers import controller_at, sync
 
-from rattus_net.engine.moves import DecisionKind
+from rattus_net.games.cartus.moves import DecisionKind
 from tui.app import RattusApp
 from tui.help import HIDDEN_ACTIONS, HelpScreen, key_name
 from tui.screens import LogScreen, MenuScreen, RulesScreen, TableScreen

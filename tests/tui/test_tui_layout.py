@@ -9,9 +9,9 @@ from textual.widget import Widget
 from textual.widgets import Markdown, Static
 from tui_helpers import controller_at, sync
 
-from rattus_net.engine import data as D
-from rattus_net.engine.config import BuildingSelection
-from rattus_net.engine.moves import DecisionKind as K
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.config import BuildingSelection
+from rattus_net.games.cartus.moves import DecisionKind as K
 from tui import render as R
 from tui.app import RattusApp, TooSmallScreen
 from tui.dialogs import DecisionDialog, EnterDialog, list_height

@@ -6,13 +6,19 @@ import random
 
 import pytest
 
-from rattus_net.engine import data as D
-from rattus_net.engine.config import BuildingSelection, GameConfig
-from rattus_net.engine.game import Decision, Event, Game
-from rattus_net.engine.local import LocalTable, run
-from rattus_net.engine.moves import DecisionKind
-from rattus_net.engine.narrate import EVENT_KINDS, Narrator, cards_text, decision_words, describe
-from rattus_net.engine.view import PlayerView
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.config import BuildingSelection, GameConfig
+from rattus_net.games.cartus.game import Decision, Event, Game
+from rattus_net.games.cartus.local import LocalTable, run
+from rattus_net.games.cartus.moves import DecisionKind
+from rattus_net.games.cartus.narrate import (
+    EVENT_KINDS,
+    Narrator,
+    cards_text,
+    decision_words,
+    describe,
+)
+from rattus_net.games.cartus.view import PlayerView
 
 NAMES = ("Ann", "Bob", "Cyd")
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from rattus_net.engine.config import GameConfig
-from rattus_net.engine.game import Game
-from rattus_net.engine.view import PlayerView
+from rattus_net.games.cartus.config import GameConfig
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.view import PlayerView
 from tui.render import players, safe_names
 
 

@@ -18,7 +18,7 @@ from test_tui_network import _fits
 from textual.widgets import Static
 from tui_helpers import keys_for, play_to_end, sync, to_dialog
 
-from rattus_net.engine.view import PlayerView
+from rattus_net.games.cartus.view import PlayerView
 from rattus_net.report import state_dict
 from tui.app import RattusApp
 from tui.controller import OfflineGame, OfflineOptions

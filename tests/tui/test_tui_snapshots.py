@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from tui_helpers import controller_at
 
-from rattus_net.engine.config import BuildingSelection
-from rattus_net.engine.moves import DecisionKind as K
+from rattus_net.games.cartus.config import BuildingSelection
+from rattus_net.games.cartus.moves import DecisionKind as K
 from tui.app import RattusApp
 from tui.controller import OfflineGame, OfflineOptions
 
@@ -126,7 +126,7 @@ def test_log_screen(snap_compare: Any) -> None:
 
 
 def _looks(face: int) -> int:
-    from rattus_net.engine import data as D
+    from rattus_net.games.cartus import data as D
 
     return D.face_supply(face).looks
 

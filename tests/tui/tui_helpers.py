@@ -11,8 +11,8 @@ from typing import Any, ParamSpec
 
 from textual.pilot import Pilot
 
-from rattus_net.engine.config import BuildingSelection
-from rattus_net.engine.moves import DecisionKind
+from rattus_net.games.cartus.config import BuildingSelection
+from rattus_net.games.cartus.moves import DecisionKind
 from tui.app import RattusApp
 from tui.controller import OfflineGame, OfflineOptions
 from tui.decline import DeclineDialog

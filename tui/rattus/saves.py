@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rattus_net.bots.rattus import RATTUS_BOTS
-from rattus_net.engine.errors import RattusError
-from rattus_net.engine.record import RecordError
+from rattus_net.engine.errors import RattusError, RecordError
 from rattus_net.games.rattus.game import RattusGame
 from rattus_net.games.rattus.loader import default_components
 from rattus_net.games.rattus.local import RattusTable

@@ -1,6 +1,6 @@
 """The local table for Rattus: knows every token face, answers every request at once.
 
-Like ``rattus_net.engine.local.LocalTable`` for Rattus Cartus (offline play, tests,
+Like ``rattus_net.games.cartus.local.LocalTable`` for Rattus Cartus (offline play, tests,
 benchmarks): chance comes from a seeded ``random.Random`` or from a script (a record's token
 order and random numbers), and everything decided is kept in ``chance`` for the record.
 """
@@ -12,8 +12,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from rattus_net.engine.chance import Chance
 from rattus_net.engine.errors import SetupError, TableMisuse
-from rattus_net.engine.local import Chance
 from rattus_net.engine.table import PublicRandom, Reveal, Shuffle
 from rattus_net.games.rattus.game import RattusGame
 from rattus_net.games.rattus.moves import Move

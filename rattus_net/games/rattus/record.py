@@ -15,8 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from rattus_net.engine.errors import IllegalMove, RattusError
-from rattus_net.engine.record import RecordError
+from rattus_net.engine.errors import IllegalMove, RattusError, RecordError
 from rattus_net.games.rattus.components import Components, ComponentsError, parse_components
 from rattus_net.games.rattus.game import RattusConfig, RattusGame
 from rattus_net.games.rattus.local import RattusTable

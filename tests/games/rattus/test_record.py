@@ -11,7 +11,7 @@ import pytest
 
 from rattus_net.cli import main
 from rattus_net.cli_rattus import InputEnded, play_bots, play_terminal
-from rattus_net.engine.record import RecordError
+from rattus_net.engine.errors import RecordError
 from rattus_net.games.rattus.game import Kind, RattusGame
 from rattus_net.games.rattus.moves import StartPlace, format_move
 from rattus_net.games.rattus.record import RattusRecord, result_summary

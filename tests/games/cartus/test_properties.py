@@ -10,12 +10,12 @@ from collections.abc import Callable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rattus_net.engine import data as D
-from rattus_net.engine.choices import legal_choices
-from rattus_net.engine.config import BuildingSelection, GameConfig
-from rattus_net.engine.game import Game, Phase
-from rattus_net.engine.local import LocalTable
 from rattus_net.engine.table import Shuffle
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.choices import legal_choices
+from rattus_net.games.cartus.config import BuildingSelection, GameConfig
+from rattus_net.games.cartus.game import Game, Phase
+from rattus_net.games.cartus.local import LocalTable
 
 from .helpers import NAMES
 
@@ -145,9 +145,9 @@ def test_a_clone_continued_identically_ends_identically(p: dict[str, object], at
 
 
 def test_a_clone_has_no_attached_table() -> None:
-    from rattus_net.engine.config import GameConfig
-    from rattus_net.engine.game import Game
-    from rattus_net.engine.local import LocalTable
+    from rattus_net.games.cartus.config import GameConfig
+    from rattus_net.games.cartus.game import Game
+    from rattus_net.games.cartus.local import LocalTable
 
     game = Game(GameConfig(GameConfig.default_names(3)))
     game.attach(LocalTable(5))
@@ -161,10 +161,10 @@ def test_a_clone_shares_no_mutable_state_with_its_game() -> None:
     engine field added later without ``Game.clone`` copying it)."""
     import random
 
-    from rattus_net.engine.choices import legal_choices
-    from rattus_net.engine.config import BuildingSelection, GameConfig
-    from rattus_net.engine.game import Game
-    from rattus_net.engine.local import LocalTable
+    from rattus_net.games.cartus.choices import legal_choices
+    from rattus_net.games.cartus.config import BuildingSelection, GameConfig
+    from rattus_net.games.cartus.game import Game
+    from rattus_net.games.cartus.local import LocalTable
 
     game = Game(GameConfig(GameConfig.default_names(4), BuildingSelection.random_cards()))
     game.attach(LocalTable(3))

@@ -24,8 +24,6 @@ from enum import Enum
 from itertools import combinations
 from typing import Any, NamedTuple, Protocol
 
-from rattus_net.engine import data as D
-from rattus_net.engine.config import GameConfig, SelectionMethod
 from rattus_net.engine.errors import (
     BadChoice,
     CardNotHeld,
@@ -37,7 +35,17 @@ from rattus_net.engine.errors import (
     TableMisuse,
     WrongCount,
 )
-from rattus_net.engine.moves import (
+from rattus_net.engine.table import (
+    Open,
+    PublicRandom,
+    Rehandle,
+    Reveal,
+    Shuffle,
+    TableRequest,
+)
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.config import GameConfig, SelectionMethod
+from rattus_net.games.cartus.moves import (
     ChoosePlayer,
     DecisionKind,
     DeclineAction,
@@ -54,14 +62,6 @@ from rattus_net.engine.moves import (
     PlayPass,
     Supply,
     TakeAction,
-)
-from rattus_net.engine.table import (
-    Open,
-    PublicRandom,
-    Rehandle,
-    Reveal,
-    Shuffle,
-    TableRequest,
 )
 
 
@@ -1222,7 +1222,7 @@ class Game:
             self._reveal(hidden, None)
 
     def _t_score(self) -> None:
-        from rattus_net.engine.scoring import score
+        from rattus_net.games.cartus.scoring import score
 
         self.phase = Phase.GAME_OVER
         self.result = score(self)

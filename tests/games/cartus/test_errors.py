@@ -6,8 +6,6 @@ from collections.abc import Callable
 
 import pytest
 
-from rattus_net.engine.config import BuildingSelection, GameConfig
-from rattus_net.engine.data import GOLD, JOKER, PASS, SWORD, Building
 from rattus_net.engine.errors import (
     BadChoice,
     CardNotHeld,
@@ -20,7 +18,9 @@ from rattus_net.engine.errors import (
     TableMisuse,
     WrongCount,
 )
-from rattus_net.engine.moves import (
+from rattus_net.games.cartus.config import BuildingSelection, GameConfig
+from rattus_net.games.cartus.data import GOLD, JOKER, PASS, SWORD, Building
+from rattus_net.games.cartus.moves import (
     ChoosePlayer,
     DecisionKind,
     Discard,
@@ -214,8 +214,8 @@ def test_game_config_errors(make: Callable[[], GameConfig]) -> None:
 
 
 def test_a_scripted_card_order_must_hold_the_piles_cards() -> None:
-    from rattus_net.engine.game import Game
-    from rattus_net.engine.local import LocalTable, settle
+    from rattus_net.games.cartus.game import Game
+    from rattus_net.games.cartus.local import LocalTable, settle
 
     game = Game(GameConfig(players=("Ann", "Bob"), first_player=0))
     table = LocalTable(script_shuffles={"population": [(0,) * 84]}, strict=True)

@@ -5,8 +5,8 @@ test_sword_flute, 9.7 to 9.9 and 9.11 test_buildings, 9.13 test_round_flow, 9.14
 
 from __future__ import annotations
 
-from rattus_net.engine.data import Building
-from rattus_net.engine.moves import Look, Supply
+from rattus_net.games.cartus.data import Building
+from rattus_net.games.cartus.moves import Look, Supply
 
 from .helpers import C, M, Scenario, set_rats
 
@@ -41,10 +41,10 @@ def test_rats_never_go_below_zero_ruling_9_15() -> None:
 
 
 def test_guard_tower_with_two_players_is_allowed_but_warned() -> None:
-    from rattus_net.engine import data as D
-    from rattus_net.engine.config import BuildingSelection, GameConfig
-    from rattus_net.engine.game import Game
-    from rattus_net.engine.local import LocalTable
+    from rattus_net.games.cartus import data as D
+    from rattus_net.games.cartus.config import BuildingSelection, GameConfig
+    from rattus_net.games.cartus.game import Game
+    from rattus_net.games.cartus.local import LocalTable
 
     with_tower = BuildingSelection.parse("farm,office,hospital,guardtower,tent,palace")
     for players, selection, warned in (

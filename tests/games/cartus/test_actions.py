@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from rattus_net.engine import data as D
-from rattus_net.engine.choices import legal_choices
-from rattus_net.engine.data import SWORD, Building
 from rattus_net.engine.errors import NotYourTurn
-from rattus_net.engine.moves import (
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.choices import legal_choices
+from rattus_net.games.cartus.data import SWORD, Building
+from rattus_net.games.cartus.moves import (
     DecisionKind,
     DeclineAction,
     Give,
@@ -19,8 +19,8 @@ from rattus_net.engine.moves import (
     format_move,
     parse_move,
 )
-from rattus_net.engine.narrate import Narrator, decision_words
-from rattus_net.engine.record import GameRecord
+from rattus_net.games.cartus.narrate import Narrator, decision_words
+from rattus_net.games.cartus.record import GameRecord
 
 from .helpers import K, P, Scenario, give_special, play_until_last_round
 

@@ -14,13 +14,13 @@ import random
 
 import pytest
 
-from rattus_net.engine.choices import legal_choices
-from rattus_net.engine.config import BuildingSelection, GameConfig
 from rattus_net.engine.errors import CheatDetected
-from rattus_net.engine.game import Game
-from rattus_net.engine.local import LocalTable
-from rattus_net.engine.moves import Enter, EnterHidden, PassHandle
 from rattus_net.engine.table import Open, PublicRandom, Rehandle, Reveal, Shuffle
+from rattus_net.games.cartus.choices import legal_choices
+from rattus_net.games.cartus.config import BuildingSelection, GameConfig
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.local import LocalTable
+from rattus_net.games.cartus.moves import Enter, EnterHidden, PassHandle
 
 
 class PeerTable:
@@ -188,8 +188,8 @@ def test_a_pass_that_is_not_a_pass_names_the_cheater() -> None:
 def test_samples_for_search_are_the_same_on_a_peer_and_on_the_local_table() -> None:
     """A search bot on its own peer (other players' face-down cards only a count) imagines
     exactly the games it would imagine beside an omniscient engine."""
-    from rattus_net.engine.determinize import determinize
-    from rattus_net.engine.view import PlayerView
+    from rattus_net.games.cartus.determinize import determinize
+    from rattus_net.games.cartus.view import PlayerView
 
     def zones(g: Game) -> tuple[object, ...]:
         return (

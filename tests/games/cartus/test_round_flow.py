@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from rattus_net.engine import data as D
-from rattus_net.engine.choices import legal_choices
-from rattus_net.engine.data import PASS, Building
 from rattus_net.engine.errors import PassNotAllowed
-from rattus_net.engine.moves import DecisionKind, Enter, PlayPass, Supply
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.choices import legal_choices
+from rattus_net.games.cartus.data import PASS, Building
+from rattus_net.games.cartus.moves import DecisionKind, Enter, PlayPass, Supply
 
 from .helpers import (
     P,

@@ -1,7 +1,8 @@
 """Engine events in plain English, for logs.
 
-:func:`describe` turns one :class:`~rattus_net.engine.game.Event` into a sentence. It reads only
-the event's own data (plus the player names and the row of buildings, which are public), so it
+:func:`describe` turns one :class:`~rattus_net.games.cartus.game.Event` into a sentence. It
+reads only the event's own data (plus the player names and the row of buildings, which are
+public), so it
 never says more than the event carries: an event private to another seat should not reach it
 at all (``PlayerView.events`` filters them), and if one does it is described without details.
 
@@ -18,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from rattus_net.engine import data as D
+from rattus_net.games.cartus import data as D
 
 if TYPE_CHECKING:
-    from rattus_net.engine.game import Decision, Event
+    from rattus_net.games.cartus.game import Decision, Event
 
 _RAT_REASONS = {
     "cards": "for cards of another class",
@@ -92,7 +93,7 @@ def decision_words(d: Decision, names: Sequence[str], row: Sequence[int] | None 
     Bob (Sword at the Brewery)."): short enough for the table's status line at 80 columns, the
     dialogs say the details. ``row`` (the building faces on display) names the building the
     decision comes from."""
-    from rattus_net.engine.moves import DecisionKind as K
+    from rattus_net.games.cartus.moves import DecisionKind as K
 
     where = ""
     if d.building is not None and row is not None and d.building < len(row):

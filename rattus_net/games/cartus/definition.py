@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rattus_net.engine.choices import ChoiceSpace
-from rattus_net.engine.config import BuildingSelection, GameConfig
 from rattus_net.engine.errors import SetupError
-from rattus_net.engine.game import Game
-from rattus_net.engine.local import LocalTable
-from rattus_net.engine.moves import Move, format_move, parse_move
-from rattus_net.engine.view import PlayerView
 from rattus_net.games.base import GameDefinition, Outcome
+from rattus_net.games.cartus.choices import ChoiceSpace
+from rattus_net.games.cartus.config import BuildingSelection, GameConfig
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.local import LocalTable
+from rattus_net.games.cartus.moves import Move, format_move, parse_move
+from rattus_net.games.cartus.view import PlayerView
 
 
 class CartusGame(GameDefinition):

@@ -19,19 +19,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from rattus_net.engine import data as D
-from rattus_net.engine.config import BuildingSelection, GameConfig, SelectionMethod
-from rattus_net.engine.errors import IllegalMove, RattusError, SetupError
-from rattus_net.engine.game import Game
-from rattus_net.engine.local import LocalTable, settle
-from rattus_net.engine.moves import Move, MoveSyntaxError, format_move, parse_move
+from rattus_net.engine.errors import IllegalMove, RecordError, SetupError
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.config import BuildingSelection, GameConfig, SelectionMethod
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.local import LocalTable, settle
+from rattus_net.games.cartus.moves import Move, MoveSyntaxError, format_move, parse_move
 
 FORMAT = "rattus-record"
 VERSION = 2
-
-
-class RecordError(RattusError):
-    """A record that cannot be read or replayed; the message says where and why."""
 
 
 @dataclass

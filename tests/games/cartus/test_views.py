@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rattus_net.engine.data import SWORD, Building
 from rattus_net.engine.errors import NotYourTurn
-from rattus_net.engine.moves import DecisionKind, Give, Supply
+from rattus_net.games.cartus.data import SWORD, Building
+from rattus_net.games.cartus.moves import DecisionKind, Give, Supply
 
 from .helpers import C, K, M, P, R, Scenario, give_special, snapshot
 
@@ -87,7 +87,7 @@ def test_laid_cards_are_shown_only_to_their_owner_before_resolution() -> None:
 
 
 def test_hospital_discards_are_shown_to_everybody_ruling_9_8() -> None:
-    from rattus_net.engine.moves import Discard
+    from rattus_net.games.cartus.moves import Discard
 
     sc = Scenario(3, hands=[[], [M(3)]], rows=[[Building.HOSPITAL, Building.PALACE]])
     sc.round([(0, 1, []), (1, 0, []), (2, 1, [])])

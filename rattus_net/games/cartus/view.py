@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rattus_net.engine import data as D
-from rattus_net.engine.choices import ChoiceSpace, legal_choices
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.choices import ChoiceSpace, legal_choices
 
 if TYPE_CHECKING:
-    from rattus_net.engine.game import Decision, Event, Game, Phase
-    from rattus_net.engine.scoring import Result
+    from rattus_net.games.cartus.game import Decision, Event, Game, Phase
+    from rattus_net.games.cartus.scoring import Result
 
 
 class PlayerView:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from rattus_net.engine import data as D
-from rattus_net.engine.data import GOLD, JOKER, PASS, SWORD, Building
-from rattus_net.engine.moves import DecisionKind, Discard, Give, Look
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.data import GOLD, JOKER, PASS, SWORD, Building
+from rattus_net.games.cartus.moves import DecisionKind, Discard, Give, Look
 
 from .helpers import (
     B,

@@ -6,7 +6,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
 
-from rattus_net.engine.data import (
+from rattus_net.engine.errors import SetupError
+from rattus_net.games.cartus.data import (
     BUILDINGS_PER_CLASS_IN_GAME,
     COLOURS,
     FIRST_GAME,
@@ -19,7 +20,6 @@ from rattus_net.engine.data import (
     parse_building,
     parse_building_card,
 )
-from rattus_net.engine.errors import SetupError
 
 
 class SelectionMethod(Enum):

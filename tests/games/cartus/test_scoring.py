@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rattus_net.engine import data as D
-from rattus_net.engine.data import FLUTE, GOLD, JOKER, PASS, SWORD, Building
-from rattus_net.engine.game import Game
-from rattus_net.engine.scoring import Result, gold_points, majority, score
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.data import FLUTE, GOLD, JOKER, PASS, SWORD, Building
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.scoring import Result, gold_points, majority, score
 
 from .helpers import NUN_ROW_10, P, Scenario, run_to_end
 

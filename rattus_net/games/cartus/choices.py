@@ -12,8 +12,8 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, overload
 
-from rattus_net.engine import data as D
-from rattus_net.engine.moves import (
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.moves import (
     ChoosePlayer,
     DecisionKind,
     DeclineAction,
@@ -28,7 +28,7 @@ from rattus_net.engine.moves import (
 )
 
 if TYPE_CHECKING:
-    from rattus_net.engine.game import Game
+    from rattus_net.games.cartus.game import Game
 
 
 class Multisets:

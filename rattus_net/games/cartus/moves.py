@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from rattus_net.engine.data import face_code, parse_face
+from rattus_net.games.cartus.data import face_code, parse_face
 
 
 class DecisionKind(Enum):

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from rattus_net.engine import data as D
+from rattus_net.games.cartus import data as D
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "rules-data.md"
+DOC = Path(__file__).resolve().parents[3] / "docs" / "rules-data.md"
 
 
 def doc_tags() -> dict[str, str]:

@@ -9,13 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rattus_net.engine import data as D
-from rattus_net.engine.choices import legal_choices
-from rattus_net.engine.config import BuildingSelection, GameConfig
-from rattus_net.engine.game import Game
-from rattus_net.engine.local import LocalTable, run
-from rattus_net.engine.moves import Enter, Supply
-from rattus_net.engine.record import GameRecord, RecordError
+from rattus_net.engine.errors import RecordError
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.choices import legal_choices
+from rattus_net.games.cartus.config import BuildingSelection, GameConfig
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.local import LocalTable, run
+from rattus_net.games.cartus.moves import Enter, Supply
+from rattus_net.games.cartus.record import GameRecord
 
 
 def random_game(n: int, seed: int, simultaneous: bool = False) -> tuple[Game, LocalTable]:

@@ -18,13 +18,13 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from rattus_net.engine import data as D
-from rattus_net.engine.config import BuildingSelection, GameConfig
-from rattus_net.engine.data import Building
-from rattus_net.engine.game import Game
-from rattus_net.engine.local import LocalTable, settle
-from rattus_net.engine.moves import DecisionKind, Enter, Move, Supply, TakeAction
-from rattus_net.engine.view import PlayerView
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.config import BuildingSelection, GameConfig
+from rattus_net.games.cartus.data import Building
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.local import LocalTable, settle
+from rattus_net.games.cartus.moves import DecisionKind, Enter, Move, Supply, TakeAction
+from rattus_net.games.cartus.view import PlayerView
 
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve")
 
@@ -361,7 +361,7 @@ def play_until_last_round(sc: Scenario) -> None:
 
 
 def _quiet_step(sc: Scenario) -> None:
-    from rattus_net.engine.choices import legal_choices
+    from rattus_net.games.cartus.choices import legal_choices
 
     g = sc.game
     d = g.decision

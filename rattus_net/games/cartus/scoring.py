@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rattus_net.engine import data as D
+from rattus_net.games.cartus import data as D
 
 if TYPE_CHECKING:
-    from rattus_net.engine.game import Game
+    from rattus_net.games.cartus.game import Game
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,9 +3,9 @@ last round (rules 3.D.b)."""
 
 from __future__ import annotations
 
-from rattus_net.engine.choices import legal_choices
-from rattus_net.engine.data import FLUTE, JOKER, PASS, SWORD, Building, Klass
-from rattus_net.engine.moves import DecisionKind, Enter, Move, PlayPass
+from rattus_net.games.cartus.choices import legal_choices
+from rattus_net.games.cartus.data import FLUTE, JOKER, PASS, SWORD, Building, Klass
+from rattus_net.games.cartus.moves import DecisionKind, Enter, Move, PlayPass
 
 from .helpers import (
     K,

@@ -1,0 +1,1 @@
+"""Rattus Cartus, the card game: its rules engine, data, records and views."""
