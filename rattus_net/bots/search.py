@@ -1,12 +1,11 @@
 """A searching bot: information-set Monte Carlo search over determinized games.
 
 For each decision the bot samples, per iteration, a full game consistent with its own view
-(:func:`~rattus_net.games.cartus.determinize.determinize`: hidden faces dealt again at
-random), picks one of its candidate moves with UCB1, plays it in the sample and lets fast
-heuristic players
-finish the game (or a few rounds of it, then a static evaluation). Statistics are kept on the
-seat's own root moves only, across all samples (ISMCTS-style), so no sample's hidden cards can
-steer the choice more than any other.
+(:func:`~rattus_net.games.cartus.determinize.determinize`: hidden faces dealt again at random),
+picks one of its candidate moves with UCB1, plays it in the sample and lets fast heuristic
+players finish the game (or a few rounds of it, then a static evaluation). Statistics are kept
+on the seat's own root moves only, across all samples (ISMCTS-style), so no sample's hidden
+cards can steer the choice more than any other.
 
 Candidate moves are a bounded, sensible set so that the budget is not spread over thousands of
 card combinations: for entering, the heuristic's two best ways into each building, a few more

@@ -2,9 +2,9 @@
 
 :func:`describe` turns one :class:`~rattus_net.games.cartus.game.Event` into a sentence. It
 reads only the event's own data (plus the player names and the row of buildings, which are
-public), so it
-never says more than the event carries: an event private to another seat should not reach it
-at all (``PlayerView.events`` filters them), and if one does it is described without details.
+public), so it never says more than the event carries: an event private to another seat should
+not reach it at all (``PlayerView.events`` filters them), and if one does it is described
+without details.
 
 Events that name a row building carry only its index in the row; pass ``row`` (building card
 faces, as in ``PlayerView.row`` or the last ``row`` event) to get the building's name. A
