@@ -135,14 +135,14 @@ def main() -> None:
     ap.add_argument("--no-mix", action="store_true", help="for comparison: hands never mixed")
     args = ap.parse_args()
     if args.no_mix:
-        import protocol.session
+        from rattus_net.games.cartus.secure import CartusSecure
 
-        def no_mixing(config: GameConfig) -> GameConfig:
+        def no_mixing(self: CartusSecure, config: GameConfig) -> GameConfig:
             from dataclasses import replace
 
             return replace(config, mix_hands=False)
 
-        protocol.session.secure_config = no_mixing
+        CartusSecure.secure_config = no_mixing  # type: ignore[method-assign]
     print(f"one variable-base scalar multiplication: {one_mult_ms():.3f} ms")
     print("all peers run in this one process: per-peer wall time on a network is about 1/n")
     for n in (int(x) for x in args.players.split(",")):

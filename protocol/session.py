@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from protocol.crypto.commit import check as check_commitment
@@ -79,7 +79,6 @@ from protocol.messages import (
     SUPPLY_OPEN,
     ZERO_HASH,
     Signed,
-    WireMove,
     check_equivocation,
     move_from_wire,
     move_to_wire,
@@ -92,10 +91,7 @@ from protocol.randomness import commitment as rand_commitment
 from protocol.wire import WireValue, encode_value
 from rattus_net.engine.errors import CheatDetected, IllegalMove
 from rattus_net.engine.table import Open, PublicRandom, Rehandle, Reveal, Shuffle, TableRequest
-from rattus_net.games.cartus import data as D
-from rattus_net.games.cartus.config import GameConfig
-from rattus_net.games.cartus.game import Decision, Game
-from rattus_net.games.cartus.moves import DecisionKind, Enter, EnterHidden, Move, Supply
+from rattus_net.games.base import SecureGame
 
 _TRANSCRIPT = b"rattus-net/v1/transcript\x00"
 MAX_QUEUED = 256
@@ -187,31 +183,20 @@ Successor = tuple[str, tuple[int, ...], Any] | None
 public engine decide the next step."""
 
 
-def _faces_table() -> dict[bytes, int]:
-    faces = list(range(D.FACE_COUNT))
-    faces += [c for b in D.Building for c in D.building_cards(b)]
-    return {card_point(f).data: f for f in faces}
+_FACE_TABLES: dict[str, dict[bytes, int]] = {}
 
 
-_FACE_OF_POINT: dict[bytes, int] | None = None
-
-
-def face_of_point(p: Point) -> int | None:
-    global _FACE_OF_POINT
-    if _FACE_OF_POINT is None:
-        _FACE_OF_POINT = _faces_table()
-    return _FACE_OF_POINT.get(p.data)
+def face_of_point(game: SecureGame, p: Point) -> int | None:
+    """The face of ``game`` whose group point is ``p`` (None: no face of this game)."""
+    table = _FACE_TABLES.get(game.name)
+    if table is None:
+        table = {card_point(f).data: f for f in game.face_codes()}
+        _FACE_TABLES[game.name] = table
+    return table.get(p.data)
 
 
 def game_context(game_id: bytes, label: bytes, *ints: int) -> bytes:
     return game_id + b"/" + label + b"".join(b"/" + _be4(i) for i in ints)
-
-
-DRAWN_PILES = frozenset({"buildings"})
-"""Piles served by commit-reveal public randomness instead of mental poker: their faces are
-public once turned up, so nothing is masked or shuffled; each ``Reveal`` of their cards is one
-commit-reveal round among all peers, and the cards turned up are drawn from those not yet
-placed (``draw_without_replacement``). Nobody can predict a card before its round."""
 
 
 def draw_context(game_id: bytes, index: int, positions: tuple[int, ...]) -> bytes:
@@ -219,12 +204,6 @@ def draw_context(game_id: bytes, index: int, positions: tuple[int, ...]) -> byte
     cards at ``positions`` of the pile (indices in the ``Shuffle`` request's handles):
     commitments and the seed are bound to the game, the draw and the cards."""
     return game_context(game_id, b"building-draw", index, len(positions), *positions)
-
-
-def secure_config(config: GameConfig) -> GameConfig:
-    """The engine configuration of a secure game: ``config`` with hands mixed after they gain
-    cards (``GameConfig.mix_hands``), so that no handle tells where a card came from."""
-    return config if config.mix_hands else replace(config, mix_hands=True)
 
 
 def open_card_mask(game_id: bytes, handle: int) -> Scalar:
@@ -272,7 +251,8 @@ class Session:
         self.params = params
         self.game_id = params.game_id()
         self.n = params.n
-        self.names = params.config.players
+        self.secure = params.secure
+        self.names = params.players
         self.seat = seat
         self.timeout = timeout
         self.decision_timeout = decision_timeout
@@ -286,10 +266,15 @@ class Session:
             self._identity = secrets.identity()
             if self._identity.public != params.identities[seat]:
                 raise LocalProtocolError("these secrets are not the identity of this seat")
-        # Every secure game mixes hands (the engine default is off for local games).
-        self.config = secure_config(params.config)
-        self.public = Game(self.config)
-        self.game: Game | None = Game(self.config) if seat is not None else None
+        # The game as secure play needs it (Rattus Cartus mixes hands, for example).
+        self.config = self.secure.secure_config(params.config)
+        # Piles served by commit-reveal public randomness instead of mental poker: their
+        # faces are public once turned up, so nothing is masked or shuffled; each ``Reveal``
+        # of their cards is one commit-reveal round among all peers, and the cards turned up
+        # are drawn from those not yet placed (``draw_without_replacement``).
+        self.drawn_piles = self.secure.drawn_piles
+        self.public: Any = self.secure.new_game(self.config)
+        self.game: Any = self.secure.new_game(self.config) if seat is not None else None
         # Per author: arrival chain and buffered messages.
         self._next_seq = [0] * self.n
         self._last_hash = [ZERO_HASH] * self.n
@@ -321,7 +306,7 @@ class Session:
         self._mixes = 0
         self._my_mix: tuple[int, list[int]] | None = None  # step index, faces of new handles
         self._rand_commits: dict[str, bytes] = {}
-        # The building pile (``DRAWN_PILES``): faces not drawn yet (sorted), its handles not
+        # The drawn pile (``drawn_piles``): faces not drawn yet (sorted), its handles not
         # turned up yet, and the faces drawn so far.
         self.pile_left: list[int] = []
         self.pile_handles: tuple[int, ...] = ()
@@ -332,7 +317,7 @@ class Session:
         self._supply_commit: dict[int, tuple[bytes, bytes]] = {}
         self._own_queue: deque[tuple[TableRequest, Any]] = deque()
         # Our pending decision (sent in the step's message).
-        self._my_move: Move | None = None
+        self._my_move: Any = None
         self._my_open: tuple[tuple[int, ...], bytes] | None = None
         self._my_supply: tuple[dict[str, WireValue], bytes] | None = None
         self.ops = {
@@ -364,7 +349,7 @@ class Session:
             and self._sent_step != st.index
         )
 
-    def decide(self, move: Move, now: float) -> None:
+    def decide(self, move: Any, now: float) -> None:
         """Our player's decision. Raises ``IllegalMove`` (nothing changes) if the rules forbid
         it, ``LocalProtocolError`` if no decision of ours is awaited."""
         if not self.needs_decision:
@@ -378,39 +363,35 @@ class Session:
         self._send(kind, payload)
         self._pump(now)
 
-    def _decision_message(
-        self, move: Move, *, check: bool
-    ) -> tuple[str, dict[str, WireValue], Any]:
+    def _decision_message(self, move: Any, *, check: bool) -> tuple[str, dict[str, WireValue], Any]:
         """The kind and payload of our message for ``move`` at the current step, and what to
         keep for its opening (deterministic: the salts come from our secrets). ``check``:
         the rules are checked (on copies) first, raising ``IllegalMove``."""
         assert self.step is not None and self.game is not None and self.seat is not None
         me, st = self.seat, self.step
         if st.kind == SUPPLY_COMMIT:
-            if not isinstance(move, Supply):
-                raise IllegalMove("a supply choice is expected")
-            if check:
-                self.game.check_supply(me, move)
-            wire = move_to_wire(move)
+            # A committed decision: every seat commits, then all open (SUPPLY_OPEN).
+            self.secure.check_committed(self.game, me, move)
+            wire = move_to_wire(move, None, self.secure)
             salt = self._stream(b"salt", st.index)(32)
             domain = game_context(self.game_id, b"supply", st.index, me)
             c = commit(encode_value(wire), salt, domain=domain)
             return SUPPLY_COMMIT, {"c": c}, (wire, salt)
         if check:
             self.game.clone().apply(me, move)  # legality, on a copy
-        handle_move, handles = self.game.to_handles(me, move)
+        handle_move, handles = self.secure.public_move(self.game, me, move)
         commitment = None
         opening = None
-        if isinstance(move, Enter):
+        if handles is not None:  # a hidden part: committed now, opened at the Open request
             salt = self._stream(b"salt", st.index)(32)
             domain = game_context(self.game_id, b"enter", st.index, me)
             commitment = commit(encode_value(list(handles)), salt, domain=domain)
             opening = (handles, salt)
         if check:
             self.public.clone().apply(me, handle_move)
-        return MOVE, {"m": move_to_wire(handle_move, commitment)}, opening
+        return MOVE, {"m": move_to_wire(handle_move, commitment, self.secure)}, opening
 
-    def recover_decision(self, frame: bytes, choices: Iterable[Move]) -> Move | None:
+    def recover_decision(self, frame: bytes, choices: Iterable[Any]) -> Any:
         """The decision of ours that ``frame`` made: a message signed with our key for the
         current step that another peer holds and our journal lost (a resumed peer adopts it
         instead of deciding again, which would sign a second, different message for one
@@ -787,13 +768,14 @@ class Session:
                     self._new_step(KEYS, tuple(range(self.n)), now)
                 return
             p = g.pending
-            if isinstance(p, Decision):
-                if p.kind is DecisionKind.SUPPLY and self.params.config.simultaneous_supply:
-                    self._new_step(SUPPLY_COMMIT, p.players, now)
+            deciders = g.to_act()
+            if deciders:
+                if self.secure.committed(g):
+                    self._new_step(SUPPLY_COMMIT, tuple(deciders), now)
                 else:
-                    self._new_step(MOVE, (p.players[0],), now)
+                    self._new_step(MOVE, (deciders[0],), now)
                 return
-            if isinstance(p, Shuffle) and p.pile in DRAWN_PILES:
+            if isinstance(p, Shuffle) and p.pile in self.drawn_piles:
                 self._lay_undecided(p)
                 continue
             if isinstance(p, Shuffle):
@@ -1269,7 +1251,7 @@ class Session:
                     missing.discard(frm)
         if missing:
             return None
-        face = face_of_point(unmask(ct, shares))
+        face = face_of_point(self.secure, unmask(ct, shares))
         if face is None:
             raise CryptoError(None, f"card {h} does not decrypt to a card")
         return face
@@ -1363,7 +1345,7 @@ class Session:
             self._own_queue.append((req, opened))
         return None
 
-    def _apply_move(self, seat: int, move: WireMove, own_move: Move | None) -> None:
+    def _apply_move(self, seat: int, move: Any, own_move: Any) -> None:
         self.public.apply(seat, move)
         if self.game is not None:
             self._settle_own()
@@ -1373,16 +1355,14 @@ class Session:
         ((s, m),) = msgs.items()
         name = self.names[s]
         p = self._payload(m, {"m"})
-        move, commitment = move_from_wire(p["m"], name)
-        if isinstance(move, Supply) and self.params.config.simultaneous_supply:
-            raise PeerFault(s, name, "supplies are chosen with commitments at this table", m.frame)
+        move, commitment = move_from_wire(p["m"], name, self.secure)
         try:
             own_move = self._my_move if s == self.seat else None
             index = len(self.public.history)
             self._apply_move(s, move, own_move)
         except IllegalMove as exc:
             raise PeerFault(s, name, f"illegal move: {exc}", m.frame) from None
-        if isinstance(move, EnterHidden) and commitment is not None:
+        if commitment is not None:  # a move with a hidden part: opened at the Open request
             domain = game_context(self.game_id, b"enter", st.index, s)
             self._enter_commit[s] = (commitment, domain, index)
         if s == self.seat:
@@ -1400,7 +1380,7 @@ class Session:
         return SUPPLY_OPEN, st.senders, None
 
     def _step_supply_open(self, st: Step, msgs: dict[int, Signed]) -> Successor:
-        moves: dict[int, Supply] = {}
+        moves: dict[int, Any] = {}
         for s, m in sorted(msgs.items()):
             name = self.names[s]
             p = self._payload(m, {"m", "s"})
@@ -1409,10 +1389,10 @@ class Session:
                 raise PeerFault(s, name, "an opening has a salt", m.frame)
             digest, domain = self._supply_commit[s]
             check_commitment(digest, encode_value(p["m"]), salt, peer=name, domain=domain)
-            move, _ = move_from_wire(p["m"], name)
-            if not isinstance(move, Supply):
-                raise PeerFault(s, name, "a supply choice is expected", m.frame)
-            moves[s] = move
+            move, commitment = move_from_wire(p["m"], name, self.secure)
+            if commitment is not None:
+                raise PeerFault(s, name, "a committed decision has no hidden part", m.frame)
+            moves[s] = move  # the engine checks each when it is applied, below
         for s, move in sorted(moves.items()):
             try:
                 self._apply_move(s, move, move)
@@ -1439,7 +1419,7 @@ class Session:
         g = self.game
         if g is None:
             return
-        while g.pending is not None and g.decision is None and not g.is_over:
+        while g.pending is not None and not g.to_act() and not g.is_over:
             if not self._own_queue:
                 return
             req, value = self._own_queue.popleft()
@@ -1460,11 +1440,8 @@ class Session:
             x = x + k
         out: dict[int, int] = {}
         for h, ct in self.cards.items():
-            face = face_of_point(ct.c2 - x * ct.c1)
+            face = face_of_point(self.secure, ct.c2 - x * ct.c1)
             if face is None:
                 raise CryptoError(None, f"card {h} does not decrypt to a card")
             out[h] = face
         return out
-
-
-Chooser = Callable[[Game, int], Move]
