@@ -187,7 +187,8 @@ class Verdict:
             f"{self.mixes_verified} hand-mixing proofs, "
             f"{self.shares_verified} decryption-share proofs checked"
         )
-        lines.append(f"  {self.draws} building draws (commit-reveal rounds) checked")
+        if self.draws:
+            lines.append(f"  {self.draws} building draws (commit-reveal rounds) checked")
         if self.result is not None and self.fair:
             r = self.result
             won = r.get("winners", [r["winner"]] if "winner" in r else [])
@@ -439,7 +440,9 @@ def opened_game(session: Session) -> OpenedGame:
         )
         for pile, _f, handles in rec.shuffles
     ]
-    return OpenedGame(session.config, session.public, faces, shuffles, dict(rec.openings))
+    return OpenedGame(
+        session.config, session.public, faces, shuffles, dict(rec.openings), list(rec.randoms)
+    )
 
 
 def engine_record(session: Session) -> Any:

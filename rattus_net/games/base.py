@@ -128,13 +128,15 @@ class OpenedGame:
 
     ``public`` is the public engine at the end; ``faces`` the face of every masked handle;
     ``shuffles`` each shuffled pile in order with the faces of its handles (top first);
-    ``openings`` the handles opened for each move with a hidden part, by move index."""
+    ``openings`` the handles opened for each move with a hidden part, by move index;
+    ``randoms`` the public random numbers, in order."""
 
     config: Any
     public: Any
     faces: Mapping[int, int]
     shuffles: Sequence[tuple[str, tuple[int, ...]]]
     openings: Mapping[int, tuple[int, ...]]
+    randoms: Sequence[int] = ()
 
 
 class SecureGame(ABC):
