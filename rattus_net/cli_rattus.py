@@ -152,11 +152,21 @@ def cmd_replay(args: argparse.Namespace, text: str) -> int:
     if args.moves is not None and args.moves < 0:
         raise SetupError("rattus replay: --moves must be 0 or more")
     game, _ = record.replay(args.moves)
-    if args.json:
-        print(json.dumps(state_dict(game), indent=1))
+    return print_game(game, args.json)
+
+
+def print_game(game: RattusGame, as_json: bool, note: str | None = None) -> int:
+    """Print a replayed game's state (``note``: why only its public part was replayed)."""
+    if as_json:
+        out = state_dict(game)
+        if note:
+            out["note"] = note
+        print(json.dumps(out, indent=1))
     else:
         from rattus_net.games.rattus.report import spectator_view
 
+        if note:
+            print(note)
         print(state_text(spectator_view(game)))
     return 0
 

@@ -10,6 +10,7 @@ removed at setup stay unknown until the keys are published after the game.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -158,3 +159,26 @@ def test_information_audit_each_peer_computes_exactly_the_tokens_it_may_know(
         assert peer._elg is not None
         entitled = entitled_handles(observer, seat)
         assert set(computable_faces(observer, seat, peer._elg)) & hidden <= entitled
+
+
+@pytest.mark.parametrize("played", [2], indirect=True)  # one record file is enough
+def test_rattus_verify_and_replay_read_a_rattus_record_file(
+    played: Played, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rattus_net.cli import main
+
+    record = tmp_path / "game.rattus"
+    record.write_bytes(played.record)
+    export = tmp_path / "face.json"
+    assert main(["verify", str(record), "--export", str(export)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("FAIR") and "shuffle proofs" in out and "winner:" in out
+    assert main(["replay", str(export)]) == 0  # the face-level Rattus record
+    from_export = capsys.readouterr().out
+    assert main(["replay", str(record)]) == 0  # the signed record, replayed face by face
+    assert capsys.readouterr().out == from_export
+    bad = bytearray(played.record)
+    bad[len(bad) // 2] ^= 1
+    record.write_bytes(bytes(bad))
+    assert main(["verify", str(record)]) == 1
+    assert not capsys.readouterr().out.startswith("FAIR")
