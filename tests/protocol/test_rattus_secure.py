@@ -10,6 +10,7 @@ removed at setup stay unknown until the keys are published after the game.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -53,10 +54,8 @@ def chooser(n: int, seed: int, kind: str):  # type: ignore[no-untyped-def]
 GAMES = {2: (3, "heuristic"), 3: (5, "random"), 4: (2, "heuristic")}
 
 
-@pytest.fixture(scope="module", params=sorted(GAMES))
-def played(request: pytest.FixtureRequest) -> Played:
-    n = request.param
-    seed, kind = GAMES[n]
+@cache
+def play(n: int, seed: int, kind: str) -> Played:
     params, secrets = rattus_table(n, seed)
     net = MemoryNetwork(params, secrets)
     net.run(chooser(n, seed, kind))
@@ -64,6 +63,11 @@ def played(request: pytest.FixtureRequest) -> Played:
     assert len(records) == 1  # every peer holds the same record
     record = records.pop()
     return Played(n, seed, params, secrets, net, record, verify_record(record))
+
+
+@pytest.fixture(params=sorted(GAMES))
+def played(request: pytest.FixtureRequest) -> Played:
+    return play(request.param, *GAMES[request.param])
 
 
 def test_peers_play_rattus_to_the_end_and_the_record_verifies(played: Played) -> None:
@@ -115,15 +119,11 @@ def test_only_the_witch_holder_sees_her_look(played: Played) -> None:
                 assert (h in peer.game.faces) == (to == seat or h in turned), (h, to, seat)
 
 
-def test_some_game_had_a_witch_look_and_removed_tokens() -> None:
-    """The games above exercise every kind of secret (checked once, on fresh games)."""
+def test_the_games_had_witch_looks_and_removed_tokens_nobody_learns() -> None:
+    """The games above exercise every kind of secret."""
     looks = removed = 0
     for n, (seed, kind) in GAMES.items():
-        if n == 4:
-            continue  # no token is removed with 4 players
-        params, secrets = rattus_table(n, seed)
-        net = MemoryNetwork(params, secrets)
-        net.run(chooser(n, seed, kind))
+        net = play(n, seed, kind).net
         peer = net.peers[0]
         looks += sum(1 for _, to in peer.record.reveals if to is not None)
         removed += len(peer.public.removed)
@@ -132,12 +132,18 @@ def test_some_game_had_a_witch_look_and_removed_tokens() -> None:
             assert p._elg is not None
             known = computable_faces(peer, seat, p._elg)
             assert not set(known) & set(peer.public.removed)
-    assert looks > 0 and removed == 12 + 6
+    assert looks > 0 and removed == 12 + 6  # none with 4 players
 
 
+AUDITED = [(2, 11, "random"), (3, 12, "random"), (4, 13, "random")]
+
+
+@pytest.mark.parametrize("which", [*sorted(GAMES), *AUDITED])
 def test_information_audit_each_peer_computes_exactly_the_tokens_it_may_know(
-    played: Played,
+    which: int | tuple[int, int, str],
 ) -> None:
+    played = play(which, *GAMES[which]) if isinstance(which, int) else play(*which)
+    assert played.verdict.fair
     observer = Session(played.params, None)
     for frame in played.net.peers[0].transcript:
         observer.receive(frame, 0.0)
@@ -161,23 +167,25 @@ def test_information_audit_each_peer_computes_exactly_the_tokens_it_may_know(
         assert set(computable_faces(observer, seat, peer._elg)) & hidden <= entitled
 
 
-@pytest.mark.parametrize("played", [2], indirect=True)  # one record file is enough
 def test_rattus_verify_and_replay_read_a_rattus_record_file(
-    played: Played, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from rattus_net.cli import main
 
-    record = tmp_path / "game.rattus"
-    record.write_bytes(played.record)
+    args = ["selfplay", "--game", "rattus", "--players", "2", "--games", "1", "--seed", "4"]
+    assert main([*args, "--bots", "heuristic", "--secure", "--record-dir", str(tmp_path)]) == 0
+    capsys.readouterr()
+    record = tmp_path / "game-4.rattus"
     export = tmp_path / "face.json"
     assert main(["verify", str(record), "--export", str(export)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("FAIR") and "shuffle proofs" in out and "winner:" in out
+    assert out.startswith("FAIR") and "4 shuffle proofs" in out and "winner:" in out
     assert main(["replay", str(export)]) == 0  # the face-level Rattus record
     from_export = capsys.readouterr().out
     assert main(["replay", str(record)]) == 0  # the signed record, replayed face by face
     assert capsys.readouterr().out == from_export
-    bad = bytearray(played.record)
+    data = record.read_bytes()
+    bad = bytearray(data)
     bad[len(bad) // 2] ^= 1
     record.write_bytes(bytes(bad))
     assert main(["verify", str(record)]) == 1
