@@ -29,7 +29,7 @@ from protocol.messages import (
     SUPPLY_OPEN,
 )
 from protocol.randomness import commitment as rand_commitment
-from protocol.state import Step, _be4, game_context, open_card_mask
+from protocol.state import Step, be4, game_context, open_card_mask
 from protocol.steps import StepChecks
 from protocol.wire import WireValue
 from rattus_net.engine.table import Open, PublicRandom, Rehandle, Reveal, Shuffle
@@ -212,7 +212,7 @@ class Schedule(StepChecks):
             mask(
                 card_point(f),
                 self.joint,
-                hash_to_scalar(b"rattus-net/v1/initial-mask", ctx, _be4(i)),
+                hash_to_scalar(b"rattus-net/v1/initial-mask", ctx, be4(i)),
             )
             for i, f in enumerate(faces)
         ]

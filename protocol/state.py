@@ -32,7 +32,8 @@ MAX_QUEUED = 256
 """Messages buffered per author ahead of our step; more is a flood and is refused."""
 
 
-def _be4(i: int) -> bytes:
+def be4(i: int) -> bytes:
+    """A 4-byte big-endian integer, for proof contexts."""
     return i.to_bytes(4, "big")
 
 
@@ -63,7 +64,7 @@ def face_of_point(game: SecureGame, p: Point) -> int | None:
 
 
 def game_context(game_id: bytes, label: bytes, *ints: int) -> bytes:
-    return game_id + b"/" + label + b"".join(b"/" + _be4(i) for i in ints)
+    return game_id + b"/" + label + b"".join(b"/" + be4(i) for i in ints)
 
 
 def draw_context(game_id: bytes, index: int, positions: tuple[int, ...]) -> bytes:
@@ -78,7 +79,7 @@ def open_card_mask(game_id: bytes, handle: int) -> Scalar:
     ciphertext: at the mixing of the hand that took it."""
     from protocol.crypto.group import hash_to_scalar
 
-    return hash_to_scalar(b"rattus-net/v1/open-card-mask", game_id, _be4(handle))
+    return hash_to_scalar(b"rattus-net/v1/open-card-mask", game_id, be4(handle))
 
 
 @dataclass

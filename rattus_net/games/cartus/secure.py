@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from rattus_net.engine.errors import RattusError
+from rattus_net.engine.errors import IllegalMove, RattusError
 from rattus_net.games.base import OpenedGame, SecureGame, WireError, WireValue
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
@@ -199,8 +199,6 @@ class CartusSecure(SecureGame):
         return d is not None and d.kind is DecisionKind.SUPPLY and game.config.simultaneous_supply
 
     def check_committed(self, game: Game, seat: int, move: Move) -> None:
-        from rattus_net.engine.errors import IllegalMove
-
         if not isinstance(move, Supply):
             raise IllegalMove("a supply choice is expected")
         game.check_supply(seat, move)
