@@ -25,6 +25,7 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 from protocol.audit import AuditTable, linkage_problems, play_audited
 from protocol.seeded import SeededChance, seeded_params
 from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.local import LocalTable
 from rattus_net.games.cartus.view import PlayerView
 from rattus_net.selfplay import _seats
 
@@ -44,7 +45,9 @@ def main() -> int:
         kinds = [rng.choice(["random", "heuristic"])]
         _, config, bots = _seats(n, seed, kinds, None, rng.random() < 0.3)
         params, secrets = seeded_params(config, seed)
-        table = AuditTable(seed, secrets=secrets, chance_source=SeededChance(params, secrets))
+        table = AuditTable(
+            LocalTable(seed, chance_source=SeededChance(params, secrets)), secrets=secrets
+        )
         players = bots
         game = play_audited(
             Game(params.config),

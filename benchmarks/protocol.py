@@ -5,9 +5,12 @@ Prints, per player count: setup (hellos, public randomness, the population shuff
 proofs, the deal, the first row of buildings drawn by commit-reveal), time per private draw
 and per public reveal (all peers' work: shares, proofs and their verification), the whole
 secure game, ``rattus verify`` on its record, the group operations counted (in units of one
-variable-base scalar multiplication) and the building draws (commit-reveal rounds).
+variable-base scalar multiplication) and the building draws (commit-reveal rounds). Then the
+same for Rattus (the board game) at 2 to 4 peers with heuristic bots: setup (hellos, the start
+tokens and the rat supply shuffled by every peer with proofs, the public random numbers, to
+the first start placement), the whole secure game and its verification.
 
-    .venv/bin/python benchmarks/protocol.py [--players 2,3,4,5] [--seed 1]
+    .venv/bin/python benchmarks/protocol.py [--players 2,3,4,5] [--rattus 2,3,4] [--seed 1]
 """
 
 from __future__ import annotations
@@ -128,25 +131,65 @@ def bench(n: int, seed: int) -> None:
     )
 
 
+def bench_rattus(n: int, seed: int) -> None:
+    from rattus_net.bots.rattus import RattusHeuristicBot
+    from rattus_net.games.rattus.game import RattusConfig
+    from rattus_net.games.rattus.loader import default_components
+    from rattus_net.games.rattus.view import RattusView
+
+    config = RattusConfig(RattusConfig.default_names(n), default_components())
+    params, secrets = seeded_params(config, seed, "rattus")
+    bots = [RattusHeuristicBot(seed * 10 + s) for s in range(n)]
+    OPS.reset()
+    t0 = time.perf_counter()
+    net = MemoryNetwork(params, secrets)
+    while net.deliver_one() or not any(p.needs_decision for p in net.peers):
+        pass
+    setup = time.perf_counter() - t0
+    setup_ops = OPS.total_scalarmults
+    net.run(lambda game, seat: bots[seat].choose(RattusView(game, seat)))
+    whole = time.perf_counter() - t0
+    total_ops = OPS.total_scalarmults
+    assert all(p.finished for p in net.peers), [p.abort for p in net.peers]
+    record = net.peers[0].record_bytes()
+    OPS.reset()
+    t2 = time.perf_counter()
+    verdict = verify_record(record)
+    verify = time.perf_counter() - t2
+    assert verdict.fair, verdict.text()
+    reveals = net.peers[0].record.reveals
+    looks = sum(1 for _, to in reveals if to is not None)
+    turned = sum(len(hs) for hs, to in reveals if to is None)
+    print(
+        f"Rattus {n} peers: setup {setup:5.2f} s ({setup_ops} mults) | whole game {whole:5.2f} s"
+        f" ({total_ops} mults, {len(net.peers[0].public.history)} moves, {turned} tokens turned"
+        f" up, {looks} Witch looks, {len(record) // 1024} KiB record) | verify {verify:5.2f} s"
+        f" ({OPS.total_scalarmults} mults, {verdict.shares_verified} share proofs)"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--players", default="2,3,4,5")
+    ap.add_argument("--rattus", default="2,3,4", help="Rattus player counts ('' for none)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-mix", action="store_true", help="for comparison: hands never mixed")
     args = ap.parse_args()
     if args.no_mix:
-        import protocol.session
+        from rattus_net.games.cartus.secure import CartusSecure
 
-        def no_mixing(config: GameConfig) -> GameConfig:
+        def no_mixing(self: CartusSecure, config: GameConfig) -> GameConfig:
             from dataclasses import replace
 
             return replace(config, mix_hands=False)
 
-        protocol.session.secure_config = no_mixing
+        CartusSecure.secure_config = no_mixing  # type: ignore[method-assign]
     print(f"one variable-base scalar multiplication: {one_mult_ms():.3f} ms")
     print("all peers run in this one process: per-peer wall time on a network is about 1/n")
-    for n in (int(x) for x in args.players.split(",")):
+    for n in (int(x) for x in args.players.split(",") if x):
         bench(n, args.seed)
+    for n in (int(x) for x in args.rattus.split(",") if x):
+        bench_rattus(n, args.seed)
 
 
 if __name__ == "__main__":

@@ -18,11 +18,9 @@ from protocol.crypto.group import Point, Scalar
 from protocol.crypto.shuffle import random_permutation
 from protocol.crypto.transfer import decrypt_share
 from protocol.params import PeerSecrets
-from protocol.session import DRAWN_PILES, Session, face_of_point
+from protocol.session import Session, face_of_point
 from rattus_net.engine.table import Rehandle, Reveal, Shuffle
-from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.local import LocalTable
-from rattus_net.games.cartus.moves import Discard, Enter, Give, Move, PlayPass
+from rattus_net.games import DEFAULT_GAME, get_game
 
 
 def computable_faces(session: Session, seat: int, secret: Scalar) -> dict[int, int]:
@@ -43,7 +41,7 @@ def computable_faces(session: Session, seat: int, secret: Scalar) -> dict[int, i
                 have.add(frm)
         if len(have) < session.n:
             continue
-        face = face_of_point(unmask(ct, shares))
+        face = face_of_point(session.secure, unmask(ct, shares))
         if face is not None:
             out[h] = face
     return out
@@ -72,17 +70,12 @@ def retired_handles(session: Session) -> set[int]:
 
 def played_handles(session: Session) -> list[tuple[int, int, tuple[int, ...]]]:
     """``(move index, seat, handles)`` for every card a player took from his hand and showed
-    or passed on: given (Sword, Guard Tower), laid face down, discarded, played as a Pass."""
-    from rattus_net.games.cartus.moves import DiscardHandles, EnterHidden, GiveHandles, PassHandle
-
+    or passed on (Rattus Cartus: given, laid face down, discarded, played as a Pass)."""
     out: list[tuple[int, int, tuple[int, ...]]] = []
     for i, (seat, move) in enumerate(session.public.history):
-        if isinstance(move, GiveHandles | DiscardHandles):
-            out.append((i, seat, tuple(move.handles)))
-        elif isinstance(move, PassHandle):
-            out.append((i, seat, (move.handle,)))
-        elif isinstance(move, EnterHidden):
-            out.append((i, seat, session.record.openings.get(i, ())))
+        handles = session.secure.hand_handles(move, session.record.openings.get(i, ()))
+        if handles:
+            out.append((i, seat, handles))
     return out
 
 
@@ -151,20 +144,26 @@ def linkage_problems(flow: HandleFlow) -> list[str]:
     return problems
 
 
-class AuditTable(LocalTable):
-    """A local table (no cryptography) that records the :class:`HandleFlow` of its game as a
-    secure session would: the engine asks the same table requests, so the linkage audit of
-    thousands of games runs in seconds. Play with :func:`play_audited`."""
+class AuditTable:
+    """A local table (no cryptography; ``inner``: the game's own local table) that records
+    the :class:`HandleFlow` of its game as a secure session would: the engine asks the same
+    table requests, so the linkage audit of thousands of games runs in seconds. Play with
+    :func:`play_audited`. ``secrets`` given: hands are mixed with the peers' permutations."""
 
     def __init__(
-        self, seed: int, *, secrets: Sequence[PeerSecrets] | None = None, **kw: Any
+        self,
+        inner: Any,
+        *,
+        secrets: Sequence[PeerSecrets] | None = None,
+        game: str = DEFAULT_GAME,
     ) -> None:
-        super().__init__(seed, **kw)
+        self.inner = inner
+        self.secure = get_game(game).secure()
         self.flow = HandleFlow()
-        self._drawn = frozenset(DRAWN_PILES)
-        self._secrets = secrets  # given: mix hands with the peers' permutations
+        self._drawn = self.secure.drawn_piles
+        self._secrets = secrets
 
-    def value_for(self, game: Game) -> Any:
+    def value_for(self, game: Any) -> Any:
         req = game.pending
         flow = self.flow
         if isinstance(req, Reveal):
@@ -178,27 +177,32 @@ class AuditTable(LocalTable):
             flow.masked.update(req.new)
             if self._secrets is not None:
                 # As the seat's peer mixes: the permutation of its ``mix/k`` stream.
-                fo, known = self.face_of, game.faces
+                fo, known = self.inner.face_of, game.faces
                 old = [fo[h] if h in fo else known[h] for h in req.old]
                 stream = self._secrets[req.seat].stream(b"mix/" + str(k).encode())
                 faces = [old[j] for j in random_permutation(len(old), stream)]
                 fo.update(zip(req.new, faces, strict=True))
                 return faces
-        return super().value_for(game)
+        return self.inner.value_for(game)
+
+    def answer(self, game: Any) -> None:
+        game.answer(self.value_for(game))
 
 
-def play_audited(game: Game, table: AuditTable, choose: Callable[[Game, int], Move]) -> Game:
+def play_audited(game: Any, table: AuditTable, choose: Callable[[Any, int], Any]) -> Any:
     """Play ``game`` to its end on ``table``, recording the handles behind every card played
     from a hand (what the other peers of a secure game receive)."""
+    secure = table.secure
     while not game.is_over:
-        d = game.decision
-        if d is None:
+        deciders = game.to_act()
+        if not deciders:
             table.answer(game)
             continue
-        seat = d.players[0]
+        seat = deciders[0]
         move = choose(game, seat)
-        _, handles = game.to_handles(seat, move)
-        if isinstance(move, Give | Discard | PlayPass | Enter):
+        public, hidden = secure.public_move(game, seat, move)
+        handles = secure.hand_handles(public, hidden or ())
+        if handles:
             table.flow.played.append((len(game.history), seat, tuple(handles)))
         game.apply(seat, move)
     return game

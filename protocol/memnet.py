@@ -2,21 +2,22 @@
 link, with a fake clock. For self-play (``rattus selfplay --secure``), tests and benchmarks.
 
 The players' decisions come from ``choose(game, seat)``, called with the seat's OWN engine (so a
-bot sees exactly what its peer knows); the caller typically wraps ``PlayerView(game, seat)``.
+bot sees exactly what its peer knows); the caller typically wraps the game's view of the seat
+(``PlayerView(game, seat)``).
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
+from typing import Any
 
 from protocol.errors import RemoteProtocolError
 from protocol.params import GameParams, PeerSecrets
 from protocol.session import Session
-from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.moves import Move
 
-Chooser = Callable[[Game, int], Move]
+Chooser = Callable[[Any, int], Any]
+"""``choose(game, seat)``: the move of ``seat``, given its peer's own engine."""
 
 
 class MemoryNetwork:

@@ -21,23 +21,13 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import Any
 
 from protocol.crypto.identity import Identity, PublicIdentity
 from protocol.errors import DecodeError
 from protocol.wire import DEFAULT_LIMITS, Limits, WireValue, decode_message, encode_message
-from rattus_net.games.cartus.moves import (
-    ChoosePlayer,
-    DeclineAction,
-    DiscardHandles,
-    EnterHidden,
-    GiveHandles,
-    HandleMove,
-    Look,
-    Move,
-    PassHandle,
-    Supply,
-    TakeAction,
-)
+from rattus_net.games import DEFAULT_GAME, get_game
+from rattus_net.games.base import SecureGame, WireError
 
 SIG_DOMAIN = b"rattus-net/v1/message\x00"
 ZERO_HASH = bytes(32)
@@ -190,76 +180,24 @@ def check_equivocation(m1: Signed, m2: Signed) -> bool:
 
 # --- moves on the wire ------------------------------------------------------------------------
 
-WireMove = Move | HandleMove
+
+def _default() -> SecureGame:
+    return get_game(DEFAULT_GAME).secure()
 
 
-def move_to_wire(move: WireMove, commitment: bytes | None = None) -> dict[str, WireValue]:
-    """The public form of a move: what every peer receives (handles, never hidden faces)."""
-    match move:
-        case Supply(card, looks):
-            return {"t": "supply", "c": card, "l": list(looks)}
-        case EnterHidden(building, count):
-            if commitment is None:
-                raise ValueError("entering needs the commitment to the laid handles")
-            return {"t": "enter", "b": building, "n": count, "c": commitment}
-        case PassHandle(handle):
-            return {"t": "pass", "h": handle}
-        case GiveHandles(handles):
-            return {"t": "give", "h": list(handles)}
-        case DiscardHandles(handles):
-            return {"t": "discard", "h": list(handles)}
-        case Look(positions):
-            return {"t": "look", "p": list(positions)}
-        case ChoosePlayer(player):
-            return {"t": "choose", "p": player}
-        case TakeAction():
-            return {"t": "take"}
-        case DeclineAction():
-            return {"t": "decline"}
-    raise ValueError(f"this move has no wire form: {move!r}")
+def move_to_wire(
+    move: Any, commitment: bytes | None = None, game: SecureGame | None = None
+) -> dict[str, WireValue]:
+    """The public form of a move: what every peer receives (handles, never hidden faces).
+    ``game``: the game's secure interface (Rattus Cartus if not given)."""
+    return (game or _default()).move_to_wire(move, commitment)
 
 
-def _ints(value: WireValue, what: str, peer: str, limit: int = 64) -> tuple[int, ...]:
-    if not isinstance(value, list) or len(value) > limit:
-        raise DecodeError(peer, f"{what} must be a short list of integers")
-    return tuple(_int(v, what, 0, 1 << 20, peer) for v in value)
-
-
-def move_from_wire(value: WireValue, peer: str) -> tuple[WireMove, bytes | None]:
-    """Parse a wire move (and the commitment of an ``enter``); DecodeError naming ``peer``."""
-    if not isinstance(value, dict) or not isinstance(value.get("t"), str):
-        raise DecodeError(peer, "a move is a map with a type")
-    t = value["t"]
-    keys = {
-        "supply": {"t", "c", "l"},
-        "enter": {"t", "b", "n", "c"},
-        "pass": {"t", "h"},
-        "give": {"t", "h"},
-        "discard": {"t", "h"},
-        "look": {"t", "p"},
-        "choose": {"t", "p"},
-        "take": {"t"},
-        "decline": {"t"},
-    }.get(str(t))
-    if keys is None or set(value) != keys:
-        raise DecodeError(peer, f"malformed {t!r} move")
-    if t == "supply":
-        return Supply(_int(value["c"], "card", 0, 64, peer), _ints(value["l"], "looks", peer)), None
-    if t == "enter":
-        move = EnterHidden(
-            _int(value["b"], "building", 0, 64, peer), _int(value["n"], "count", 0, 200, peer)
-        )
-        return move, _bytes(value["c"], "commitment", 32, peer)
-    if t == "pass":
-        return PassHandle(_int(value["h"], "handle", 0, 1 << 20, peer)), None
-    if t == "give":
-        return GiveHandles(_ints(value["h"], "handles", peer, 200)), None
-    if t == "discard":
-        return DiscardHandles(_ints(value["h"], "handles", peer, 200)), None
-    if t == "look":
-        return Look(_ints(value["p"], "positions", peer)), None
-    if t == "take":
-        return TakeAction(), None
-    if t == "decline":
-        return DeclineAction(), None
-    return ChoosePlayer(_int(value["p"], "player", 0, 64, peer)), None
+def move_from_wire(
+    value: WireValue, peer: str, game: SecureGame | None = None
+) -> tuple[Any, bytes | None]:
+    """Parse a wire move (and the commitment of its hidden part); DecodeError naming ``peer``."""
+    try:
+        return (game or _default()).move_from_wire(value)
+    except WireError as exc:
+        raise DecodeError(peer, str(exc)) from None

@@ -1,6 +1,6 @@
 """What the peers agreed before the first message: the table and who sits at it.
 
-``GameParams`` is the lobby's result: the engine configuration, each seat's public identity
+``GameParams`` is the lobby's result: the game's name and configuration, each seat's public identity
 (Ed25519 verification key) and a fresh lobby nonce. Its canonical encoding hashes
 to the **game id**, which every signed message carries and every proof context starts with, so a
 message or proof from one game can never be used in another, and changing any parameter of a
@@ -18,6 +18,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 from dataclasses import dataclass
+from functools import cache
+from typing import Any
 
 from protocol.crypto.group import RandomSource
 from protocol.crypto.identity import Identity, PublicIdentity
@@ -25,7 +27,8 @@ from protocol.errors import DecodeError, LocalProtocolError
 from protocol.randomness import RandomStream
 from protocol.wire import WireValue, encode_value
 from rattus_net.engine.errors import RattusError
-from rattus_net.games.cartus.config import BuildingSelection, GameConfig
+from rattus_net.games import DEFAULT_GAME, GAMES, get_game
+from rattus_net.games.base import SecureGame, WireError
 
 _GAME_ID = b"rattus-net/v1/game-id\x00"
 _SECRETS = b"rattus-net/v1/peer-secrets/"
@@ -33,80 +36,62 @@ _SECRETS = b"rattus-net/v1/peer-secrets/"
 
 @dataclass(frozen=True, slots=True)
 class GameParams:
-    """The agreed table: engine configuration, public identities by seat, lobby nonce."""
+    """The agreed table: the game's name and configuration (its players and options), public
+    identities by seat, lobby nonce. ``config`` is the configuration object of the game
+    named ``game`` (a Rattus Cartus ``GameConfig``, a ``RattusConfig``...)."""
 
-    config: GameConfig
+    config: Any
     identities: tuple[PublicIdentity, ...]
     nonce: bytes
+    game: str = DEFAULT_GAME
 
     def __post_init__(self) -> None:
-        if len(self.identities) != len(self.config.players):
+        if self.game not in GAMES:
+            raise LocalProtocolError(f"unknown game {self.game!r}")
+        if len(self.identities) != len(self.players):
             raise LocalProtocolError("one identity per seat")
         if len(self.nonce) != 32:
             raise LocalProtocolError("the lobby nonce is 32 bytes")
 
     @property
+    def secure(self) -> SecureGame:
+        """The game, as the network table plays it."""
+        return _secure(self.game)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.secure.players(self.config)
+
+    @property
     def n(self) -> int:
-        return len(self.config.players)
+        return len(self.players)
 
     def to_wire(self) -> dict[str, WireValue]:
-        c = self.config
-        wire: dict[str, WireValue] = {
-            "players": list(c.players),
-            "buildings": c.buildings.describe(),
-            "simultaneous_supply": c.simultaneous_supply,
-            "first_player": c.first_player,
-            "plague_survivors": c.plague_survivors,
-            "sign_keys": [i.sign_key for i in self.identities],
-            "nonce": self.nonce,
-        }
-        if c.colours:  # (absent from older records, whose game ids stay the same)
-            wire["colours"] = list(c.colours)
+        # Rattus Cartus parameters carry no name (so their game ids are those of the records
+        # written before there were other games); any other game's name is in them.
+        wire: dict[str, WireValue] = {} if self.game == DEFAULT_GAME else {"game": self.game}
+        wire.update(self.secure.config_to_wire(self.config))
+        wire["sign_keys"] = [i.sign_key for i in self.identities]
+        wire["nonce"] = self.nonce
         return wire
 
     @classmethod
     def from_wire(cls, value: WireValue) -> GameParams:
         """Parse received or recorded parameters; DecodeError if they are not valid."""
-        keys = {
-            "players",
-            "buildings",
-            "simultaneous_supply",
-            "first_player",
-            "plague_survivors",
-            "sign_keys",
-            "nonce",
-        }
-        if not isinstance(value, dict) or set(value) - {"colours"} != keys:
+        if not isinstance(value, dict) or not {"sign_keys", "nonce"} <= set(value):
             raise DecodeError(None, "game parameters must be a map with the agreed keys")
-        colours = value.get("colours", [])
-        if not isinstance(colours, list) or not all(isinstance(c, str) for c in colours):
-            raise DecodeError(None, "colours must be a list of colour names")
-        players = value["players"]
-        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise DecodeError(None, "players must be a list of names")
-        sel, first = value["buildings"], value["first_player"]
-        simult, plague = value["simultaneous_supply"], value["plague_survivors"]
-        if not isinstance(sel, str) or not isinstance(simult, bool):
-            raise DecodeError(None, "bad building selection or options")
-        if not isinstance(plague, bool):
-            raise DecodeError(None, "bad plague option")
-        if first is not None and (isinstance(first, bool) or not isinstance(first, int)):
-            raise DecodeError(None, "first player must be a seat or nil")
-        sign, nonce = value["sign_keys"], value["nonce"]
+        game, sign, nonce = value.get("game", DEFAULT_GAME), value["sign_keys"], value["nonce"]
+        if not isinstance(game, str) or game not in GAMES:
+            raise DecodeError(None, f"unknown game {str(game)[:40]!r}")
         if not isinstance(sign, list):
             raise DecodeError(None, "keys must be a list")
         if not isinstance(nonce, bytes) or len(nonce) != 32:
             raise DecodeError(None, "nonce must be 32 bytes")
+        options = {k: v for k, v in value.items() if k not in ("game", "sign_keys", "nonce")}
         try:
-            config = GameConfig(
-                players=tuple(str(p) for p in players),
-                buildings=BuildingSelection.parse(sel),
-                simultaneous_supply=simult,
-                first_player=first,
-                plague_survivors=plague,
-                mix_hands=True,  # every secure game mixes hands (docs/protocol.md section 4)
-                colours=tuple(str(c) for c in colours),
-            )
+            config = _secure(game).config_from_wire(options)
+        except WireError as exc:
+            raise DecodeError(None, str(exc)) from None
         except RattusError as exc:
             raise DecodeError(None, f"bad game configuration: {exc}") from None
         identities = []
@@ -114,13 +99,18 @@ class GameParams:
             if not isinstance(sk, bytes):
                 raise DecodeError(None, "keys must be bytes")
             identities.append(PublicIdentity.from_bytes(sk, peer=f"seat {s + 1}"))
-        if len(identities) != len(config.players):
+        if len(identities) != len(_secure(game).players(config)):
             raise DecodeError(None, "one identity per seat")
-        return cls(config, tuple(identities), nonce)
+        return cls(config, tuple(identities), nonce, game)
 
     def game_id(self) -> bytes:
         """SHA-256 of the canonical encoding: binds every parameter of the game."""
         return hashlib.sha256(_GAME_ID + encode_value(self.to_wire())).digest()
+
+
+@cache
+def _secure(name: str) -> SecureGame:
+    return get_game(name).secure()
 
 
 class PeerSecrets:

@@ -2,8 +2,9 @@
 
 A record is one canonical msgpack map::
 
-    format   "rattus-secure-record"      version  2
-    params   the agreed GameParams (players, options, identities, nonce): hash = game id
+    format   "rattus-secure-record"      version  3
+    game     the game's name ("cartus", "rattus"), as in the parameters
+    params   the agreed GameParams (game, players, options, identities, nonce): hash = game id
     messages every signed frame of the transcript, in processing order
     abort    nil, or the writer's signed abort message (blamed seat, reason, evidence frames)
 
@@ -13,8 +14,9 @@ canonical encoding, a hash chain or the game id. The verifier replays the whole 
 observer (the same code as a peer, with every proof checked, the shuffle proofs of every mixed
 hand among them, and every commit-reveal round: the public numbers and the building draws, each
 reveal against its commitment, each card drawn again from the seed), then uses the ElGamal keys the
-peers published after the game to open every card, writes the face-level engine record
-(``rattus_net.games.cartus.record.GameRecord``), replays it and compares the results.
+peers published after the game to open every card, has the game write its face-level record
+(``SecureGame.face_replay``: a Rattus Cartus ``GameRecord``, a ``RattusRecord``), replays it
+and compares the results.
 """
 
 from __future__ import annotations
@@ -27,29 +29,17 @@ from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.messages import ABORT, check_equivocation, open_frame
 from protocol.params import GameParams
 from protocol.safetext import safetext
-from protocol.session import DRAWN_PILES, DisputeFault, ProvenFault, Session
+from protocol.session import DisputeFault, ProvenFault, Session
 from protocol.wire import Limits, WireValue, decode_value, encode_value
 from rattus_net.engine.errors import RattusError
-from rattus_net.games.cartus import data as D
-from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.moves import (
-    Discard,
-    DiscardHandles,
-    Enter,
-    EnterHidden,
-    Give,
-    GiveHandles,
-    Move,
-    PassHandle,
-    PlayPass,
-)
-from rattus_net.games.cartus.record import CardOrder, GameRecord, result_summary
+from rattus_net.games.base import OpenedGame
 
 FORMAT = "rattus-secure-record"
-VERSION = 2
-"""2: actions may be declined (ruling 17), hands are mixed right after a gift, the identities
-have no X25519 key (protocol version 2). A record of version 1 replays with other rules, so it
-is refused, never judged."""
+VERSION = 3
+"""3: the record names the game (and the parameters of any game but Rattus Cartus do, so the
+game id hashes it). 2: actions may be declined (ruling 17), hands are mixed right after a gift, the
+identities have no X25519 key. An older record hashes or replays otherwise, so it is refused,
+never judged."""
 MAX_RECORD_BYTES = 8 << 20
 """The largest record accepted, checked before parsing: a 5-player game's record is about
 0.6 MB, so this leaves a margin of more than ten while a crafted file is refused at once."""
@@ -80,6 +70,7 @@ def encode_record(session: Session) -> bytes:
     value: dict[str, WireValue] = {
         "format": FORMAT,
         "version": VERSION,
+        "game": session.params.game,
         "params": session.params.to_wire(),
         "messages": list(session.transcript),
         "abort": abort,
@@ -122,7 +113,8 @@ class Verdict:
     seats: tuple[int, ...] = ()
     reason: str = ""
     evidence: tuple[Evidence, ...] = ()
-    engine_record: GameRecord | None = None
+    engine_record: Any = None
+    """The face-level record of a fair, finished game (``replay(upto)``, ``dumps()``)."""
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
 
@@ -195,10 +187,14 @@ class Verdict:
             f"{self.mixes_verified} hand-mixing proofs, "
             f"{self.shares_verified} decryption-share proofs checked"
         )
-        lines.append(f"  {self.draws} building draws (commit-reveal rounds) checked")
+        if self.draws:
+            lines.append(f"  {self.draws} building draws (commit-reveal rounds) checked")
         if self.result is not None and self.fair:
-            winners = ", ".join(safetext(w) for w in self.result.get("winners", [])) or "nobody"
-            lines.append(f"  result: {safetext(self.result.get('vp'))}  winner: {winners}")
+            r = self.result
+            won = r.get("winners", [r["winner"]] if "winner" in r else [])
+            winners = ", ".join(safetext(w) for w in won) or "nobody"
+            score = r.get("vp", r.get("cubes"))
+            lines.append(f"  result: {safetext(score)}  winner: {winners}")
         for e in self.evidence:
             lines.append(f"  evidence: {e.describe(self.players)}")
         lines.extend(f"  {safetext(note)}" for note in self.notes)
@@ -222,10 +218,11 @@ def decode_record(data: bytes) -> tuple[GameParams, list[bytes], bytes | None]:
     if value.get("version") != VERSION:
         raise RecordFormatError(
             f"unsupported record version {safetext(value.get('version'))} (this program "
-            f"verifies version {VERSION}; version 1 was written before actions became optional "
-            f"and hands were mixed after gifts: it needs the Rattus Net that made it)"
+            f"verifies version {VERSION}; version 2 was written before records named their "
+            f"game, version 1 was written before actions became optional and hands were mixed "
+            f"after gifts: it needs the Rattus Net that made it)"
         )
-    if set(value) != {"format", "version", "params", "messages", "abort"}:
+    if set(value) != {"format", "version", "game", "params", "messages", "abort"}:
         raise RecordFormatError("not a secure game record: unexpected fields")
     messages, abort = value["messages"], value["abort"]
     if not isinstance(messages, list) or not all(isinstance(m, bytes) for m in messages):
@@ -236,6 +233,8 @@ def decode_record(data: bytes) -> tuple[GameParams, list[bytes], bytes | None]:
         params = GameParams.from_wire(value["params"])
     except RemoteProtocolError as exc:
         raise RecordFormatError(f"bad game parameters: {safetext(exc.reason)}") from None
+    if value["game"] != params.game:
+        raise RecordFormatError("not a secure game record: it names two games")
     return params, [m for m in messages if isinstance(m, bytes)], abort
 
 
@@ -301,7 +300,7 @@ def verify_record(data: bytes) -> Verdict:
     params, messages, abort = decode_record(data)
     session = Session(params, None)
     verdict = Verdict(
-        players=params.config.players,
+        players=params.players,
         fingerprints=tuple(i.fingerprint for i in params.identities),
         game_id=session.game_id.hex(),
     )
@@ -344,7 +343,7 @@ def _verify(session: Session, messages: list[bytes], abort: bytes | None, verdic
         missing = [s for s in st.senders if not session.has_message(s, st.index)] if st else []
         verdict.reason = (
             f"{len(messages) - processed} message(s) wait for a message that is not in "
-            f"the record (from {', '.join(params.config.players[s] for s in missing)})"
+            f"the record (from {', '.join(params.players[s] for s in missing)})"
         )
         return
     if abort is not None and not session.finished:
@@ -353,7 +352,7 @@ def _verify(session: Session, messages: list[bytes], abort: bytes | None, verdic
     if not session.finished:
         verdict.reason = "the record stops before the end of the game"
         waiting = session.step.senders if session.step is not None else ()
-        verdict.notes.append(f"waiting for: {', '.join(params.config.players[s] for s in waiting)}")
+        verdict.notes.append(f"waiting for: {', '.join(params.players[s] for s in waiting)}")
         return
     if abort is not None:
         try:
@@ -365,16 +364,16 @@ def _verify(session: Session, messages: list[bytes], abort: bytes | None, verdic
             verdict.reason = "the abort field holds another kind of message"
             return
         verdict.notes.append(
-            f"{params.config.players[msg.author]} signed an abort after the game was over "
+            f"{params.players[msg.author]} signed an abort after the game was over "
             f"(ignored: the game was finished): {msg.payload.get('reason')!s}"
         )
-    rec = engine_record(session)
-    game, _ = rec.replay()
-    if result_summary(game) != result_summary(session.public):
+    rec, replayed = session.secure.face_replay(opened_game(session))
+    result = session.secure.result_summary(session.public)
+    if replayed != result:
         verdict.reason = "the face-level replay ends with another result"
         return
     verdict.kind = FAIR
-    verdict.result = result_summary(session.public)
+    verdict.result = result
     verdict.engine_record = rec
 
 
@@ -428,69 +427,30 @@ def _check_abort(session: Session, abort: bytes, verdict: Verdict) -> None:
     verdict.evidence = _evidence(session, (abort,))
 
 
-def engine_record(session: Session) -> GameRecord:
-    """The face-level engine record of a finished, verified game."""
+def opened_game(session: Session) -> OpenedGame:
+    """A finished, verified game with every face known (the keys were published)."""
     faces = session.all_faces()
-    g = session.public
-    n = g.n
     rec = session.record
-    orders = [
+    shuffles = [
         (
             pile,
             session.pile_order(handles)
-            if pile in DRAWN_PILES
+            if pile in session.drawn_piles
             else tuple(faces[h] for h in handles),
         )
         for pile, _f, handles in rec.shuffles
     ]
-    population = next(o for pile, o in orders if pile == "population")
-    buildings = next(o for pile, o in orders if pile == "buildings")
-    per, r = D.START_HAND, g.plan.replacement
-    order = CardOrder(
-        nun_row=list(population[: D.NUN_ROW]),
-        hands=[list(population[D.NUN_ROW + s * per : D.NUN_ROW + (s + 1) * per]) for s in range(n)],
-        deck=list(population[D.NUN_ROW + n * per :]),
-        replacement=list(buildings[:r]),
-        building_deck=list(buildings[r:]),
-        reshuffles=[list(o) for pile, o in orders if pile == "discard"],
-    )
-    moves: list[tuple[int, Move]] = []
-    for i, (seat, move) in enumerate(g.history):
-        face_move: Move
-        if isinstance(move, EnterHidden):
-            opened = rec.openings.get(i, ())
-            face_move = Enter(move.building, tuple(sorted(_face(g, faces, h) for h in opened)))
-        elif isinstance(move, PassHandle):
-            face_move = PlayPass()
-        elif isinstance(move, GiveHandles):
-            face_move = Give(tuple(sorted(_face(g, faces, h) for h in move.handles)))
-        elif isinstance(move, DiscardHandles):
-            face_move = Discard(tuple(sorted(_face(g, faces, h) for h in move.handles)))
-        else:
-            face_move = move
-        moves.append((seat, face_move))
-    c = session.params.config
-    return GameRecord(
-        players=c.players,
-        buildings=g.buildings_in_game,
-        first_player=g.first_player,
-        selection=c.buildings.method.value,
-        simultaneous_supply=c.simultaneous_supply,
-        plague_survivors=c.plague_survivors,
-        order=order,
-        moves=moves,
-        result=result_summary(g),
+    return OpenedGame(
+        session.config, session.public, faces, shuffles, dict(rec.openings), list(rec.randoms)
     )
 
 
-def _face(g: Any, faces: dict[int, int], h: int) -> int:
-    """A card's face: from its ciphertext, or public (supply cards) in the public engine."""
-    if h in faces:
-        return faces[h]
-    return int(g.faces[h])
+def engine_record(session: Session) -> Any:
+    """The face-level engine record of a finished, verified game."""
+    return session.secure.face_replay(opened_game(session))[0]
 
 
-def public_replay(data: bytes, upto: int | None = None) -> tuple[Game, str | None]:
+def public_replay(data: bytes, upto: int | None = None) -> tuple[Any, str | None]:
     """The public game of a record, replayed frame by frame up to where it stops (an aborted
     or unfinished game), or to ``upto`` moves: what every seat saw, the hidden cards (hands,
     the deck, the nun row) left hidden, since their keys were never published. Returns the

@@ -21,32 +21,36 @@ Only for self-play, tests and benchmarks: a real peer's master secret comes from
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 from protocol.crypto.shuffle import random_permutation
 from protocol.params import GameParams, PeerSecrets
 from protocol.randomness import CommitReveal, RandomStream, draw_without_replacement
 from protocol.randomness import commitment as rand_commitment
-from protocol.session import DRAWN_PILES, draw_context, game_context, secure_config
-from rattus_net.games.cartus.config import GameConfig
+from protocol.session import draw_context, game_context
+from rattus_net.games import DEFAULT_GAME, get_game
 
 
-def seeded_params(config: GameConfig, seed: int) -> tuple[GameParams, list[PeerSecrets]]:
-    """The table of a seeded game: every seat's secrets and the agreed parameters."""
-    secrets = [PeerSecrets.from_seed(seed, s) for s in range(len(config.players))]
+def seeded_params(
+    config: Any, seed: int, game: str = DEFAULT_GAME
+) -> tuple[GameParams, list[PeerSecrets]]:
+    """The table of a seeded game of ``game`` (configured by ``config``): every seat's
+    secrets and the agreed parameters."""
+    secure = get_game(game).secure()
+    secrets = [PeerSecrets.from_seed(seed, s) for s in range(len(secure.players(config)))]
     identities = tuple(sec.identity().public for sec in secrets)
     nonce = hashlib.sha256(f"rattus-net/v1/selfplay-nonce/{seed}".encode()).digest()
-    return GameParams(secure_config(config), identities, nonce), secrets
+    return GameParams(secure.secure_config(config), identities, nonce, game), secrets
 
 
 class SeededChance:
     """What honest seeded peers produce, for a local table (``engine.local.ChanceSource``,
     with the optional ``drawn_piles`` / ``draw`` hook for the building pile)."""
 
-    drawn_piles = DRAWN_PILES
-
     def __init__(self, params: GameParams, secrets: list[PeerSecrets]) -> None:
+        self.drawn_piles = params.secure.drawn_piles
         self.game_id = params.game_id()
-        self.names = params.config.players
+        self.names = params.players
         self.secrets = secrets
         self._shuffles = 0
         self._randoms = 0

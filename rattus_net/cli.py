@@ -345,6 +345,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         game, note = _replay_signed(args.record, data, args.moves)
+        from rattus_net.games.rattus.game import RattusGame
+
+        if isinstance(game, RattusGame):  # a network game of Rattus
+            from rattus_net import cli_rattus
+
+            return cli_rattus.print_game(game, args.json, note)
     else:
         if len(data) > MAX_GAME_RECORD_BYTES:  # a text record: the smaller limit
             raise RecordError(
@@ -403,7 +409,8 @@ def _replay_signed(path: Path, data: bytes, moves: int | None) -> tuple[Any, str
     why = stopped or verdict.reason or "the record stops before the end of the game"
     return game, (
         f"This network game did not end fairly ({why}). Replayed as every seat saw it, up to "
-        "where it stopped: cards still hidden (hands, the deck, the nun row) are not shown."
+        "where it stopped: cards or tokens still hidden (hands, the deck, the nun row, face-down "
+        "rat tokens) are not shown."
     )
 
 

@@ -74,10 +74,29 @@ def play_bots(
     return game, table
 
 
+def play_secure_bots(kinds: list[str], seed: int) -> tuple[RattusGame, bytes]:
+    """One game between bots over the network table, every peer in this process (in memory,
+    seeded: ``protocol/seeded.py``): seat 0's own game and the signed record."""
+    from protocol.memnet import MemoryNetwork
+    from protocol.seeded import seeded_params
+    from rattus_net.games.rattus.loader import default_components
+
+    n = len(kinds)
+    config = RattusConfig(RattusConfig.default_names(n), default_components())
+    params, secrets = seeded_params(config, seed, "rattus")
+    bots = [make_rattus_bot(k, seed * 7919 + s) for s, k in enumerate(kinds)]
+    net = MemoryNetwork(params, secrets)
+    net.run(lambda game, seat: bots[seat].choose(RattusView(game, seat)))
+    peer = net.peers[0]
+    if not peer.finished or peer.game is None:
+        raise SetupError(f"the secure game of seed {seed} stopped: {peer.abort}")
+    return peer.game, peer.record_bytes()
+
+
 def cmd_selfplay(args: argparse.Namespace) -> int:
     players = _check_players(args.players, 4)
-    if args.secure:
-        raise SetupError("--secure is not available for Rattus yet (it comes with network play)")
+    if args.secure and args.components is not None:
+        raise SetupError("--secure plays the shipped components (a network table does too)")
     kinds = list(args.bots)
     for k in kinds:
         if k not in RATTUS_BOTS:
@@ -96,7 +115,11 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     for i in range(args.games):
         seed = args.seed + i
         start = time.perf_counter()
-        game, table = play_bots(kinds, seed, comps)
+        signed = None
+        if args.secure:
+            game, signed = play_secure_bots(kinds, seed)
+        else:
+            game, table = play_bots(kinds, seed, comps)
         elapsed += time.perf_counter() - start
         r = game.result
         assert r is not None
@@ -111,7 +134,11 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
             "reason": r.reason,
             "moves": len(game.history),
         }
-        if args.record_dir is not None:
+        if args.record_dir is not None and signed is not None:
+            path = args.record_dir / f"game-{seed}.rattus"  # the signed record: rattus verify
+            path.write_bytes(signed)
+            entry["record"] = str(path)
+        elif args.record_dir is not None:
             path = args.record_dir / f"game-{seed}.json"
             path.write_text(RattusRecord.from_game(game, table, custom).dumps(), encoding="utf-8")
             entry["record"] = str(path)
@@ -152,11 +179,21 @@ def cmd_replay(args: argparse.Namespace, text: str) -> int:
     if args.moves is not None and args.moves < 0:
         raise SetupError("rattus replay: --moves must be 0 or more")
     game, _ = record.replay(args.moves)
-    if args.json:
-        print(json.dumps(state_dict(game), indent=1))
+    return print_game(game, args.json)
+
+
+def print_game(game: RattusGame, as_json: bool, note: str | None = None) -> int:
+    """Print a replayed game's state (``note``: why only its public part was replayed)."""
+    if as_json:
+        out = state_dict(game)
+        if note:
+            out["note"] = note
+        print(json.dumps(out, indent=1))
     else:
         from rattus_net.games.rattus.report import spectator_view
 
+        if note:
+            print(note)
         print(state_text(spectator_view(game)))
     return 0
 

@@ -141,3 +141,18 @@ def test_only_the_cli_imports_the_ssh_server() -> None:
             continue
         bad += [f"{rel} imports {n}" for n in imports(path) if n.startswith(EDGE_ONLY)]
     assert not bad, "\n".join(bad)
+
+
+def test_the_protocol_takes_a_game_by_its_interface() -> None:
+    """``protocol/`` serves any game: of ``rattus_net.games`` it may name only the registry
+    (``rattus_net.games``) and the interface (``rattus_net.games.base``), never a game."""
+    allowed = {"rattus_net.games", "rattus_net.games.base"}
+    bad = [
+        f"{p.relative_to(ROOT)} imports {n}"
+        for p in layer_files("protocol")
+        for n in imports(p)
+        if n.startswith("rattus_net.games") and n not in allowed
+    ]
+    assert not bad, "\n".join(bad)
+    # The check reads every import statement, those inside functions too.
+    assert "rattus_net.games.base" in imports(ROOT / "protocol/params.py")

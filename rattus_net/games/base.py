@@ -7,6 +7,11 @@ when the game is over; ``apply`` plays a move; ``view`` is what one seat may kno
 a text form (``parse_move``/``format_move``, a parse/print pair) and the end an
 :class:`Outcome` with a scoring breakdown. The shared machinery (records, bots' plumbing,
 commands) takes a game through this interface; ``rattus_net.games`` maps names to games.
+
+The network table (``protocol/``) needs more of a game than the local stack does: how its
+configuration and moves travel as plain values, which face codes a masked card or token may
+hold, which moves hide a part until later and how to replay a finished game face by face for
+the verifier. That is :class:`SecureGame`, reached through ``GameDefinition.secure()``.
 """
 
 from __future__ import annotations
@@ -14,7 +19,19 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias
+
+WireValue: TypeAlias = (
+    bool
+    | int
+    | str
+    | bytes
+    | list["WireValue"]
+    | tuple["WireValue", ...]
+    | dict[str, "WireValue"]
+    | None
+)
+"""A value msgpack carries (the same shape as ``protocol.wire.WireValue``)."""
 
 
 class GameState(Protocol):
@@ -90,7 +107,118 @@ class GameDefinition(ABC):
     def outcome(self, game: Any) -> Outcome | None:
         """The outcome once the game is over, else ``None``."""
 
+    def secure(self) -> SecureGame:
+        """The game as the network table plays it (see :class:`SecureGame`)."""
+        raise NotImplementedError(f"{self.title} cannot be played over the network yet")
+
     def settle(self, game: Any, table: Any) -> None:
         """Let ``table`` answer requests until a player must act or the game is over."""
         while game.pending is not None and not game.to_act():
             table.answer(game)
+
+
+class WireError(ValueError):
+    """A configuration or move received from another peer is malformed."""
+
+
+@dataclass(frozen=True)
+class OpenedGame:
+    """A finished secure game with every face known (the peers published their keys): what
+    a game needs to write and replay its face-level record for the verifier.
+
+    ``public`` is the public engine at the end; ``faces`` the face of every masked handle;
+    ``shuffles`` each shuffled pile in order with the faces of its handles (top first);
+    ``openings`` the handles opened for each move with a hidden part, by move index;
+    ``randoms`` the public random numbers, in order."""
+
+    config: Any
+    public: Any
+    faces: Mapping[int, int]
+    shuffles: Sequence[tuple[str, tuple[int, ...]]]
+    openings: Mapping[int, tuple[int, ...]]
+    randoms: Sequence[int] = ()
+
+
+class SecureGame(ABC):
+    """What the network table needs of a game (``protocol/`` uses nothing else of it).
+
+    * **Parameters.** The agreed configuration (players and options) travels as a map of plain
+      values (``config_to_wire``/``config_from_wire``, a parse/print pair); the game it names
+      is built by ``new_game`` for the public engine and for each peer's own engine.
+      ``secure_config`` adjusts a configuration for secure play (Rattus Cartus mixes hands).
+    * **Faces.** Every card or token face is an int; ``face_codes`` lists those a masked
+      handle may hold, each gets a group point, so a handle decrypts to exactly one face.
+    * **Moves.** The public form of a move (``public_move``: the move every peer may see, with
+      handles for the cards it names, and its hidden handles if it has a hidden part) and its
+      wire form (``move_to_wire``/``move_from_wire``, a parse/print pair of the public move).
+      A move with a **hidden part** (Rattus Cartus's face-down plays) is sent with a salted
+      commitment to the hidden handles and opened when the game asks ``Open(seat, n)``.
+    * **Committed decisions.** A decision several seats take at once (``committed``: Rattus
+      Cartus's simultaneous supply choice) is committed by each first, then all are opened,
+      so nobody chooses knowing another's choice; ``check_committed`` checks one alone.
+    * **Result.** ``result_summary`` of a finished game (what records store and the verifier
+      compares); ``face_replay`` writes and replays the face-level record of a finished game.
+    """
+
+    name: str
+    drawn_piles: frozenset[str] = frozenset()
+    """Piles whose faces are public once turned up: drawn by commit-reveal, never masked."""
+
+    def players(self, config: Any) -> tuple[str, ...]:
+        return tuple(config.players)
+
+    @abstractmethod
+    def face_codes(self) -> Sequence[int]:
+        """Every face code a masked card or token may hold (each gets a group point)."""
+
+    @abstractmethod
+    def config_to_wire(self, config: Any) -> dict[str, WireValue]:
+        """The configuration as plain values (players included)."""
+
+    @abstractmethod
+    def config_from_wire(self, value: Mapping[str, WireValue]) -> Any:
+        """The configuration ``value`` names, for secure play; ``WireError`` if malformed."""
+
+    def secure_config(self, config: Any) -> Any:
+        """``config`` as a secure game plays it (unchanged by default)."""
+        return config
+
+    @abstractmethod
+    def new_game(self, config: Any) -> Any:
+        """A new game (public or own engine) for ``config``."""
+
+    def public_move(self, game: Any, seat: int, move: Any) -> tuple[Any, tuple[int, ...] | None]:
+        """The public form of ``seat``'s ``move`` in ``game`` (its own engine) and the handles
+        of its hidden part (``None``: the move hides nothing). By default moves are public."""
+        return move, None
+
+    @abstractmethod
+    def move_to_wire(self, move: Any, commitment: bytes | None = None) -> dict[str, WireValue]:
+        """The wire form of a public move (with the commitment of its hidden part, if any)."""
+
+    @abstractmethod
+    def move_from_wire(self, value: WireValue) -> tuple[Any, bytes | None]:
+        """The public move (and its commitment) ``value`` names; ``WireError`` if malformed.
+        A move with a hidden part must carry a commitment, any other none."""
+
+    def committed(self, game: Any) -> bool:
+        """True if the pending decision is taken by its seats at once (commit, then open)."""
+        return False
+
+    def check_committed(self, game: Any, seat: int, move: Any) -> None:
+        """Raise ``IllegalMove`` if ``seat`` may not commit ``move`` now."""
+        raise NotImplementedError
+
+    def hand_handles(self, move: Any, opened: tuple[int, ...]) -> tuple[int, ...]:
+        """The handles a public move takes from its player's hand (``opened``: those of its
+        hidden part), for the linkage audit; none by default."""
+        return ()
+
+    @abstractmethod
+    def result_summary(self, game: Any) -> dict[str, Any]:
+        """The result of a finished game, as records store it."""
+
+    @abstractmethod
+    def face_replay(self, opened: OpenedGame) -> tuple[Any, dict[str, Any]]:
+        """The face-level record of a finished secure game (it has ``replay(upto)`` and
+        ``dumps()``) and the result of replaying it."""

@@ -15,6 +15,7 @@ import pytest
 from protocol.audit import AuditTable, HandleFlow, linkage_problems, play_audited
 from protocol.seeded import SeededChance, seeded_params
 from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.local import LocalTable
 from rattus_net.games.cartus.view import PlayerView
 from rattus_net.selfplay import _seats, play_secure_game
 
@@ -23,7 +24,9 @@ def audited(n: int, seed: int, kinds: list[str]) -> HandleFlow:
     """The handle flow of the self-play game ``rattus selfplay --seed`` plays (local)."""
     _, config, bots = _seats(n, seed, kinds, None, False)
     params, secrets = seeded_params(config, seed)
-    table = AuditTable(seed, secrets=secrets, chance_source=SeededChance(params, secrets))
+    table = AuditTable(
+        LocalTable(seed, chance_source=SeededChance(params, secrets)), secrets=secrets
+    )
     game = Game(params.config)
     play_audited(game, table, lambda g, s: bots[s].choose(PlayerView(g, s)))
     return table.flow

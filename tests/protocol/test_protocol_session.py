@@ -187,12 +187,12 @@ def test_audit_no_card_played_from_a_hand_can_be_linked_to_what_a_peer_saw(
 def test_the_linkage_audit_sees_the_leak_of_a_game_without_mixing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import protocol.session as session_module
+    from rattus_net.games.cartus.secure import CartusSecure
 
-    def no_mixing(config: GameConfig) -> GameConfig:
+    def no_mixing(self: CartusSecure, config: GameConfig) -> GameConfig:
         return replace(config, mix_hands=False)
 
-    monkeypatch.setattr(session_module, "secure_config", no_mixing)
+    monkeypatch.setattr(CartusSecure, "secure_config", no_mixing)
     params, secrets = table(3, 12, simultaneous=True)
     net = MemoryNetwork(params, secrets)
     net.run(random_chooser(3, 12))

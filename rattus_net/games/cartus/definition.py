@@ -16,6 +16,7 @@ from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.local import LocalTable
 from rattus_net.games.cartus.moves import Move, format_move, parse_move
+from rattus_net.games.cartus.secure import CartusSecure
 from rattus_net.games.cartus.view import PlayerView
 
 
@@ -56,6 +57,9 @@ class CartusGame(GameDefinition):
 
     def format_move(self, move: Move) -> str:
         return format_move(move)
+
+    def secure(self) -> CartusSecure:
+        return CartusSecure()
 
     def outcome(self, game: Game) -> Outcome | None:
         r = game.result

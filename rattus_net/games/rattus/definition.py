@@ -12,6 +12,7 @@ from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.moves import Move, format_move, parse_move
 from rattus_net.games.rattus.report import REASONS
 from rattus_net.games.rattus.rules import legal
+from rattus_net.games.rattus.secure import RattusSecure
 from rattus_net.games.rattus.view import RattusView
 
 
@@ -49,6 +50,9 @@ class RattusDefinition(GameDefinition):
 
     def format_move(self, move: Move) -> str:
         return format_move(move)
+
+    def secure(self) -> RattusSecure:
+        return RattusSecure()
 
     def outcome(self, game: RattusGame) -> Outcome | None:
         r = game.result

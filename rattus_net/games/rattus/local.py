@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from rattus_net.engine.chance import Chance
+from rattus_net.engine.chance import Chance, ChanceSource
 from rattus_net.engine.errors import SetupError, TableMisuse
 from rattus_net.engine.table import PublicRandom, Reveal, Shuffle
 from rattus_net.games.rattus.game import RattusGame
@@ -24,7 +24,9 @@ class RattusTable:
 
     ``script_shuffles``: per pile (``"start tokens"``, ``"rat supply"``) an order of faces to
     use instead of shuffling; ``script_randoms``: queued public random numbers. With
-    ``strict`` a script that runs out is an error instead of a fallback to the seed."""
+    ``strict`` a script that runs out is an error instead of a fallback to the seed.
+    ``chance_source`` replaces the seeded generator (the seeded secure game's chance:
+    ``protocol/seeded.py``), so a local game and a secure game of one seed are the same."""
 
     def __init__(
         self,
@@ -32,8 +34,10 @@ class RattusTable:
         script_shuffles: dict[str, tuple[int, ...]] | None = None,
         script_randoms: Iterable[int] = (),
         strict: bool = False,
+        chance_source: ChanceSource | None = None,
     ) -> None:
         self.rng = random.Random(seed)
+        self.chance_source = chance_source
         self.face_of: dict[int, int] = {}
         self.script_shuffles = dict(script_shuffles or {})
         self.script_randoms = list(script_randoms)
@@ -46,9 +50,11 @@ class RattusTable:
             return [self.face_of[h] for h in req.handles]
         if isinstance(req, Shuffle):
             order = self.script_shuffles.pop(req.pile, None)
+            if order is None and self.strict:
+                raise SetupError(f"the record gives no order for the {req.pile}")
+            if order is None and self.chance_source is not None:
+                order = tuple(self.chance_source.shuffle(req.pile, req.faces))
             if order is None:
-                if self.strict:
-                    raise SetupError(f"the record gives no order for the {req.pile}")
                 shuffled = list(req.faces)
                 self.rng.shuffle(shuffled)
                 order = tuple(shuffled)
@@ -64,6 +70,8 @@ class RattusTable:
                     raise SetupError(f"the random number for the {req.purpose} is out of range")
             elif self.strict:
                 raise SetupError(f"the record gives no random number for the {req.purpose}")
+            elif self.chance_source is not None:
+                value = self.chance_source.random(req.bound, req.purpose)
             else:
                 value = self.rng.randrange(req.bound)
             self.chance.randoms.append(value)

@@ -1,0 +1,393 @@
+"""The checks of each protocol step: validate every message of a step, then change state.
+
+A handler ``_step_<kind>`` gets the step's messages (one per sender, seat order), checks
+them completely (payload shape, proofs, commitments, the engine's legality) and raises a
+:class:`~protocol.faults.PeerFault` naming the seat at fault; the session rolls the step
+back (``SessionState._restore``) on any error. It returns the next step of the same
+exchange (``Successor``) or None to let the public engine decide.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from protocol.crypto.commit import check as check_commitment
+from protocol.crypto.elgamal import (
+    Ciphertext,
+    DecryptionShare,
+    KeyAnnouncement,
+    joint_key,
+    unmask,
+    verify_key,
+    verify_share,
+)
+from protocol.crypto.group import Point, Scalar, base_mul
+from protocol.crypto.shuffle import ShuffleProof, verify_shuffle
+from protocol.crypto.transfer import EncryptedShare, decrypt_share, verify_encrypted_share
+from protocol.errors import CryptoError, LocalProtocolError, RemoteProtocolError
+from protocol.faults import PeerFault
+from protocol.messages import RAND_REVEAL, SHUFFLE, SUPPLY_OPEN, Signed, move_from_wire
+from protocol.randomness import CommitReveal, RandomStream, draw_without_replacement
+from protocol.state import SessionState, Step, Successor, draw_context, face_of_point, game_context
+from protocol.wire import encode_value
+from rattus_net.engine.errors import IllegalMove
+from rattus_net.engine.table import Open, PublicRandom, Rehandle, Reveal, Shuffle
+
+
+class StepChecks(SessionState):
+    """The per-step message checks and the answers they give the engines."""
+
+    def _rand_round(self, st: Step) -> tuple[bytes, int, bytes]:
+        """The secret stream label, round number and context of a commit-reveal step: a
+        building draw (``st.info["draw"]``: the handles turned up) or a public number."""
+        info = st.info
+        if isinstance(info, dict) and "draw" in info:
+            positions = tuple(self.pile_handles.index(h) for h in info["draw"])
+            return b"building", self._draws, draw_context(self.game_id, self._draws, positions)
+        return b"random", self._randoms, game_context(self.game_id, b"random", self._randoms)
+
+    def _step_hello(self, st: Step, msgs: dict[int, Signed]) -> Successor:
+        keys: list[Point] = []
+        for s, m in sorted(msgs.items()):
+            raw = self._payload(m, {"k"})["k"]
+            ann = KeyAnnouncement.from_bytes(
+                raw if isinstance(raw, bytes) else b"", peer=self.names[s]
+            )
+            verify_key(ann, game_context(self.game_id, b"elgamal", s), peer=self.names[s])
+            keys.append(ann.public)
+        self.keys = list(keys)
+        self.joint = joint_key(keys)
+        return None
+
+    def _step_rand_commit(self, st: Step, msgs: dict[int, Signed]) -> Successor:
+        digests: dict[str, bytes] = {}
+        for s, m in sorted(msgs.items()):
+            c = self._payload(m, {"c"})["c"]
+            if not isinstance(c, bytes) or len(c) != 32:
+                raise PeerFault(s, self.names[s], "commitment must be 32 bytes", m.frame)
+            digests[self.names[s]] = c
+        self._rand_commits = digests
+        return RAND_REVEAL, tuple(range(self.n)), st.info
+
+    def _step_rand_reveal(self, st: Step, msgs: dict[int, Signed]) -> Successor:
+        _, _, ctx = self._rand_round(st)
+        rand = CommitReveal(self.names, ctx)
+        for name in self.names:
+            rand.add_commitment(name, self._rand_commits[name])
+        for s, m in sorted(msgs.items()):
+            r = self._payload(m, {"r"})["r"]
+            rand.add_reveal(self.names[s], r if isinstance(r, bytes) else b"")
+        req = self.public.pending
+        if isinstance(req, Reveal):
+            self._answer_draw(req, rand.seed())
+            return None
+        assert isinstance(req, PublicRandom)
+        value = RandomStream(rand.seed()).randbelow(req.bound)
+        self._randoms += 1
+        self._rand_commits = {}
+        self.record.randoms.append(value)
+        self.public.answer(value)
+        self._own_queue.append((req, value))
+        return None
+
+    def _answer_draw(self, req: Reveal, seed: bytes) -> None:
+        """Turn up building cards: drawn uniformly, in handle order, from the faces left."""
+        faces, left = draw_without_replacement(RandomStream(seed), self.pile_left, len(req.handles))
+        self.pile_left = left
+        self.undecided = self.undecided.difference(req.handles)
+        self.drawn_faces.update(zip(req.handles, faces, strict=True))
+        self._draws += 1
+        self._rand_commits = {}
+        self.record.draws.append((req.handles, tuple(faces)))
+        self.record.reveals.append((req.handles, req.to))
+        self.record.reveal_moves.append(len(self.public.history))
+        self.ops["draws"] += 1
+        self.public.answer(list(faces))
+        self._own_queue.append((req, list(faces)))
+
+    def _step_shuffle(self, st: Step, msgs: dict[int, Signed]) -> Successor:
+        assert self.joint is not None
+        ((s, m),) = msgs.items()
+        name = self.names[s]
+        p = self._payload(m, {"d", "p"})
+        deck_in: list[Ciphertext] = st.info["deck"]
+        raw = p["d"]
+        if not isinstance(raw, bytes) or len(raw) != 64 * len(deck_in):
+            raise PeerFault(s, name, "shuffled deck has the wrong size", m.frame)
+        out = [Ciphertext.from_bytes(raw[i : i + 64], peer=name) for i in range(0, len(raw), 64)]
+        proof = ShuffleProof.from_wire(p["p"], peer=name)
+        if not self._own(s):
+            ctx = game_context(self.game_id, b"shuffle", st.info["k"], s)
+            verify_shuffle(deck_in, out, self.joint, proof, ctx, peer=name)
+            self.ops["shuffles_verified"] += 1
+        stage = st.info["stage"] + 1
+        if stage < self.n:
+            return SHUFFLE, (stage,), {"deck": out, "k": st.info["k"], "stage": stage}
+        req = self.public.pending
+        assert isinstance(req, Shuffle)
+        for h, ct in zip(req.handles, out, strict=True):
+            self.cards[h] = ct
+            self.unpublished[h] = frozenset(range(self.n))
+        self._shuffles += 1
+        self.record.shuffles.append((req.pile, req.faces, req.handles))
+        self.public.answer(None)
+        self._own_queue.append((req, None))
+        return None
+
+    def _step_shares(self, st: Step, msgs: dict[int, Signed]) -> Successor:
+        req = self.public.pending
+        assert isinstance(req, Reveal)
+        contrib = st.info["contrib"]
+        new_pub: dict[int, dict[int, Point]] = {}
+        new_enc: dict[int, list[tuple[int, int, EncryptedShare]]] = {}
+        for s, m in sorted(msgs.items()):
+            name = self.names[s]
+            p = self._payload(m, {"p", "e"})
+            want = contrib[s]
+            want_pub = [h for h, mode, _ in want if mode == "pub"]
+            want_enc = [(h, to) for h, mode, to in want if mode == "enc"]
+            got_pub, got_enc = p["p"], p["e"]
+            if not isinstance(got_pub, list) or not isinstance(got_enc, list):
+                raise PeerFault(s, name, "shares must be lists", m.frame)
+            if len(got_pub) != len(want_pub) or len(got_enc) != len(want_enc):
+                raise PeerFault(s, name, "wrong number of shares", m.frame)
+            key = self.keys[s]
+            assert key is not None
+            for item, h in zip(got_pub, want_pub, strict=True):
+                if not isinstance(item, list) or len(item) != 2 or item[0] != h:
+                    raise PeerFault(s, name, "shares for the wrong cards", m.frame)
+                raw = item[1]
+                share = DecryptionShare.from_bytes(
+                    raw if isinstance(raw, bytes) else b"", peer=name
+                )
+                if not self._own(s):
+                    ctx = game_context(self.game_id, b"share", h, s)
+                    verify_share(key, self.cards[h], share, ctx, peer=name)
+                    self.ops["shares_verified"] += 1
+                new_pub.setdefault(h, {})[s] = share.share
+            for item, (h, to) in zip(got_enc, want_enc, strict=True):
+                if not isinstance(item, list) or len(item) != 2 or item[0] != h:
+                    raise PeerFault(s, name, "shares for the wrong cards", m.frame)
+                raw = item[1]
+                es = EncryptedShare.from_bytes(raw if isinstance(raw, bytes) else b"", peer=name)
+                to_key = self.keys[to]
+                assert to_key is not None
+                if not self._own(s):
+                    ctx = game_context(self.game_id, b"share-to", h, s, to, st.index)
+                    verify_encrypted_share(key, self.cards[h].c1, to_key, es, ctx, peer=name)
+                    self.ops["shares_verified"] += 1
+                new_enc.setdefault(h, []).append((s, to, es))
+        # Everything checked: record the shares.
+        for h, shares in new_pub.items():
+            self.pub[h] = {**self.pub.get(h, {}), **shares}
+            self.unpublished[h] = self.unpublished[h] - frozenset(shares)
+        for h, items in new_enc.items():
+            self.enc[h] = self.enc.get(h, ()) + tuple(items)
+        self._answer_reveal(req)
+        return None
+
+    def _try_face(self, h: int) -> int | None:
+        """The face of handle ``h`` if we can compute it from what we hold."""
+        ct = self.cards[h]
+        shares = list(self.pub.get(h, {}).values())
+        missing = set(self.unpublished[h])
+        if self.seat is not None and self.seat in missing and self._elg is not None:
+            shares.append(self._elg * ct.c1)
+            missing.discard(self.seat)
+        if missing and self.seat is not None and self._elg is not None:
+            for frm, to, es in self.enc.get(h, ()):
+                if to == self.seat and frm in missing:
+                    shares.append(decrypt_share(self._elg, es))
+                    missing.discard(frm)
+        if missing:
+            return None
+        face = face_of_point(self.secure, unmask(ct, shares))
+        if face is None:
+            raise CryptoError(None, f"card {h} does not decrypt to a card")
+        return face
+
+    def _answer_reveal(self, req: Reveal) -> None:
+        faces: list[int | None] = []
+        mine: list[int | None] = []
+        for h in req.handles:
+            if req.to is None:
+                f = self._try_face(h)
+            elif req.to == self.seat:
+                f = self.my_faces.get(h)
+                if f is None:
+                    f = self._try_face(h)
+            else:
+                f = None
+            if f is not None and (req.to is None or req.to == self.seat):
+                self.my_faces[h] = f
+            if req.to is None:
+                if f is None:
+                    raise LocalProtocolError(f"public reveal of {h} incomplete")
+                faces.append(f)
+            else:
+                faces.append(None)
+            mine.append(f if (req.to is None or req.to == self.seat) else None)
+        self.record.reveals.append((req.handles, req.to))
+        self.record.reveal_moves.append(len(self.public.history))
+        self.public.answer(faces)
+        self._own_queue.append((req, mine))
+
+    def _step_mix(self, st: Step, msgs: dict[int, Signed]) -> Successor:
+        assert self.joint is not None
+        ((s, m),) = msgs.items()
+        name = self.names[s]
+        p = self._payload(m, {"d", "p"})
+        req = self.public.pending
+        assert isinstance(req, Rehandle) and req == st.info["req"]
+        deck_in: list[Ciphertext] = st.info["deck"]
+        raw = p["d"]
+        if not isinstance(raw, bytes) or len(raw) != 64 * len(deck_in):
+            raise PeerFault(s, name, "mixed hand has the wrong size", m.frame)
+        out = [Ciphertext.from_bytes(raw[i : i + 64], peer=name) for i in range(0, len(raw), 64)]
+        proof = ShuffleProof.from_wire(p["p"], peer=name)
+        if not self._own(s):
+            ctx = game_context(self.game_id, b"mix", st.info["k"], st.index, s)
+            try:
+                verify_shuffle(deck_in, out, self.joint, proof, ctx, peer=name)
+            except RemoteProtocolError as exc:
+                raise PeerFault(s, name, f"hand mixing: {exc.reason}", m.frame) from None
+            self.ops["mixes_verified"] += 1
+        mine: list[int | None] = [None] * len(req.new)
+        if s == self.seat:
+            if self._my_mix is None or self._my_mix[0] != st.index:
+                raise LocalProtocolError("our own hand mixing is unknown")
+            mine = list(self._my_mix[1])
+        # Everything checked: the new cards are masked afresh, every share is needed again.
+        for h, ct in zip(req.new, out, strict=True):
+            self.cards[h] = ct
+            self.unpublished[h] = frozenset(range(self.n))
+        for h, f in zip(req.new, mine, strict=True):
+            if f is not None:
+                self.my_faces[h] = f
+        self._mixes += 1
+        self.record.mixes.append((len(self.public.history), s, req.old, req.new))
+        self.public.answer([None] * len(req.new))
+        self._own_queue.append((req, mine))
+        return None
+
+    def _step_open(self, st: Step, msgs: dict[int, Signed]) -> Successor:
+        ((s, m),) = msgs.items()
+        name = self.names[s]
+        p = self._payload(m, {"h", "s"})
+        handles, salt = p["h"], p["s"]
+        if not isinstance(handles, list) or not all(
+            isinstance(h, int) and not isinstance(h, bool) for h in handles
+        ):
+            raise PeerFault(s, name, "an opening lists handles", m.frame)
+        if not isinstance(salt, bytes):
+            raise PeerFault(s, name, "an opening has a salt", m.frame)
+        if s not in self._enter_commit:
+            raise PeerFault(s, name, "opening without a commitment", m.frame)
+        digest, domain, index = self._enter_commit[s]
+        check_commitment(digest, encode_value(handles), salt, peer=name, domain=domain)
+        req = self.public.pending
+        assert isinstance(req, Open)
+        opened = [int(h) for h in handles if isinstance(h, int)]
+        self.public.answer(opened)  # the engine checks the cards were in the hand
+        del self._enter_commit[s]
+        self.record.openings[index] = tuple(opened)
+        if s != self.seat:
+            self._own_queue.append((req, opened))
+        return None
+
+    def _apply_move(self, seat: int, move: Any, own_move: Any) -> None:
+        self.public.apply(seat, move)
+        if self.game is not None:
+            self._settle_own()
+            self.game.apply(seat, own_move if own_move is not None else move)
+
+    def _step_move(self, st: Step, msgs: dict[int, Signed]) -> Successor:
+        ((s, m),) = msgs.items()
+        name = self.names[s]
+        p = self._payload(m, {"m"})
+        move, commitment = move_from_wire(p["m"], name, self.secure)
+        try:
+            own_move = self._my_move if s == self.seat else None
+            index = len(self.public.history)
+            self._apply_move(s, move, own_move)
+        except IllegalMove as exc:
+            raise PeerFault(s, name, f"illegal move: {exc}", m.frame) from None
+        if commitment is not None:  # a move with a hidden part: opened at the Open request
+            domain = game_context(self.game_id, b"enter", st.index, s)
+            self._enter_commit[s] = (commitment, domain, index)
+        if s == self.seat:
+            self._my_move = None
+        return None
+
+    def _step_supply_commit(self, st: Step, msgs: dict[int, Signed]) -> Successor:
+        commits: dict[int, tuple[bytes, bytes]] = {}
+        for s, m in sorted(msgs.items()):
+            c = self._payload(m, {"c"})["c"]
+            if not isinstance(c, bytes) or len(c) != 32:
+                raise PeerFault(s, self.names[s], "commitment must be 32 bytes", m.frame)
+            commits[s] = (c, game_context(self.game_id, b"supply", st.index, s))
+        self._supply_commit = commits
+        return SUPPLY_OPEN, st.senders, None
+
+    def _step_supply_open(self, st: Step, msgs: dict[int, Signed]) -> Successor:
+        moves: dict[int, Any] = {}
+        for s, m in sorted(msgs.items()):
+            name = self.names[s]
+            p = self._payload(m, {"m", "s"})
+            salt = p["s"]
+            if not isinstance(salt, bytes):
+                raise PeerFault(s, name, "an opening has a salt", m.frame)
+            digest, domain = self._supply_commit[s]
+            check_commitment(digest, encode_value(p["m"]), salt, peer=name, domain=domain)
+            move, commitment = move_from_wire(p["m"], name, self.secure)
+            if commitment is not None:
+                raise PeerFault(s, name, "a committed decision has no hidden part", m.frame)
+            moves[s] = move  # the engine checks each when it is applied, below
+        for s, move in sorted(moves.items()):
+            try:
+                self._apply_move(s, move, move)
+            except IllegalMove as exc:
+                raise PeerFault(s, self.names[s], f"illegal move: {exc}", msgs[s].frame) from None
+        self._supply_commit = {}
+        self._my_move = None
+        return None
+
+    def _step_keys(self, st: Step, msgs: dict[int, Signed]) -> Successor:
+        revealed: list[Scalar | None] = [None] * self.n
+        for s, m in sorted(msgs.items()):
+            raw = self._payload(m, {"x"})["x"]
+            x = Scalar.from_bytes(raw if isinstance(raw, bytes) else b"", peer=self.names[s])
+            if base_mul(x) != self.keys[s]:
+                raise PeerFault(s, self.names[s], "published key does not match its share", m.frame)
+            revealed[s] = x
+        self.revealed_keys = revealed
+        return None
+
+    def _settle_own(self) -> None:
+        g = self.game
+        if g is None:
+            return
+        while g.pending is not None and not g.to_act() and not g.is_over:
+            if not self._own_queue:
+                return
+            req, value = self._own_queue.popleft()
+            if g.pending != req:
+                raise LocalProtocolError(f"own engine asks {g.pending!r}, table answered {req!r}")
+            g.answer(value)
+
+    def all_faces(self) -> dict[int, int]:
+        """Every card's face, once every peer has published its key (verifier side)."""
+        if not all(k is not None for k in self.revealed_keys):
+            raise LocalProtocolError("the keys are not all published")
+        x = self.revealed_keys[0]
+        assert x is not None
+        for k in self.revealed_keys[1:]:
+            assert k is not None
+            x = x + k
+        out: dict[int, int] = {}
+        for h, ct in self.cards.items():
+            face = face_of_point(self.secure, ct.c2 - x * ct.c1)
+            if face is None:
+                raise CryptoError(None, f"card {h} does not decrypt to a card")
+            out[h] = face
+        return out
