@@ -24,35 +24,32 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from protocol.errors import ProtocolError
-from protocol.record import Verdict, verify_record
+from protocol.record import verify_record
 from protocol.safetext import safetext
 from rattus_net.bots import BOT_KINDS, BOT_LEVELS
-from rattus_net.games.cartus import data as D
 from rattus_net.net.discovery import TableAdvert, TableBrowser, local_addresses, new_zeroconf
-from rattus_net.net.lobby import LobbyState, TableOptions
+from rattus_net.net.lobby import SEAT_COLOURS, LobbyState, TableOptions
 from rattus_net.net.persist import list_games
 from rattus_net.settings import load_settings, save_settings
-from tui import render as R
-from tui.controller import default_bot_kind
+from tui.games import network_table
 from tui.netgame import (
     GuestLobby,
     HostLobby,
     Lobby,
-    NetworkGame,
     address_text,
     building_words,
     join_by_advert,
     options_words,
     problem_text,
 )
+from tui.offline import default_bot_kind
 from tui.paths import FileAccess, PathRefused
-from tui.screens import EndScreen, TableScreen
 
 BUILDINGS = ("first-game", "random-buildings", "random-cards")
 
 
 def _colour_index(colour: str) -> int:
-    return D.COLOURS.index(colour) if colour in D.COLOURS else 0
+    return SEAT_COLOURS.index(colour) if colour in SEAT_COLOURS else 0
 
 
 def remember(**changes: Any) -> None:
@@ -165,7 +162,8 @@ class HostScreen(FormScreen):
         last = load_settings()  # the player's last choices
         self.player = player or last.name or default_player_name()
         self.colour = _colour_index(last.colour)
-        self.players = min(D.MAX_PLAYERS, max(D.MIN_PLAYERS, last.players))
+        game = TableOptions().definition
+        self.players = min(game.max_players, max(game.min_players, last.players))
         self.buildings = BUILDINGS.index(last.buildings) if last.buildings in BUILDINGS else 2
         self.simultaneous = last.simultaneous_supply
 
@@ -185,7 +183,7 @@ class HostScreen(FormScreen):
 
     def redraw(self) -> None:
         labels = {
-            "colour": f"Colour         < {D.COLOURS[self.colour]} >",
+            "colour": f"Colour         < {SEAT_COLOURS[self.colour]} >",
             "players": f"Players        < {self.players} >  (you, and guests or bots)",
             "buildings": f"Buildings      < {building_words(BUILDINGS[self.buildings])} >",
             "simultaneous": "Supplies       < "
@@ -206,9 +204,10 @@ class HostScreen(FormScreen):
 
     def change(self, delta: int) -> None:
         if self.row == "colour":
-            self.colour = (self.colour + delta) % len(D.COLOURS)
+            self.colour = (self.colour + delta) % len(SEAT_COLOURS)
         elif self.row == "players":
-            self.players = min(D.MAX_PLAYERS, max(D.MIN_PLAYERS, self.players + delta))
+            game = self.options().definition
+            self.players = min(game.max_players, max(game.min_players, self.players + delta))
         elif self.row == "buildings":
             self.buildings = (self.buildings + delta) % len(BUILDINGS)
         elif self.row == "simultaneous":
@@ -225,12 +224,12 @@ class HostScreen(FormScreen):
             return
         remember(
             name=player,
-            colour=D.COLOURS[self.colour],
+            colour=SEAT_COLOURS[self.colour],
             players=self.players,
             buildings=BUILDINGS[self.buildings],
             simultaneous_supply=self.simultaneous,
         )
-        lobby = HostLobby(table, self.options(), player, colour=D.COLOURS[self.colour])
+        lobby = HostLobby(table, self.options(), player, colour=SEAT_COLOURS[self.colour])
         self.app.switch_screen(LobbyScreen(lobby))
 
 
@@ -300,7 +299,7 @@ class JoinScreen(FormScreen):
 
     def redraw(self) -> None:
         c = Text()
-        _row(c, self.row == "colour", f"Colour   < {D.COLOURS[self.colour]} >")
+        _row(c, self.row == "colour", f"Colour   < {SEAT_COLOURS[self.colour]} >")
         self.query_one("#colour-row", Static).update(c)
         t = Text(self.discovery_note + "\n", style="bold")
         if not self.tables:
@@ -319,7 +318,7 @@ class JoinScreen(FormScreen):
 
     def change(self, delta: int) -> None:
         if self.row == "colour":
-            self.colour = (self.colour + delta) % len(D.COLOURS)
+            self.colour = (self.colour + delta) % len(SEAT_COLOURS)
 
     def action_select(self) -> None:
         player = self.query_one("#player", Input).value.strip()
@@ -329,7 +328,7 @@ class JoinScreen(FormScreen):
         if self.row in ("player", "colour"):
             self.action_cursor(1)
             return
-        colour = D.COLOURS[self.colour]
+        colour = SEAT_COLOURS[self.colour]
         remember(name=player, colour=colour)
         try:
             if self.row == "address":
@@ -436,7 +435,7 @@ class LobbyScreen(Screen[None]):
             self.redraw()
             return
         game.start()
-        self.app.switch_screen(TableScreen(game))
+        self.app.switch_screen(network_table(game))
 
     def redraw(self) -> None:
         lobby = self.lobby
@@ -535,8 +534,8 @@ class LobbyScreen(Screen[None]):
             return
         others = {s.colour for j, s in enumerate(state.seats) if j != me}
         mine = state.seats[me].colour
-        start = D.COLOURS.index(mine) if mine in D.COLOURS else -1
-        free = [D.COLOURS[(start + k) % len(D.COLOURS)] for k in range(1, len(D.COLOURS))]
+        start = SEAT_COLOURS.index(mine) if mine in SEAT_COLOURS else -1
+        free = [SEAT_COLOURS[(start + k) % len(SEAT_COLOURS)] for k in range(1, len(SEAT_COLOURS))]
         choice = next((c for c in free if c not in others), None)
         if choice is None:
             lobby.news.append("Every other colour is taken.")
@@ -555,8 +554,8 @@ class LobbyScreen(Screen[None]):
             return
         now = lobby.state.options
         if which == "players":
-            low = max(len(lobby.state.seats), D.MIN_PLAYERS)
-            fitting = list(range(low, D.MAX_PLAYERS + 1))
+            low = max(len(lobby.state.seats), now.definition.min_players)
+            fitting = list(range(low, now.definition.max_players + 1))
             new = replace(now, players=fitting[(fitting.index(now.players) + 1) % len(fitting)])
         elif which == "buildings":
             i = BUILDINGS.index(now.buildings) if now.buildings in BUILDINGS else -1
@@ -719,58 +718,3 @@ class VerifyScreen(FormScreen):
             t.append("\n" + rest)
         self.report = t
         self.redraw()
-
-
-# --- the end of a network game ------------------------------------------------------------------
-
-
-class NetEndScreen(EndScreen):
-    """How the network game ended, the scoring, and the verifier's verdict on our record."""
-
-    controller: NetworkGame
-
-    def __init__(self, controller: NetworkGame, log_lines: list[str]) -> None:
-        super().__init__(controller, log_lines)
-        self.verdict_text = Text("Verifying the signed record...", style="italic")
-
-    def compose(self) -> ComposeResult:
-        c = self.controller
-        over = c.node.session.game is not None and c.view.is_over
-        title = "GAME OVER: the plague reveals the rats" if over else "THE GAME STOPPED"
-        yield Static(Text(title, style="bold"), id="end-title")
-        with VerticalScroll(id="end-scroll"):
-            yield Static(Text(c.summary()), id="end-summary")
-            yield Static(self.verdict_text, id="verdict")
-            if over:
-                yield Static(R.scoring(c.view), id="scoring")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        super().on_mount()
-        if self.controller.outcome is not None:
-            self.run_worker(self._verify, thread=True, group="verify")
-        else:
-            self.verdict_text = Text("No record to verify.")
-            self.query_one("#verdict", Static).update(self.verdict_text)
-
-    def _verify(self) -> None:
-        try:
-            verdict = self.controller.verify()
-            text = Text("No record.") if verdict is None else self._verdict(verdict)
-        except Exception as exc:
-            text = Text(f"The record could not be verified: {problem_text(exc)}", style="bold")
-        self.app.call_from_thread(self._show, text)
-
-    @staticmethod
-    def _verdict(verdict: Verdict) -> Text:
-        head, _, rest = verdict.text().partition("\n")
-        t = Text("Verification: ", style="bold")
-        t.append(head, style="bold" if verdict.fair else "bold reverse")
-        if rest:
-            t.append("\n" + rest)
-        return t
-
-    def _show(self, text: Text) -> None:
-        self.verdict_text = text
-        if self.is_attached:
-            self.query_one("#verdict", Static).update(text)

@@ -114,6 +114,9 @@ def network_game(name: str) -> GameDefinition:
     return game
 
 
+SEAT_COLOURS: tuple[str, ...] = tuple(COLOURS)
+"""The disc colours a seat sits with at a network table, in the order they are offered."""
+
 MAX_GAME_NAME = 32
 """Longest game name read from a peer (ours are a few letters; a longer one is not a game)."""
 

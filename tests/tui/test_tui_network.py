@@ -26,12 +26,12 @@ from rattus_net.net.discovery import TableAdvert
 from rattus_net.net.lobby import TableOptions
 from rattus_net.selfplay import play_secure_game
 from tui.app import RattusApp
+from tui.cartus.screens import NetEndScreen
 from tui.netgame import GuestLobby, HostLobby, address_text
 from tui.netscreens import (
     HostScreen,
     JoinScreen,
     LobbyScreen,
-    NetEndScreen,
     VerifyScreen,
     verify_file,
 )
