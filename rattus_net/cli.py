@@ -771,9 +771,12 @@ def _network_tui(args: argparse.Namespace, name: str) -> int:
                 raise LobbyRefusal(f"no table {args.table!r} found on the local network")
             if args.game is not None and advert.game != args.game:
                 raise LobbyRefusal(
-                    f"table {advert.name!r} plays {advert.game_title}, not "
+                    f"table {advert.name!r} plays {safetext(advert.game_title)}, not "
                     f"{get_game(args.game).title}"
                 )
+            refused = advert.why_not()  # another game, or another version of one
+            if refused is not None:
+                raise LobbyRefusal(refused)
             lobby = join_by_advert(advert, player, args.colour)
             lobby.stall_timeout = args.stall_timeout
     except LobbyRefusal as exc:

@@ -50,6 +50,8 @@ class TuiGame(ABC):
     name: str
     rules_file: str  # the in-app rules summary, packaged with the TUI
     choices: tuple[MenuChoice, ...] = ()
+    table_options: tuple[str, ...] = ()
+    """Its own rows of the host form (options of ``rattus_net.net.lobby.TableOptions``)."""
 
     @property
     def definition(self) -> GameDefinition:
@@ -113,6 +115,7 @@ class TuiGame(ABC):
 class CartusTui(TuiGame):
     name = "cartus"
     rules_file = "rules.md"
+    table_options = ("buildings", "simultaneous")
     choices = (
         MenuChoice(
             "buildings",
@@ -222,6 +225,11 @@ def network_table(game: Any) -> Screen[Any]:
     return tui_game(str(getattr(game, "game_name", DEFAULT_GAME))).network_screen(game)
 
 
+def network_games() -> tuple[TuiGame, ...]:
+    """The games whose tables can be hosted and joined now (their ``network_play`` flag)."""
+    return tuple(g for g in TUI_GAMES if g.network_play)
+
+
 def set_plain(plain: bool) -> None:
     """NO_COLOR or not, for every game's rendering (the app says so when it starts)."""
     for game in TUI_GAMES:
@@ -240,6 +248,7 @@ __all__ = [
     "Saved",
     "TuiGame",
     "game_titles",
+    "network_games",
     "network_table",
     "set_plain",
     "tui_game",

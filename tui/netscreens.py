@@ -26,12 +26,13 @@ from textual.widgets import Footer, Input, Static
 from protocol.errors import ProtocolError
 from protocol.record import verify_record
 from protocol.safetext import safetext
+from protocol.wire import PROTOCOL_VERSION
 from rattus_net.bots import BOT_KINDS, BOT_LEVELS
 from rattus_net.net.discovery import TableAdvert, TableBrowser, local_addresses, new_zeroconf
-from rattus_net.net.lobby import SEAT_COLOURS, LobbyState, TableOptions
+from rattus_net.net.lobby import SEAT_COLOURS, LobbyRefusal, LobbyState, TableOptions, network_game
 from rattus_net.net.persist import list_games
 from rattus_net.settings import load_settings, save_settings
-from tui.games import network_table
+from tui.games import TUI_GAMES, TuiGame, network_games, network_table
 from tui.netgame import (
     GuestLobby,
     HostLobby,
@@ -46,6 +47,8 @@ from tui.offline import default_bot_kind
 from tui.paths import FileAccess, PathRefused
 
 BUILDINGS = ("first-game", "random-buildings", "random-cards")
+_GAME_ROWS = frozenset(r for g in TUI_GAMES for r in g.table_options)
+"""Host form rows that belong to one game or another (shown while it is chosen)."""
 
 
 def _colour_index(colour: str) -> int:
@@ -92,12 +95,17 @@ class FormScreen(Screen[None]):
         self.cursor = 0
         self.message = ""
 
+    @property
+    def rows(self) -> tuple[str, ...]:
+        """The rows shown now (a form whose rows depend on a choice overrides it)."""
+        return self.ROWS
+
     def row_count(self) -> int:
-        return len(self.ROWS)
+        return len(self.rows)
 
     @property
     def row(self) -> str:
-        return self.ROWS[self.cursor] if self.cursor < len(self.ROWS) else ""
+        return self.rows[self.cursor] if self.cursor < len(self.rows) else ""
 
     def on_mount(self) -> None:
         for field in self.query(Input):
@@ -152,18 +160,26 @@ class FormScreen(Screen[None]):
 
 
 class HostScreen(FormScreen):
-    """Open a table: its name, yours, your colour, the players, the buildings, supplies."""
+    """Open a table: its name, yours, the game, your colour, the players, and the game's own
+    options (Rattus Cartus: the buildings, supplies).
 
-    ROWS = ("table", "player", "colour", "players", "buildings", "simultaneous", "open")
+    Every game is offered; one whose tables cannot be played on the network yet (its
+    ``network_play`` flag is off) says so when chosen, and cannot be opened."""
+
+    ROWS = ("table", "player", "game", "colour", "players", "buildings", "simultaneous", "open")
     INPUTS = ("table", "player")
 
-    def __init__(self, player: str | None = None) -> None:
+    def __init__(self, player: str | None = None, game: str | None = None) -> None:
         super().__init__()
         last = load_settings()  # the player's last choices
         self.player = player or last.name or default_player_name()
         self.colour = _colour_index(last.colour)
-        game = TableOptions().definition
-        self.players = min(game.max_players, max(game.min_players, last.players))
+        # the game asked for if it can be played on the network, else the first that can
+        playable = [g.name for g in network_games()]
+        name = game if game in playable else (playable or [TUI_GAMES[0].name])[0]
+        self.game = [g.name for g in TUI_GAMES].index(name)
+        top, low = self.chosen.max_players, self.chosen.min_players
+        self.players = min(top, max(low, last.players))
         self.buildings = BUILDINGS.index(last.buildings) if last.buildings in BUILDINGS else 2
         self.simultaneous = last.simultaneous_supply
 
@@ -178,11 +194,24 @@ class HostScreen(FormScreen):
             yield Static(id="form-message")
         yield Footer()
 
+    @property
+    def chosen(self) -> TuiGame:
+        return TUI_GAMES[self.game % len(TUI_GAMES)]
+
+    @property
+    def rows(self) -> tuple[str, ...]:
+        """The game's own option rows only for the game chosen."""
+        own = set(self.chosen.table_options)
+        return tuple(r for r in self.ROWS if r in own or r not in _GAME_ROWS)
+
     def options(self) -> TableOptions:
-        return TableOptions(self.players, BUILDINGS[self.buildings], self.simultaneous)
+        return TableOptions(
+            self.players, BUILDINGS[self.buildings], self.simultaneous, self.chosen.name
+        )
 
     def redraw(self) -> None:
         labels = {
+            "game": f"Game           < {self.chosen.title} >",
             "colour": f"Colour         < {SEAT_COLOURS[self.colour]} >",
             "players": f"Players        < {self.players} >  (you, and guests or bots)",
             "buildings": f"Buildings      < {building_words(BUILDINGS[self.buildings])} >",
@@ -192,7 +221,7 @@ class HostScreen(FormScreen):
             "open": "Open the table",
         }
         t = Text()
-        for i, row in enumerate(self.ROWS):
+        for i, row in enumerate(self.rows):
             if row in labels:
                 _row(t, i == self.cursor, labels[row])
         t.append(
@@ -203,11 +232,16 @@ class HostScreen(FormScreen):
         self.show_form(t)
 
     def change(self, delta: int) -> None:
-        if self.row == "colour":
+        if self.row == "game":
+            self.game = (self.game + delta) % len(TUI_GAMES)
+            top, low = self.chosen.max_players, self.chosen.min_players
+            self.players = min(top, max(low, self.players))
+            self.message = self._not_networked() or ""
+        elif self.row == "colour":
             self.colour = (self.colour + delta) % len(SEAT_COLOURS)
         elif self.row == "players":
-            game = self.options().definition
-            self.players = min(game.max_players, max(game.min_players, self.players + delta))
+            top, low = self.chosen.max_players, self.chosen.min_players
+            self.players = min(top, max(low, self.players + delta))
         elif self.row == "buildings":
             self.buildings = (self.buildings + delta) % len(BUILDINGS)
         elif self.row == "simultaneous":
@@ -222,6 +256,10 @@ class HostScreen(FormScreen):
         if not table or not player:
             self.say("A table needs a name, and so do you.")
             return
+        refused = self._not_networked()
+        if refused is not None:
+            self.say(refused)
+            return
         remember(
             name=player,
             colour=SEAT_COLOURS[self.colour],
@@ -231,6 +269,15 @@ class HostScreen(FormScreen):
         )
         lobby = HostLobby(table, self.options(), player, colour=SEAT_COLOURS[self.colour])
         self.app.switch_screen(LobbyScreen(lobby))
+
+    def _not_networked(self) -> str | None:
+        """Why the chosen game's tables cannot be opened (its network play flag is off: the
+        same one-line reason as ``rattus host --game``), or ``None``."""
+        try:
+            network_game(self.chosen.name)
+        except LobbyRefusal as exc:
+            return exc.reason
+        return None
 
 
 # --- join ---------------------------------------------------------------------------------------
@@ -306,8 +353,13 @@ class JoinScreen(FormScreen):
             t.append("  (none yet: they appear here as they open)\n")
         for i, a in enumerate(self.tables):
             seats = f"{a.seats_taken}/{a.seats_taken + a.seats_free}"
-            label = f"{safetext(a.name)[:22]:<22} {a.address:<21} {seats} {a.state:<7}"
-            if not a.compatible:
+            game = safetext(a.game_title)[:13]
+            label = f"{safetext(a.name)[:16]:<16} {game:<13} {a.address:<21} {seats}"
+            if a.compatible:
+                label += f" {a.state:<7}"
+            elif a.version == PROTOCOL_VERSION and a.incompatibility is not None:
+                label += " NOT PLAYABLE HERE"  # a game (or its version) this program lacks
+            else:
                 label += " OTHER VERSION"
             _row(t, self.cursor == len(self.ROWS) + i, label)
         t.append(
@@ -336,6 +388,10 @@ class JoinScreen(FormScreen):
                 lobby = GuestLobby(address, player, colour=colour)
             else:
                 advert = self.tables[self.cursor - len(self.ROWS)]
+                why = advert.why_not()  # another game, or another version of one
+                if why is not None:
+                    self.say(safetext(why))
+                    return
                 lobby = join_by_advert(advert, player, colour)
         except Exception as exc:
             self.say(problem_text(exc))
@@ -458,6 +514,7 @@ class LobbyScreen(Screen[None]):
         elif state is None:
             t.append("Connecting...\n")
         else:
+            t.append(f"Game: {state.options.definition.title}\n")
             t.append(f"Options: {options_words(state.options)}\n\n")
             for i in range(state.options.players):
                 t.append(f"  Seat {i + 1}  ")

@@ -22,7 +22,16 @@ from textual.widgets import Footer, Markdown, RichLog, Static
 
 from rattus_net.bots import BOT_KINDS, BOT_LEVELS
 from rattus_net.settings import read_settings, save_settings
-from tui.games import TUI_GAMES, MenuChoice, Saved, TuiGame, network_table, tui_game
+from tui.games import (
+    TUI_GAMES,
+    MenuChoice,
+    Saved,
+    TuiGame,
+    game_titles,
+    network_games,
+    network_table,
+    tui_game,
+)
 from tui.offline import default_bot_kind
 from tui.saves import SaveError, UnfinishedNetworkGame, unfinished_network_game
 
@@ -178,7 +187,7 @@ class MenuScreen(Screen[None]):
         be played on the network (its ``network_play`` flag is off)."""
         if self.chosen.network_play:
             return ""
-        return f" ({' and '.join(g.title for g in TUI_GAMES if g.network_play)} only)"
+        return f" ({game_titles(network_games())} only)"
 
     def redraw(self) -> None:
         labels = {
@@ -323,9 +332,11 @@ class MenuScreen(Screen[None]):
         self.app.push_screen(RulesScreen(self.chosen.name))
 
     def action_host(self) -> None:
+        """The host form, on the game chosen here if its tables can be played on the network
+        (else on the first that can: the Host row says which)."""
         from tui.netscreens import HostScreen
 
-        self.app.push_screen(HostScreen())
+        self.app.push_screen(HostScreen(game=self.chosen.name))
 
     def action_join(self) -> None:
         from tui.netscreens import JoinScreen

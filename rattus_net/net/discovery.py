@@ -114,6 +114,26 @@ class TableAdvert:
             return f"{game.title} version {self.game_version}"
         return None
 
+    def why_not(self) -> str | None:
+        """Why this program cannot join the table, in one line (``None`` if it can)."""
+        name = repr(self.name)
+        if self.version != PROTOCOL_VERSION:
+            return (
+                f"table {name} speaks protocol version {self.version}, this program "
+                f"{PROTOCOL_VERSION}: update one of them"
+            )
+        if self.game not in GAMES:
+            return f"table {name} plays a game this program does not know ({self.game!r})"
+        game = get_game(self.game)
+        if not game.network_play:
+            return f"table {name} plays {game.title}, which cannot be played on the network yet"
+        if self.game_version != game.network_version:
+            return (
+                f"table {name} plays {game.title} version {self.game_version}; this program "
+                f"plays version {game.network_version}: update one of them"
+            )
+        return None
+
     @property
     def game_title(self) -> str:
         """The game's title (``Rattus Cartus``), or its name if this program does not know it."""

@@ -46,6 +46,14 @@ def test_a_table_of_a_game_not_played_here_is_listed_but_not_compatible() -> Non
     other = TableAdvert.from_txt({**rattus.to_txt(), "game": "chess"})
     assert other.game_title == "chess" and not other.compatible
     assert other.incompatibility == "unknown game 'chess'"
+    # and why it cannot be joined, in one line, before connecting
+    assert back.why_not() == "table 'Board' plays Rattus, which cannot be played on the network yet"
+    assert newer.why_not() == (
+        "table 'Board' plays Rattus Cartus version 7; this program plays version 1: "
+        "update one of them"
+    )
+    assert other.why_not() == "table 'Board' plays a game this program does not know ('chess')"
+    assert TableAdvert("T", FP, 1, 1, "open").why_not() is None
 
 
 @pytest.mark.parametrize(
