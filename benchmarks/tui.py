@@ -40,10 +40,10 @@ from tui_helpers import keys_for
 
 from rattus_net.bots import BOT_KINDS
 from tui.app import RattusApp
-from tui.controller import OfflineGame, OfflineOptions
-from tui.dialogs import DecisionDialog
-from tui.news import NewsScreen
-from tui.screens import EndScreen, TableScreen
+from tui.cartus.controller import OfflineGame, OfflineOptions
+from tui.cartus.dialogs import DecisionDialog
+from tui.cartus.news import NewsScreen
+from tui.cartus.screens import EndScreen, TableScreen
 
 PAINTS: list[tuple[float, Screen[Any]]] = []
 # paints that show the table: its own, or a dialog's or the news' over it (modal screens)

@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from protocol.safetext import safetext
+from protocol.wire import PROTOCOL_VERSION
 from rattus_net.bots import BOT_KINDS
 from rattus_net.engine.errors import RattusError, RecordError
-from rattus_net.games import DEFAULT_GAME, GAMES
+from rattus_net.games import DEFAULT_GAME, GAMES, get_game
 from rattus_net.games.cartus.config import BuildingSelection
 from rattus_net.games.cartus.data import COLOURS
 from rattus_net.games.cartus.record import GameRecord
@@ -523,6 +524,12 @@ def _add_network_parsers(sub: Any) -> None:
     hp.add_argument(
         "--players", type=_players, required=True, help="2 to 5, you included (required)"
     )
+    hp.add_argument(
+        "--game",
+        choices=GAMES,
+        default=DEFAULT_GAME,
+        help="the game played at the table: cartus (default) or rattus (not on the network yet)",
+    )
     hp.add_argument("--port", type=port_arg, default=0, help="TCP port (default: any free one)")
     hp.add_argument(
         "--buildings",
@@ -552,6 +559,11 @@ def _add_network_parsers(sub: Any) -> None:
     )
     jp.add_argument(
         "--wait", type=_seconds, default=5.0, help="how long to look for --table (default: 5 s)"
+    )
+    jp.add_argument(
+        "--game",
+        choices=GAMES,
+        help="only join a table of this game (default: the game the table plays)",
     )
     common(jp)
 
@@ -584,6 +596,15 @@ def cmd_network(args: argparse.Namespace) -> int:
     name = f"rattus {args.command}"
     if args.command == "join" and (args.address is None) == (args.table is None):
         raise UsageError(f"{name}: give either HOST:PORT or --table NAME")
+    if args.command in ("host", "join") and args.game is not None:
+        from rattus_net.net.lobby import LobbyRefusal, network_game
+
+        try:
+            network_game(args.game)  # the game's network play flag: one line if it is off
+        except LobbyRefusal as exc:
+            raise UsageError(f"{name}: {exc}") from None
+    if args.command == "resume" and args.game_id is not None:
+        args.game_id = _resume_id(name, args.game_id, args.seat)
     if args.command in ("host", "join") and args.bot is None:
         return _network_tui(args, name)
     if args.command == "resume" and args.game_id is None:
@@ -664,7 +685,7 @@ def _run_network(args: argparse.Namespace, name: str, say: Any) -> int:
 
         if args.command == "host":
             options = TableOptions(
-                args.players, args.buildings.describe(), args.simultaneous_supply
+                args.players, args.buildings.describe(), args.simultaneous_supply, args.game
             ).check()
             outcome = _until_signal(
                 play.host_game(
@@ -733,7 +754,7 @@ def _network_tui(args: argparse.Namespace, name: str) -> int:
     try:
         if args.command == "host":
             options = TableOptions(
-                args.players, args.buildings.describe(), args.simultaneous_supply
+                args.players, args.buildings.describe(), args.simultaneous_supply, args.game
             ).check()
             lobby = HostLobby(
                 args.name,
@@ -755,6 +776,14 @@ def _network_tui(args: argparse.Namespace, name: str) -> int:
                 raise LobbyRefusal(str(exc)) from None
             if advert is None:
                 raise LobbyRefusal(f"no table {args.table!r} found on the local network")
+            if args.game is not None and advert.game != args.game:
+                raise LobbyRefusal(
+                    f"table {advert.name!r} plays {safetext(advert.game_title)}, not "
+                    f"{get_game(args.game).title}"
+                )
+            refused = advert.why_not()  # another game, or another version of one
+            if refused is not None:
+                raise LobbyRefusal(refused)
             lobby = join_by_advert(advert, player, args.colour)
             lobby.stall_timeout = args.stall_timeout
     except LobbyRefusal as exc:
@@ -765,7 +794,7 @@ def _network_tui(args: argparse.Namespace, name: str) -> int:
 
 def _unfinished_games() -> int:
     """``rattus resume`` without a game id: the games of this data directory still playing."""
-    from rattus_net.net.persist import data_dir, unfinished_games
+    from rattus_net.net.persist import data_dir, game_of, shown_game_id, unfinished_games
 
     playing = unfinished_games()
     if not playing:
@@ -780,11 +809,41 @@ def _unfinished_games() -> int:
         who = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
         where = f"  --seat {seat + 1}" if isinstance(seat, int) else ""
         busy = "  (being played now)" if is_locked(Path(str(meta.get("dir", "")))) else ""
+        game = game_of(meta)
         print(
-            f"{gid}  table {meta.get('table', '?')!r}, seat of {who}, {len(players)} players"
-            f"{where}{busy}"
+            f"{shown_game_id(gid, game)}  {get_game(game).title} at table "
+            f"{meta.get('table', '?')!r}, seat of {who}, {len(players)} players{where}{busy}"
         )
     return 0
+
+
+def _resume_id(name: str, text: str, seat: int | None) -> str:
+    """The bare id of the game ``text`` names (``cartus-1f2e...`` as listed, or bare);
+    UsageError if it is not a game id, or names another game than the one saved."""
+    from rattus_net.net.persist import (
+        JournalError,
+        check_game_id,
+        game_of,
+        list_games,
+        split_game_id,
+    )
+
+    game, _ = split_game_id(text)
+    try:
+        digits = check_game_id(text)
+    except JournalError as exc:
+        raise UsageError(f"{name}: {exc}") from None
+    saved = {
+        game_of(meta)
+        for gid, meta in list_games()
+        if gid == digits and (seat is None or meta.get("seat") == seat)
+    }
+    if game is not None and saved and game not in saved:
+        raise UsageError(
+            f"{name}: game {digits[:16]} is a game of {get_game(saved.pop()).title}, "
+            f"not {get_game(game).title}"
+        )
+    return digits
 
 
 def _resume_tui(args: argparse.Namespace, name: str) -> int:
@@ -810,6 +869,8 @@ async def _cmd_tables(args: argparse.Namespace) -> int:
                 "seats_free": t.seats_free,
                 "state": t.state,
                 "version": t.version,
+                "game": t.game,
+                "game_version": t.game_version,
                 "compatible": t.compatible,
                 "fingerprint": t.fingerprint,
             }
@@ -821,9 +882,11 @@ async def _cmd_tables(args: argparse.Namespace) -> int:
         print("no tables found on the local network (a manual join: rattus join HOST:PORT)")
     for t in tables:
         version = "" if t.compatible else f"  INCOMPATIBLE (protocol version {t.version})"
+        if t.version == PROTOCOL_VERSION and t.incompatibility is not None:
+            version = f"  INCOMPATIBLE ({safetext(t.incompatibility)})"
         seats = f"{t.seats_taken}/{t.seats_taken + t.seats_free}"
         print(
-            f"{safetext(t.name):<24} {t.address:<21} {seats} seated"
+            f"{safetext(t.name):<24} {safetext(t.game_title):<14} {t.address:<21} {seats} seated"
             f"  {safetext(t.state):<8} key {t.fingerprint}{version}"
         )
     return 0

@@ -156,3 +156,41 @@ def test_the_protocol_takes_a_game_by_its_interface() -> None:
     assert not bad, "\n".join(bad)
     # The check reads every import statement, those inside functions too.
     assert "rattus_net.games.base" in imports(ROOT / "protocol/params.py")
+
+
+# The TUI shell takes every game through ``tui.games`` (the registry): these modules may import
+# no particular game, neither its rules nor its screens. ``tui/netgame.py`` is left out while
+# its lobby flows move to ``rattus_net/net/`` (issue 9); what stays of it is Rattus Cartus's.
+TUI_SHELL = (
+    "tui/app.py",
+    "tui/screens.py",
+    "tui/netscreens.py",
+    "tui/help.py",
+    "tui/paths.py",
+    "tui/saves.py",
+    "tui/offline.py",
+)
+GAME_PACKAGES = ("rattus_net.games.cartus", "rattus_net.games.rattus", "tui.cartus", "tui.rattus")
+
+
+def test_the_tui_shell_imports_no_particular_game() -> None:
+    bad = []
+    for rel in TUI_SHELL:
+        for name in imports(ROOT / rel):  # (lazy imports in functions included)
+            if any(name == p or name.startswith(p + ".") for p in GAME_PACKAGES):
+                bad.append(f"{rel} imports {name}")
+    assert not bad, "\n".join(bad)
+
+
+def test_the_tui_registry_is_the_only_door_to_the_games() -> None:
+    """Every module of ``tui/`` outside the games' packages is either the registry or held to
+    the shell's rule above (a new shell module must be added to TUI_SHELL)."""
+    outside = {
+        str(p.relative_to(ROOT))
+        for p in layer_files("tui")
+        if p.parent.name not in ("cartus", "rattus") and p.name != "__init__.py"
+    }
+    assert outside - set(TUI_SHELL) == {"tui/games.py", "tui/netgame.py"}
+    registry = imports(ROOT / "tui/games.py")
+    assert any(n.startswith("tui.cartus.") for n in registry)
+    assert any(n.startswith("tui.rattus.") for n in registry)

@@ -1,10 +1,13 @@
 """The Textual app of Rattus Net, and the functions that start it.
 
 ``run_menu()`` opens the main menu; ``run_offline(players, bots, seed, buildings)`` goes straight
-into a game against bots (what ``rattus play`` does); ``run_lobby(lobby)`` opens the lobby of a
+into a game of Rattus Cartus against bots (what ``rattus play`` does; each game's package has
+its own: ``tui.cartus.app``, ``tui.rattus.app``); ``run_lobby(lobby)`` opens the lobby of a
 network table (``rattus host`` / ``rattus join`` without ``--bot``); ``run_network_game(node)``
 the table of a network game resumed from its journal (``rattus resume``). ``python -m tui.app
 [--players N] [--bots KIND] [--seed S] [--buildings SEL]`` runs the menu or an offline game.
+
+The app knows no particular game: the games' screens come from ``tui.games``.
 """
 
 from __future__ import annotations
@@ -26,15 +29,10 @@ from textual.widgets import Static
 
 from rattus_net.bots import BOT_KINDS
 from rattus_net.engine.errors import RattusError, SetupError
-from rattus_net.games.cartus.config import BuildingSelection
 from rattus_net.net.node import PeerNode
-from tui import render as R
-from tui.controller import OfflineGame, OfflineOptions, default_bot_kind
+from tui.games import network_table, set_plain, tui_game
 from tui.netgame import Lobby, NetworkGame
-from tui.rattus.controller import RattusOffline
-from tui.rattus.screens import RattusMapScreen
-from tui.saves import save_path
-from tui.screens import MenuScreen, TableScreen
+from tui.screens import MenuScreen
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24  # every screen is laid out for at least this
 
@@ -90,8 +88,11 @@ def too_small(size: Size) -> bool:
 
 
 class RattusApp(App[None]):
-    """Main menu first; with ``options``, a game against bots on top of it; with ``lobby``,
-    the lobby of a network table (hosted or joined) on top of it."""
+    """Main menu first; with ``controller`` (an offline game of Rattus Cartus, or its
+    ``options`` to set one up) or ``rattus``
+    (one of Rattus), that game against bots on top of it; with ``network``, the table of a
+    network game resumed from its journal; with ``lobby``, the lobby of a network table
+    (hosted or joined)."""
 
     TITLE = "Rattus Net"
     CSS_PATH = "rattus.tcss"
@@ -102,21 +103,21 @@ class RattusApp(App[None]):
 
     def __init__(
         self,
-        options: OfflineOptions | None = None,
+        options: Any = None,
         seed: int | None = None,
-        controller: OfflineGame | None = None,
+        controller: Any = None,
         lobby: Lobby | None = None,
         network: NetworkGame | None = None,
-        rattus: RattusOffline | None = None,
+        rattus: Any = None,
     ) -> None:
         super().__init__()
-        R.set_plain(self.no_color)
+        set_plain(self.no_color)
         self.rattus = rattus  # an offline game of Rattus (the board game)
         self.lobby = lobby
         self.network = network  # a network game resumed from its journal
-        self.options = options
-        self.seed = seed if seed is not None else (options.seed if options else None)
-        self.controller = controller  # a game already under way (tests, benchmarks)
+        self.seed = seed if seed is not None else getattr(options, "seed", None)
+        self.controller = controller  # an offline game of Rattus Cartus under way
+        self.options = options  # (or its OfflineOptions, to set it up when the app starts)
 
     def run(self, *args: Any, **kwargs: Any) -> Any:
         """Run in the terminal; raises :class:`NoTerminal` without one. The mouse is left to
@@ -176,17 +177,17 @@ class RattusApp(App[None]):
     def on_mount(self) -> None:
         menu = MenuScreen(self.seed)
         if self.rattus is not None:
-            menu.game = 1  # back from a game of Rattus, the menu offers Rattus again
+            menu.choose_game("rattus")  # back from a game of Rattus, the menu offers it again
         self.push_screen(menu)
         if self.controller is None and self.options is not None:
-            self.controller = OfflineGame(self.options, advance=False, save_to=save_path())
+            self.controller = tui_game("cartus").offline_game(self.options)
         if self.rattus is not None:
-            self.push_screen(RattusMapScreen(self.rattus))
+            self.push_screen(tui_game("rattus").offline_screen(self.rattus))
         elif self.controller is not None:
-            self.push_screen(TableScreen(self.controller))
+            self.push_screen(tui_game("cartus").offline_screen(self.controller))
         elif self.network is not None:
             self.network.start()
-            self.push_screen(TableScreen(self.network))
+            self.push_screen(network_table(self.network))
         elif self.lobby is not None:
             from tui.netscreens import LobbyScreen
 
@@ -201,22 +202,14 @@ def run_menu(seed: int | None = None) -> int:
 
 
 def run_offline(
-    players: int = 3,
-    bots: str | None = None,
-    seed: int | None = None,
-    buildings: str | BuildingSelection = "first-game",
+    players: int = 3, bots: str | None = None, seed: int | None = None, buildings: Any = None
 ) -> int:
-    """Start an offline game against bots straight away (``rattus play``); returns an exit
-    status. Raises ``ValueError`` (a ``SetupError`` for bad buildings) for bad options,
-    before the screen is taken over."""
-    selection = BuildingSelection.parse(buildings) if isinstance(buildings, str) else buildings
-    options = OfflineOptions(
-        players=players, bots=bots or default_bot_kind(), seed=seed, buildings=selection
+    """Start an offline game of Rattus Cartus against bots straight away (``rattus play``);
+    returns an exit status. Raises ``ValueError`` (a ``SetupError`` for bad buildings) for bad
+    options, before the screen is taken over."""
+    return tui_game("cartus").run_offline(
+        players, bots, seed, {} if buildings is None else {"buildings": buildings}
     )
-    # validates before taking the terminal
-    controller = OfflineGame(options, advance=False, save_to=save_path())
-    RattusApp(controller=controller).run()
-    return 0
 
 
 def run_network_game(node: PeerNode) -> int:

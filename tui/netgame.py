@@ -81,7 +81,8 @@ from rattus_net.net.transport import (
     TransportError,
     TransportLimits,
 )
-from tui.controller import BOT_NAMES, narrate
+from tui.cartus.controller import narrate
+from tui.offline import BOT_NAMES
 
 Notify = Callable[[], None]
 

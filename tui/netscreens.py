@@ -24,35 +24,35 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from protocol.errors import ProtocolError
-from protocol.record import Verdict, verify_record
+from protocol.record import verify_record
 from protocol.safetext import safetext
+from protocol.wire import PROTOCOL_VERSION
 from rattus_net.bots import BOT_KINDS, BOT_LEVELS
-from rattus_net.games.cartus import data as D
 from rattus_net.net.discovery import TableAdvert, TableBrowser, local_addresses, new_zeroconf
-from rattus_net.net.lobby import LobbyState, TableOptions
+from rattus_net.net.lobby import SEAT_COLOURS, LobbyRefusal, LobbyState, TableOptions, network_game
 from rattus_net.net.persist import list_games
 from rattus_net.settings import load_settings, save_settings
-from tui import render as R
-from tui.controller import default_bot_kind
+from tui.games import TUI_GAMES, TuiGame, network_games, network_table
 from tui.netgame import (
     GuestLobby,
     HostLobby,
     Lobby,
-    NetworkGame,
     address_text,
     building_words,
     join_by_advert,
     options_words,
     problem_text,
 )
+from tui.offline import default_bot_kind
 from tui.paths import FileAccess, PathRefused
-from tui.screens import EndScreen, TableScreen
 
 BUILDINGS = ("first-game", "random-buildings", "random-cards")
+_GAME_ROWS = frozenset(r for g in TUI_GAMES for r in g.table_options)
+"""Host form rows that belong to one game or another (shown while it is chosen)."""
 
 
 def _colour_index(colour: str) -> int:
-    return D.COLOURS.index(colour) if colour in D.COLOURS else 0
+    return SEAT_COLOURS.index(colour) if colour in SEAT_COLOURS else 0
 
 
 def remember(**changes: Any) -> None:
@@ -95,12 +95,17 @@ class FormScreen(Screen[None]):
         self.cursor = 0
         self.message = ""
 
+    @property
+    def rows(self) -> tuple[str, ...]:
+        """The rows shown now (a form whose rows depend on a choice overrides it)."""
+        return self.ROWS
+
     def row_count(self) -> int:
-        return len(self.ROWS)
+        return len(self.rows)
 
     @property
     def row(self) -> str:
-        return self.ROWS[self.cursor] if self.cursor < len(self.ROWS) else ""
+        return self.rows[self.cursor] if self.cursor < len(self.rows) else ""
 
     def on_mount(self) -> None:
         for field in self.query(Input):
@@ -155,17 +160,26 @@ class FormScreen(Screen[None]):
 
 
 class HostScreen(FormScreen):
-    """Open a table: its name, yours, your colour, the players, the buildings, supplies."""
+    """Open a table: its name, yours, the game, your colour, the players, and the game's own
+    options (Rattus Cartus: the buildings, supplies).
 
-    ROWS = ("table", "player", "colour", "players", "buildings", "simultaneous", "open")
+    Every game is offered; one whose tables cannot be played on the network yet (its
+    ``network_play`` flag is off) says so when chosen, and cannot be opened."""
+
+    ROWS = ("table", "player", "game", "colour", "players", "buildings", "simultaneous", "open")
     INPUTS = ("table", "player")
 
-    def __init__(self, player: str | None = None) -> None:
+    def __init__(self, player: str | None = None, game: str | None = None) -> None:
         super().__init__()
         last = load_settings()  # the player's last choices
         self.player = player or last.name or default_player_name()
         self.colour = _colour_index(last.colour)
-        self.players = min(D.MAX_PLAYERS, max(D.MIN_PLAYERS, last.players))
+        # the game asked for if it can be played on the network, else the first that can
+        playable = [g.name for g in network_games()]
+        name = game if game in playable else (playable or [TUI_GAMES[0].name])[0]
+        self.game = [g.name for g in TUI_GAMES].index(name)
+        top, low = self.chosen.max_players, self.chosen.min_players
+        self.players = min(top, max(low, last.players))
         self.buildings = BUILDINGS.index(last.buildings) if last.buildings in BUILDINGS else 2
         self.simultaneous = last.simultaneous_supply
 
@@ -180,12 +194,25 @@ class HostScreen(FormScreen):
             yield Static(id="form-message")
         yield Footer()
 
+    @property
+    def chosen(self) -> TuiGame:
+        return TUI_GAMES[self.game % len(TUI_GAMES)]
+
+    @property
+    def rows(self) -> tuple[str, ...]:
+        """The game's own option rows only for the game chosen."""
+        own = set(self.chosen.table_options)
+        return tuple(r for r in self.ROWS if r in own or r not in _GAME_ROWS)
+
     def options(self) -> TableOptions:
-        return TableOptions(self.players, BUILDINGS[self.buildings], self.simultaneous)
+        return TableOptions(
+            self.players, BUILDINGS[self.buildings], self.simultaneous, self.chosen.name
+        )
 
     def redraw(self) -> None:
         labels = {
-            "colour": f"Colour         < {D.COLOURS[self.colour]} >",
+            "game": f"Game           < {self.chosen.title} >",
+            "colour": f"Colour         < {SEAT_COLOURS[self.colour]} >",
             "players": f"Players        < {self.players} >  (you, and guests or bots)",
             "buildings": f"Buildings      < {building_words(BUILDINGS[self.buildings])} >",
             "simultaneous": "Supplies       < "
@@ -194,7 +221,7 @@ class HostScreen(FormScreen):
             "open": "Open the table",
         }
         t = Text()
-        for i, row in enumerate(self.ROWS):
+        for i, row in enumerate(self.rows):
             if row in labels:
                 _row(t, i == self.cursor, labels[row])
         t.append(
@@ -205,10 +232,16 @@ class HostScreen(FormScreen):
         self.show_form(t)
 
     def change(self, delta: int) -> None:
-        if self.row == "colour":
-            self.colour = (self.colour + delta) % len(D.COLOURS)
+        if self.row == "game":
+            self.game = (self.game + delta) % len(TUI_GAMES)
+            top, low = self.chosen.max_players, self.chosen.min_players
+            self.players = min(top, max(low, self.players))
+            self.message = self._not_networked() or ""
+        elif self.row == "colour":
+            self.colour = (self.colour + delta) % len(SEAT_COLOURS)
         elif self.row == "players":
-            self.players = min(D.MAX_PLAYERS, max(D.MIN_PLAYERS, self.players + delta))
+            top, low = self.chosen.max_players, self.chosen.min_players
+            self.players = min(top, max(low, self.players + delta))
         elif self.row == "buildings":
             self.buildings = (self.buildings + delta) % len(BUILDINGS)
         elif self.row == "simultaneous":
@@ -223,15 +256,28 @@ class HostScreen(FormScreen):
         if not table or not player:
             self.say("A table needs a name, and so do you.")
             return
+        refused = self._not_networked()
+        if refused is not None:
+            self.say(refused)
+            return
         remember(
             name=player,
-            colour=D.COLOURS[self.colour],
+            colour=SEAT_COLOURS[self.colour],
             players=self.players,
             buildings=BUILDINGS[self.buildings],
             simultaneous_supply=self.simultaneous,
         )
-        lobby = HostLobby(table, self.options(), player, colour=D.COLOURS[self.colour])
+        lobby = HostLobby(table, self.options(), player, colour=SEAT_COLOURS[self.colour])
         self.app.switch_screen(LobbyScreen(lobby))
+
+    def _not_networked(self) -> str | None:
+        """Why the chosen game's tables cannot be opened (its network play flag is off: the
+        same one-line reason as ``rattus host --game``), or ``None``."""
+        try:
+            network_game(self.chosen.name)
+        except LobbyRefusal as exc:
+            return exc.reason
+        return None
 
 
 # --- join ---------------------------------------------------------------------------------------
@@ -300,15 +346,20 @@ class JoinScreen(FormScreen):
 
     def redraw(self) -> None:
         c = Text()
-        _row(c, self.row == "colour", f"Colour   < {D.COLOURS[self.colour]} >")
+        _row(c, self.row == "colour", f"Colour   < {SEAT_COLOURS[self.colour]} >")
         self.query_one("#colour-row", Static).update(c)
         t = Text(self.discovery_note + "\n", style="bold")
         if not self.tables:
             t.append("  (none yet: they appear here as they open)\n")
         for i, a in enumerate(self.tables):
             seats = f"{a.seats_taken}/{a.seats_taken + a.seats_free}"
-            label = f"{safetext(a.name)[:22]:<22} {a.address:<21} {seats} {a.state:<7}"
-            if not a.compatible:
+            game = safetext(a.game_title)[:13]
+            label = f"{safetext(a.name)[:16]:<16} {game:<13} {a.address:<21} {seats}"
+            if a.compatible:
+                label += f" {a.state:<7}"
+            elif a.version == PROTOCOL_VERSION and a.incompatibility is not None:
+                label += " NOT PLAYABLE HERE"  # a game (or its version) this program lacks
+            else:
                 label += " OTHER VERSION"
             _row(t, self.cursor == len(self.ROWS) + i, label)
         t.append(
@@ -319,7 +370,7 @@ class JoinScreen(FormScreen):
 
     def change(self, delta: int) -> None:
         if self.row == "colour":
-            self.colour = (self.colour + delta) % len(D.COLOURS)
+            self.colour = (self.colour + delta) % len(SEAT_COLOURS)
 
     def action_select(self) -> None:
         player = self.query_one("#player", Input).value.strip()
@@ -329,7 +380,7 @@ class JoinScreen(FormScreen):
         if self.row in ("player", "colour"):
             self.action_cursor(1)
             return
-        colour = D.COLOURS[self.colour]
+        colour = SEAT_COLOURS[self.colour]
         remember(name=player, colour=colour)
         try:
             if self.row == "address":
@@ -337,6 +388,10 @@ class JoinScreen(FormScreen):
                 lobby = GuestLobby(address, player, colour=colour)
             else:
                 advert = self.tables[self.cursor - len(self.ROWS)]
+                why = advert.why_not()  # another game, or another version of one
+                if why is not None:
+                    self.say(safetext(why))
+                    return
                 lobby = join_by_advert(advert, player, colour)
         except Exception as exc:
             self.say(problem_text(exc))
@@ -436,7 +491,7 @@ class LobbyScreen(Screen[None]):
             self.redraw()
             return
         game.start()
-        self.app.switch_screen(TableScreen(game))
+        self.app.switch_screen(network_table(game))
 
     def redraw(self) -> None:
         lobby = self.lobby
@@ -459,6 +514,7 @@ class LobbyScreen(Screen[None]):
         elif state is None:
             t.append("Connecting...\n")
         else:
+            t.append(f"Game: {state.options.definition.title}\n")
             t.append(f"Options: {options_words(state.options)}\n\n")
             for i in range(state.options.players):
                 t.append(f"  Seat {i + 1}  ")
@@ -535,8 +591,8 @@ class LobbyScreen(Screen[None]):
             return
         others = {s.colour for j, s in enumerate(state.seats) if j != me}
         mine = state.seats[me].colour
-        start = D.COLOURS.index(mine) if mine in D.COLOURS else -1
-        free = [D.COLOURS[(start + k) % len(D.COLOURS)] for k in range(1, len(D.COLOURS))]
+        start = SEAT_COLOURS.index(mine) if mine in SEAT_COLOURS else -1
+        free = [SEAT_COLOURS[(start + k) % len(SEAT_COLOURS)] for k in range(1, len(SEAT_COLOURS))]
         choice = next((c for c in free if c not in others), None)
         if choice is None:
             lobby.news.append("Every other colour is taken.")
@@ -555,8 +611,8 @@ class LobbyScreen(Screen[None]):
             return
         now = lobby.state.options
         if which == "players":
-            low = max(len(lobby.state.seats), D.MIN_PLAYERS)
-            fitting = list(range(low, D.MAX_PLAYERS + 1))
+            low = max(len(lobby.state.seats), now.definition.min_players)
+            fitting = list(range(low, now.definition.max_players + 1))
             new = replace(now, players=fitting[(fitting.index(now.players) + 1) % len(fitting)])
         elif which == "buildings":
             i = BUILDINGS.index(now.buildings) if now.buildings in BUILDINGS else -1
@@ -719,58 +775,3 @@ class VerifyScreen(FormScreen):
             t.append("\n" + rest)
         self.report = t
         self.redraw()
-
-
-# --- the end of a network game ------------------------------------------------------------------
-
-
-class NetEndScreen(EndScreen):
-    """How the network game ended, the scoring, and the verifier's verdict on our record."""
-
-    controller: NetworkGame
-
-    def __init__(self, controller: NetworkGame, log_lines: list[str]) -> None:
-        super().__init__(controller, log_lines)
-        self.verdict_text = Text("Verifying the signed record...", style="italic")
-
-    def compose(self) -> ComposeResult:
-        c = self.controller
-        over = c.node.session.game is not None and c.view.is_over
-        title = "GAME OVER: the plague reveals the rats" if over else "THE GAME STOPPED"
-        yield Static(Text(title, style="bold"), id="end-title")
-        with VerticalScroll(id="end-scroll"):
-            yield Static(Text(c.summary()), id="end-summary")
-            yield Static(self.verdict_text, id="verdict")
-            if over:
-                yield Static(R.scoring(c.view), id="scoring")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        super().on_mount()
-        if self.controller.outcome is not None:
-            self.run_worker(self._verify, thread=True, group="verify")
-        else:
-            self.verdict_text = Text("No record to verify.")
-            self.query_one("#verdict", Static).update(self.verdict_text)
-
-    def _verify(self) -> None:
-        try:
-            verdict = self.controller.verify()
-            text = Text("No record.") if verdict is None else self._verdict(verdict)
-        except Exception as exc:
-            text = Text(f"The record could not be verified: {problem_text(exc)}", style="bold")
-        self.app.call_from_thread(self._show, text)
-
-    @staticmethod
-    def _verdict(verdict: Verdict) -> Text:
-        head, _, rest = verdict.text().partition("\n")
-        t = Text("Verification: ", style="bold")
-        t.append(head, style="bold" if verdict.fair else "bold reverse")
-        if rest:
-            t.append("\n" + rest)
-        return t
-
-    def _show(self, text: Text) -> None:
-        self.verdict_text = text
-        if self.is_attached:
-            self.query_one("#verdict", Static).update(text)

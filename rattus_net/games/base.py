@@ -78,6 +78,13 @@ class GameDefinition(ABC):
     title: str
     min_players: int
     max_players: int
+    network_play: bool = False
+    """Whether tables of this game can be hosted and joined on the network. The one switch
+    for it: ``rattus host``/``join``, the lobby, the adverts and the TUI's forms and menu all
+    ask this flag (a game turns it on once its network play exists)."""
+    network_version: int = 1
+    """The version of the game's moves and records at a network table: peers of the same
+    game but another version cannot share a table (adverts and the lobby say so)."""
 
     @abstractmethod
     def new_game(self, players: Sequence[str], options: Mapping[str, Any] | None = None) -> Any:

@@ -1,9 +1,9 @@
 """Finding tables on the LAN: DNS-SD over mDNS with python-zeroconf, on the app's event loop.
 
 A hosted table is a ``_rattus._tcp.local.`` service; its TXT record says what a joiner needs
-before connecting (is the version compatible, is a seat free, is it still in the lobby) and the
-host key fingerprint, which the joiner checks against the key the host proves it holds once
-connected, so a stray or hostile advert cannot pass for the table the user picked.
+before connecting (which game, are the versions compatible, is a seat free, is it still in the
+lobby) and the host key fingerprint, which the joiner checks against the key the host proves it
+holds once connected, so a stray or hostile advert cannot pass for the table the user picked.
 
 Everything received over mDNS comes from anyone on the LAN, so :meth:`TableAdvert.from_txt`
 parses it with bounds and never raises anything but :class:`AdvertError`. mDNS does not cross
@@ -28,6 +28,7 @@ from zeroconf import IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from protocol.wire import PROTOCOL_VERSION
+from rattus_net.games import DEFAULT_GAME, GAMES, get_game
 from rattus_net.net.names import (
     MAX_NAME,
     BadName,
@@ -50,6 +51,7 @@ least: python-zeroconf enforces that minimum on pointers.)"""
 RECHECK = 5.0
 """Seconds between a browser's checks that its tables' hosts still answer."""
 _FP = re.compile(r"^[0-9a-f]{16}$")
+_GAME = re.compile(r"^[a-z][a-z0-9-]{0,31}$")
 _MAX_TXT_VALUE = 200
 
 
@@ -88,10 +90,54 @@ class TableAdvert:
     host: str = ""
     port: int = 0
     instance: str = ""
+    game: str = DEFAULT_GAME
+    """The game played at the table (an advert of an older version names none: Rattus
+    Cartus); a name this program does not know is kept, to be shown as unknown."""
+    game_version: int = 1
 
     @property
     def compatible(self) -> bool:
-        return self.version == PROTOCOL_VERSION
+        """Whether this program can join the table: same protocol, a game it plays on the
+        network, the same version of that game."""
+        return self.version == PROTOCOL_VERSION and self.incompatibility is None
+
+    @property
+    def incompatibility(self) -> str | None:
+        """Why the table's game cannot be joined from here (``None`` if it can): a few words
+        for the table list."""
+        if self.game not in GAMES:
+            return f"unknown game {self.game!r}"
+        game = get_game(self.game)
+        if not game.network_play:
+            return f"{game.title}: not on the network yet"
+        if self.game_version != game.network_version:
+            return f"{game.title} version {self.game_version}"
+        return None
+
+    def why_not(self) -> str | None:
+        """Why this program cannot join the table, in one line (``None`` if it can)."""
+        name = repr(self.name)
+        if self.version != PROTOCOL_VERSION:
+            return (
+                f"table {name} speaks protocol version {self.version}, this program "
+                f"{PROTOCOL_VERSION}: update one of them"
+            )
+        if self.game not in GAMES:
+            return f"table {name} plays a game this program does not know ({self.game!r})"
+        game = get_game(self.game)
+        if not game.network_play:
+            return f"table {name} plays {game.title}, which cannot be played on the network yet"
+        if self.game_version != game.network_version:
+            return (
+                f"table {name} plays {game.title} version {self.game_version}; this program "
+                f"plays version {game.network_version}: update one of them"
+            )
+        return None
+
+    @property
+    def game_title(self) -> str:
+        """The game's title (``Rattus Cartus``), or its name if this program does not know it."""
+        return get_game(self.game).title if self.game in GAMES else self.game
 
     @property
     def address(self) -> str:
@@ -105,6 +151,8 @@ class TableAdvert:
             "free": str(self.seats_free),
             "state": self.state,
             "fp": self.fingerprint,
+            "game": self.game,
+            "gv": str(self.game_version),
         }
 
     @classmethod
@@ -147,6 +195,9 @@ class TableAdvert:
                 name = check_name(raw_name, "table name")
         except BadName as exc:
             raise AdvertError(f"TXT field 'name': {exc}") from None
+        game = fields.get("game", DEFAULT_GAME)
+        if not _GAME.match(game):
+            raise AdvertError("TXT field 'game' is not a game name")
         return cls(
             name=name,
             fingerprint=fp,
@@ -154,6 +205,8 @@ class TableAdvert:
             seats_free=number("free", 0, 5),
             state=state,
             version=version,
+            game=game,
+            game_version=number("gv", 0, 65535) if "gv" in fields else 1,
         )
 
 

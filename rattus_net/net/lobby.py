@@ -29,6 +29,7 @@ from protocol.errors import DecodeError, RemoteProtocolError
 from protocol.wire import WireValue, decode_message, encode_message
 from rattus_net.bots import BOT_KINDS
 from rattus_net.engine.errors import RattusError
+from rattus_net.games import DEFAULT_GAME, GAMES, GameDefinition, get_game
 from rattus_net.games.cartus.config import BuildingSelection
 from rattus_net.games.cartus.data import COLOURS
 from rattus_net.net.handshake import Handshake
@@ -83,22 +84,70 @@ def _wire_name(value: str, what: str, peer: str | None) -> str:
         raise DecodeError(peer, str(exc)) from None
 
 
+class NotNetworked(LobbyRefusal):
+    """A game whose tables cannot be hosted or joined on the network (yet): its definition's
+    ``network_play`` flag is off. The one place that says so, for the CLI and the TUI."""
+
+    def __init__(self, game: GameDefinition) -> None:
+        self.game = game
+        others = " and ".join(g.title for g in network_games()) or "no game"
+        super().__init__(
+            f"{game.title} cannot be played on the network yet (network tables play {others} "
+            f"for now); play it against bots: rattus play --game {game.name}"
+        )
+
+
+def network_games() -> tuple[GameDefinition, ...]:
+    """The games whose tables can be hosted and joined, in the order of ``GAMES``."""
+    return tuple(g for g in map(get_game, GAMES) if g.network_play)
+
+
+def network_game(name: str) -> GameDefinition:
+    """The game called ``name`` if it can be played at a network table; NotNetworked if its
+    network play does not exist yet, LobbyRefusal if there is no such game."""
+    try:
+        game = get_game(name)
+    except ValueError as exc:
+        raise LobbyRefusal(str(exc)) from None
+    if not game.network_play:
+        raise NotNetworked(game)
+    return game
+
+
+SEAT_COLOURS: tuple[str, ...] = tuple(COLOURS)
+"""The disc colours a seat sits with at a network table, in the order they are offered."""
+
+MAX_GAME_NAME = 32
+"""Longest game name read from a peer (ours are a few letters; a longer one is not a game)."""
+
+
 @dataclass(frozen=True, slots=True)
 class TableOptions:
-    """Options of a table; the host may change them until somebody is ready."""
+    """Options of a table; the host may change them until somebody is ready. ``game`` names
+    the game played (``rattus_net.games``); ``buildings`` and ``simultaneous_supply`` are
+    Rattus Cartus's options."""
 
     players: int = 3
     buildings: str = "random-cards"
     simultaneous_supply: bool = False
+    game: str = DEFAULT_GAME
 
     def check(self) -> TableOptions:
-        if not 2 <= self.players <= 5:
-            raise LobbyRefusal("Rattus Cartus is for 2 to 5 players")
-        try:
-            BuildingSelection.parse(self.buildings)
-        except (RattusError, ValueError) as exc:
-            raise LobbyRefusal(f"bad building selection: {exc}") from None
+        game = network_game(self.game)
+        if not game.min_players <= self.players <= game.max_players:
+            raise LobbyRefusal(
+                f"{game.title} is for {game.min_players} to {game.max_players} players"
+            )
+        if self.game == "cartus":
+            try:
+                BuildingSelection.parse(self.buildings)
+            except (RattusError, ValueError) as exc:
+                raise LobbyRefusal(f"bad building selection: {exc}") from None
         return self
+
+    @property
+    def definition(self) -> GameDefinition:
+        return get_game(self.game)
 
     @property
     def selection(self) -> BuildingSelection:
@@ -109,18 +158,37 @@ class TableOptions:
             "players": self.players,
             "buildings": self.buildings,
             "simultaneous": self.simultaneous_supply,
+            "game": self.game,
+            "game_version": self.definition.network_version,
         }
 
     @classmethod
     def from_wire(cls, value: WireValue, peer: str | None = None) -> TableOptions:
+        """Options a host sent. A host of an older version names no game: Rattus Cartus,
+        version 1. Another game, or another version of ours, is refused in one line."""
         if not isinstance(value, dict):
             raise DecodeError(peer, "options must be a map")
         players = body_field(value, "players", int, peer=peer)
         buildings = body_field(value, "buildings", str, peer=peer, max_len=2000)
         simultaneous = body_field(value, "simultaneous", bool, peer=peer)
         assert isinstance(players, int) and isinstance(buildings, str)
+        name = value.get("game", DEFAULT_GAME)
+        version = value.get("game_version", 1)
+        if not isinstance(name, str) or len(name) > MAX_GAME_NAME:
+            raise DecodeError(peer, "the game must be a short name")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise DecodeError(peer, "the game version must be a number")
+        if name not in GAMES:
+            raise DecodeError(peer, f"the table plays a game this program does not know ({name!r})")
+        game = get_game(name)
+        if version != game.network_version:
+            raise DecodeError(
+                peer,
+                f"the table plays {game.title} version {version}; this program plays version "
+                f"{game.network_version}",
+            )
         try:
-            return cls(players, buildings, bool(simultaneous)).check()
+            return cls(players, buildings, bool(simultaneous), name).check()
         except LobbyRefusal as exc:
             raise DecodeError(peer, exc.reason) from None
 

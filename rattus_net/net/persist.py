@@ -13,7 +13,9 @@ naming the file), and the node treats every resumed journal as possibly behind w
 had sent (it asks the other peers before its player decides anything: see
 :mod:`rattus_net.net.node`), since a journal cut exactly between two records looks whole.
 
-Layout under the data directory (``RATTUS_DATA_DIR``, else platformdirs' user data dir)::
+Game ids are shown with their game's name in front (``cartus-1f2e...``): every command takes
+them so or bare; the folders are named by the bare hex digits. Layout under the data directory
+(``RATTUS_DATA_DIR``, else platformdirs' user data dir)::
 
     games/<game id>/seat-<n>/journal.bin    the records, each: u32 length | u32 crc32 | payload
     games/<game id>/seat-<n>/meta.json      small summary for listing (written atomically)
@@ -43,6 +45,7 @@ import platformdirs
 
 from protocol.errors import DecodeError
 from protocol.wire import DEFAULT_LIMITS, Limits, WireValue, decode_value, encode_value
+from rattus_net.games import DEFAULT_GAME, GAMES
 
 ENV_DATA_DIR = "RATTUS_DATA_DIR"
 """Environment variable that overrides the data directory (tests, several peers on one box)."""
@@ -109,11 +112,37 @@ def data_dir() -> Path:
     return Path(platformdirs.user_data_dir("rattus-net", appauthor=False))
 
 
+def split_game_id(text: str) -> tuple[str | None, str]:
+    """The game a game id names, if it is written with its game's prefix (``cartus-1f2e...``,
+    as listings show it), and the id itself (the hex digits the folders are named by)."""
+    game, dash, rest = text.partition("-")
+    if dash and game in GAMES:
+        return game, rest
+    return None, text
+
+
 def check_game_id(game_id: str) -> str:
-    """Game ids are lowercase hex; anything else could escape the games directory."""
-    if not _GAME_ID.match(game_id):
-        raise JournalError(f"{game_id!r} is not a game id (8 to 64 lowercase hex digits)")
-    return game_id
+    """Game ids are lowercase hex, optionally after their game's prefix (``cartus-``); the
+    hex digits are returned. Anything else could escape the games directory."""
+    _, digits = split_game_id(game_id)
+    if not _GAME_ID.match(digits):
+        raise JournalError(
+            f"{game_id!r} is not a game id (8 to 64 lowercase hex digits, after the game's "
+            "name and a dash if you like: cartus-...)"
+        )
+    return digits
+
+
+def game_of(meta: dict[str, Any]) -> str:
+    """The game a seat's meta.json names; games of older versions name none: Rattus Cartus."""
+    game = meta.get("game", DEFAULT_GAME)
+    return game if isinstance(game, str) and game in GAMES else DEFAULT_GAME
+
+
+def shown_game_id(game_id: str, game: str = DEFAULT_GAME) -> str:
+    """A game id as listings show it, its game first: ``cartus-1f2e...`` (``rattus resume``
+    takes it so, or without the prefix)."""
+    return f"{game}-{split_game_id(game_id)[1]}"
 
 
 def game_dir(game_id: str, root: Path | None = None) -> Path:

@@ -26,9 +26,42 @@ def test_txt_round_trip_and_compatibility() -> None:
     assert not old.compatible
 
 
+def test_adverts_name_the_game_and_older_ones_read_as_rattus_cartus() -> None:
+    advert = TableAdvert("Kitchen", FP, 2, 1, "open")
+    txt = advert.to_txt()
+    assert (txt["game"], txt["gv"]) == ("cartus", "1")
+    older = {k.encode(): v.encode() for k, v in txt.items() if k not in ("game", "gv")}
+    back = TableAdvert.from_txt(older)
+    assert (back.game, back.game_version, back.game_title) == ("cartus", 1, "Rattus Cartus")
+    assert back.compatible
+
+
+def test_a_table_of_a_game_not_played_here_is_listed_but_not_compatible() -> None:
+    rattus = TableAdvert("Board", FP, 1, 2, "open", game="rattus")
+    back = TableAdvert.from_txt(rattus.to_txt())
+    assert back.game == "rattus" and back.game_title == "Rattus"
+    assert not back.compatible and "not on the network yet" in (back.incompatibility or "")
+    newer = TableAdvert.from_txt({**rattus.to_txt(), "game": "cartus", "gv": "7"})
+    assert not newer.compatible and newer.incompatibility == "Rattus Cartus version 7"
+    other = TableAdvert.from_txt({**rattus.to_txt(), "game": "chess"})
+    assert other.game_title == "chess" and not other.compatible
+    assert other.incompatibility == "unknown game 'chess'"
+    # and why it cannot be joined, in one line, before connecting
+    assert back.why_not() == "table 'Board' plays Rattus, which cannot be played on the network yet"
+    assert newer.why_not() == (
+        "table 'Board' plays Rattus Cartus version 7; this program plays version 1: "
+        "update one of them"
+    )
+    assert other.why_not() == "table 'Board' plays a game this program does not know ('chess')"
+    assert TableAdvert("T", FP, 1, 1, "open").why_not() is None
+
+
 @pytest.mark.parametrize(
     ("key", "value", "match"),
     [
+        (b"game", b"Rattus Cartus", "'game'"),
+        (b"game", b"\x1b[31m", "'game'"),
+        (b"gv", b"-1", "'gv'"),
         (b"v", b"x", "'v'"),
         (b"v", b"9" * 40, "'v'"),
         (b"fp", b"nothex", "fingerprint"),

@@ -86,8 +86,10 @@ def test_a_table_found_with_zeroconf_is_played_across_namespaces(
         (name, f"{lab.addr(0)}:47000", 1, 2)
     ]
     assert tables[0]["compatible"] and tables[0]["state"] == "open"
+    assert (tables[0]["game"], tables[0]["game_version"]) == ("cartus", 1)
     text = lab.run(2, rattus(["tables"]), timeout=30, env=env_for(tmp_path / "l"))
     assert name in text.stdout and "1/3 seated" in text.stdout
+    assert "Rattus Cartus" in text.stdout
     if all(shutil.which(tool) for tool in ("avahi-browse", "avahi-daemon", "dbus-daemon")):
         check_with_avahi(lab, tmp_path, name)
     else:  # optional by design: .ci/run installs them; say so when they are missing

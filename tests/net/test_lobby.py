@@ -8,14 +8,16 @@ import os
 import pytest
 
 from protocol.crypto.identity import Identity
-from protocol.errors import RemoteProtocolError
+from protocol.errors import DecodeError, RemoteProtocolError
 from protocol.wire import encode_message
+from rattus_net.games.rattus.definition import RattusDefinition
 from rattus_net.net.handshake import Handshake, HandshakeError
 from rattus_net.net.lobby import (
     HostedTable,
     LobbyCore,
     LobbyRefusal,
     LobbyState,
+    NotNetworked,
     Seat,
     TableOptions,
     colour_message,
@@ -247,3 +249,45 @@ def test_a_guest_takes_back_ready_over_loopback() -> None:
         await table.close()
 
     asyncio.run(asyncio.wait_for(main(), 20))
+
+
+def test_the_table_names_its_game_on_the_wire_and_older_hosts_mean_rattus_cartus() -> None:
+    core = LobbyCore.open("T", ident().public, TableOptions(players=2))
+    wire = core.state.to_wire()
+    options = wire["options"]
+    assert isinstance(options, dict)
+    assert (options["game"], options["game_version"]) == ("cartus", 1)
+    assert LobbyState.from_wire(wire).options.game == "cartus"
+    older = {k: v for k, v in options.items() if k not in ("game", "game_version")}
+    assert TableOptions.from_wire(older) == TableOptions(2, "random-cards", False, "cartus")
+
+
+@pytest.mark.parametrize(
+    ("change", "match"),
+    [
+        ({"game": "chess"}, "does not know"),
+        ({"game": "x" * 200}, "short name"),
+        ({"game_version": 9}, "Rattus Cartus version 9; this program plays version 1"),
+        ({"game_version": "1"}, "version must be a number"),
+        ({"game": "rattus", "players": 2}, "Rattus cannot be played on the network yet"),
+    ],
+)
+def test_a_table_of_another_game_or_version_is_refused_in_one_line(
+    change: dict[str, object], match: str
+) -> None:
+    options = {**TableOptions(players=2).to_wire(), **change}
+    with pytest.raises(DecodeError, match=match):
+        TableOptions.from_wire(options)  # type: ignore[arg-type]
+
+
+def test_rattus_tables_wait_for_its_network_play_behind_one_flag(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with pytest.raises(NotNetworked, match="rattus play --game rattus") as refused:
+        TableOptions(players=2, game="rattus").check()
+    assert "network tables play Rattus Cartus" in refused.value.reason
+    # the same flag turns it on: the game's own player counts apply then
+    monkeypatch.setattr(RattusDefinition, "network_play", True)
+    assert TableOptions(players=4, game="rattus").check().game == "rattus"
+    with pytest.raises(LobbyRefusal, match="Rattus is for 2 to 4 players"):
+        TableOptions(players=5, game="rattus").check()

@@ -60,7 +60,8 @@ def test_three_peers_from_one_data_directory_play_and_a_killed_guest_resumes(
     procs[2].wait(10)
     listed = subprocess.run(rattus(["resume"]), env=env_for(data), capture_output=True,
                             text=True, timeout=60)  # fmt: skip
-    lines = [line for line in listed.stdout.splitlines() if line.startswith(game)]
+    # listed with the game's name in front, as `resume` takes it too
+    lines = [line for line in listed.stdout.splitlines() if line.startswith(f"cartus-{game}")]
     assert len(lines) == 3, listed.stdout  # one line per seat
     assert sum("(being played now)" in line for line in lines) == 2, lines
     [killed] = [line for line in lines if "(being played now)" not in line]
@@ -72,7 +73,7 @@ def test_three_peers_from_one_data_directory_play_and_a_killed_guest_resumes(
     assert busy.returncode == 1 and "is in use" in busy.stderr, busy.stderr
     assert "Traceback" not in busy.stderr
     # without --seat, the one unfinished seat nobody plays: the killed guest's
-    procs[2] = spawn(["resume", game], data)
+    procs[2] = spawn(["resume", f"cartus-{game}"], data)
     results = finish(procs, 150)
     assert f"resumed at seat {seat.group(1)}" in results[2][1]
     assert_same_fair_records(records_of(results), 3)

@@ -91,7 +91,9 @@ def test_two_ssh_players_and_a_bot_play_a_network_game_to_a_fair_end(
         guest.kill_client()  # Bob's connection drops in round 3; his seat waits for him
         guest.close()
         guest = Pane(server.ssh(bob, "bob", "-tt"), cols=100, rows=32)
-        guest.wait_for(r"> Back to the network game \(at .Alice's table., you are Bob\)")
+        guest.wait_for(
+            r"> Back to the network game \(Rattus Cartus at .Alice's table., you are Bob\)"
+        )
         guest.send("Enter")
         play_to_the_end([host, guest])
         for pane in (host, guest):

@@ -9,9 +9,10 @@ from tui_helpers import controller_at, play_to_end, sync
 from rattus_net.games.cartus.config import BuildingSelection
 from rattus_net.games.cartus.moves import DecisionKind, Enter
 from tui.app import RattusApp
-from tui.controller import OfflineOptions
-from tui.dialogs import CardsDialog, EnterDialog, SupplyDialog
-from tui.screens import EndScreen, MenuScreen, RulesScreen, TableScreen
+from tui.cartus.controller import OfflineOptions
+from tui.cartus.dialogs import CardsDialog, EnterDialog, SupplyDialog
+from tui.cartus.screens import EndScreen, TableScreen
+from tui.screens import MenuScreen, RulesScreen
 
 
 @pytest.mark.parametrize(

@@ -29,11 +29,12 @@ from tui_helpers import keys_for, play_network_to_end
 
 from rattus_net import cli
 from tui.app import RattusApp
-from tui.dialogs import DecisionDialog
+from tui.cartus.dialogs import DecisionDialog
+from tui.cartus.news import NewsScreen
+from tui.cartus.screens import NetEndScreen, TableScreen
 from tui.netgame import NetworkGame
-from tui.netscreens import LobbyScreen, NetEndScreen
-from tui.news import NewsScreen
-from tui.screens import MenuScreen, TableScreen
+from tui.netscreens import LobbyScreen
+from tui.screens import MenuScreen
 
 OPEN_LINE = re.compile(r"open on port (\d+)")
 
@@ -287,7 +288,7 @@ def test_a_persons_seat_resumes_in_the_tui_after_a_crash(
     capsys.readouterr()
     assert cli.main(["resume"]) == 0  # without an id: the unfinished games
     listed = capsys.readouterr().out
-    assert f"{game_id}  table 'Attic', seat of Gus, 2 players" in listed
+    assert f"cartus-{game_id}  Rattus Cartus at table 'Attic', seat of Gus, 2 players" in listed
     seen: list[tuple[list[str], bytes]] = []
 
     async def to_the_end(app: RattusApp) -> None:
@@ -296,7 +297,7 @@ def test_a_persons_seat_resumes_in_the_tui_after_a_crash(
             app.exit()
 
     run_app_with(monkeypatch, to_the_end)
-    assert cli.main(["resume", game_id]) == 0
+    assert cli.main(["resume", f"cartus-{game_id}"]) == 0  # the id as listed
     [(log, record)] = seen
     check_the_return(host, log, record)
     capsys.readouterr()
@@ -318,7 +319,7 @@ def test_the_menu_takes_a_person_back_to_an_unfinished_network_game(
             menu = app.screen
             assert isinstance(menu, MenuScreen)
             body = str(menu.query_one("#menu-body", Static).render())
-            assert "> Back to the network game (at 'Attic', you are Gus)" in body
+            assert "> Back to the network game (Rattus Cartus at 'Attic', you are Gus)" in body
             await pilot.press("enter")
             seen.append(await play_on_to_the_end(app, pilot))
             await pilot.press("enter")  # back to the menu: nothing left to go back to

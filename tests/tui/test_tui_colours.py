@@ -16,9 +16,9 @@ from tui_helpers import controller_at, sync
 
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.moves import DecisionKind
-from tui import render as R
 from tui.app import RattusApp
-from tui.controller import OfflineGame, OfflineOptions
+from tui.cartus import render as R
+from tui.cartus.controller import OfflineGame, OfflineOptions
 
 SGR = re.compile(r"\x1b\[([0-9;]*)m")
 

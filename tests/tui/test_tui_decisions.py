@@ -12,10 +12,10 @@ from tui_helpers import controller_at, sync
 from rattus_net.games.cartus.config import BuildingSelection
 from rattus_net.games.cartus.moves import DecisionKind, Discard, Enter, PlayPass, Supply
 from tui.app import RattusApp
-from tui.controller import OfflineGame, OfflineOptions
-from tui.dialogs import CardsDialog, DecisionDialog, EnterDialog, SupplyDialog, can_pass
+from tui.cartus.controller import OfflineGame, OfflineOptions
+from tui.cartus.dialogs import CardsDialog, DecisionDialog, EnterDialog, SupplyDialog, can_pass
+from tui.cartus.news import NewsScreen, summary
 from tui.help import HelpScreen
-from tui.news import NewsScreen, summary
 from tui.screens import LogScreen, RulesScreen
 
 

@@ -10,8 +10,8 @@ from tui_helpers import controller_at, sync
 from rattus_net.games.cartus.moves import DecisionKind, DeclineAction, TakeAction
 from rattus_net.settings import Settings, load_settings, save_settings
 from tui.app import RattusApp
-from tui.decline import DeclineDialog
-from tui.screens import TableScreen
+from tui.cartus.decline import DeclineDialog
+from tui.cartus.screens import TableScreen
 
 
 def _offered() -> tuple[RattusApp, int]:
@@ -103,7 +103,7 @@ def test_end_screen_shows_the_plague_variants_survivors_as_survivors() -> None:
     from rattus_net.games.cartus.local import run
     from rattus_net.games.cartus.record import GameRecord
     from rattus_net.games.cartus.view import PlayerView
-    from tui import render as R
+    from tui.cartus import render as R
 
     data = {
         "format": "rattus-record",

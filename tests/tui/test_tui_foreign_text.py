@@ -21,22 +21,23 @@ from textual.screen import Screen
 from textual.widgets import RichLog, Static
 from tui_helpers import controller_at, keys_for, sync
 
-import tui.controller as TC
+import tui.cartus.controller as TC
 import tui.rattus.controller as RC
 from rattus_net.games.cartus.moves import DecisionKind
 from rattus_net.net.discovery import TableAdvert
 from rattus_net.net.lobby import LobbyState, Seat, TableOptions
-from tui import render as R
 from tui.app import RattusApp
-from tui.controller import OfflineGame, OfflineOptions
-from tui.dialogs import ChoosePlayerDialog, DecisionDialog
+from tui.cartus import render as R
+from tui.cartus.controller import OfflineGame, OfflineOptions
+from tui.cartus.dialogs import ChoosePlayerDialog, DecisionDialog
+from tui.cartus.screens import EndScreen
 from tui.netgame import GuestLobby
 from tui.netscreens import JoinScreen, LobbyScreen
 from tui.rattus.controller import RattusOffline, RattusOptions
 from tui.rattus.dialogs import RattusDialog
 from tui.rattus.narrate import Narrator, clean
 from tui.rattus.screens import RattusEndScreen
-from tui.screens import EndScreen, LogScreen
+from tui.screens import LogScreen
 
 # Each is a valid network name (printable, at most 24 characters) but console markup.
 HOSTILE = ("[red]Rotbart[/]", "[@click=app.quit]Quitter", "[reverse]Umkehr", "[b]Fett[/b]")

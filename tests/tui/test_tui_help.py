@@ -10,8 +10,9 @@ from tui_helpers import controller_at, sync
 
 from rattus_net.games.cartus.moves import DecisionKind
 from tui.app import RattusApp
+from tui.cartus.screens import TableScreen
 from tui.help import HIDDEN_ACTIONS, HelpScreen, key_name
-from tui.screens import LogScreen, MenuScreen, RulesScreen, TableScreen
+from tui.screens import LogScreen, MenuScreen, RulesScreen
 
 
 def _every_key_listed(screen: Any, help_screen: HelpScreen) -> None:

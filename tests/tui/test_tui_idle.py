@@ -12,9 +12,9 @@ from tui_helpers import sync
 
 from rattus_net.net.lobby import TableOptions
 from tui.app import RattusApp
-from tui.dialogs import DecisionDialog
+from tui.cartus.dialogs import DecisionDialog
+from tui.cartus.screens import TableScreen
 from tui.netgame import HostLobby
-from tui.screens import TableScreen
 
 
 @sync

@@ -12,10 +12,11 @@ from tui_helpers import controller_at, sync
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.config import BuildingSelection
 from rattus_net.games.cartus.moves import DecisionKind as K
-from tui import render as R
 from tui.app import RattusApp, TooSmallScreen
-from tui.dialogs import DecisionDialog, EnterDialog, list_height
-from tui.screens import MenuScreen, RulesScreen, TableScreen, rules_text
+from tui.cartus import render as R
+from tui.cartus.dialogs import DecisionDialog, EnterDialog, list_height
+from tui.cartus.screens import TableScreen
+from tui.screens import MenuScreen, RulesScreen, rules_text
 
 CARDS = BuildingSelection.random_cards()
 

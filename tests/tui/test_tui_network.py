@@ -26,12 +26,12 @@ from rattus_net.net.discovery import TableAdvert
 from rattus_net.net.lobby import TableOptions
 from rattus_net.selfplay import play_secure_game
 from tui.app import RattusApp
+from tui.cartus.screens import NetEndScreen
 from tui.netgame import GuestLobby, HostLobby, address_text
 from tui.netscreens import (
     HostScreen,
     JoinScreen,
     LobbyScreen,
-    NetEndScreen,
     VerifyScreen,
     verify_file,
 )
@@ -274,14 +274,15 @@ async def test_host_form_opens_a_lobby(monkeypatch: pytest.MonkeyPatch) -> None:
         await pilot.pause()
         assert isinstance(app.screen, HostScreen)
         assert "Colour         < red >" in text_of(app, "#form-body")  # the first colour
-        await pilot.press("down", "down", "right", "right")  # green discs
+        assert "Game           < Rattus Cartus >" in text_of(app, "#form-body")
+        await pilot.press("down", "down", "down", "right", "right")  # green discs
         assert "Colour         < green >" in text_of(app, "#form-body")
         await pilot.press("down", "right", "right")  # 5 players
         await pilot.press("down", "down", "right")  # simultaneous supplies
         await pilot.press("down", "enter")
         await wait_until(pilot, lambda: bool(made) and made[0].hosted is not None)
         await pilot.pause()
-        assert made[0].options == TableOptions(5, "random-cards", True)
+        assert made[0].options == TableOptions(5, "random-cards", True, "cartus")
         assert made[0].state.seats[0].colour == "green"
         assert "5 players, random cards, supplies simultaneous" in text_of(app, "#lobby-body")
         assert "green" in text_of(app, "#lobby-body")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rattus_net.games.cartus.config import GameConfig
 from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.view import PlayerView
-from tui.render import players, safe_names
+from tui.cartus.render import players, safe_names
 
 
 def test_player_names_with_escapes_do_not_reach_the_screen() -> None:

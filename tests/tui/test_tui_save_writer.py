@@ -18,10 +18,11 @@ from tui_helpers import keys_for, sync, to_dialog
 
 import tui.saves
 from tui.app import RattusApp
-from tui.controller import OfflineGame, OfflineOptions
+from tui.cartus.controller import OfflineGame, OfflineOptions
+from tui.cartus.saves import read_save
+from tui.cartus.screens import TableScreen
 from tui.rattus.controller import RattusOffline, RattusOptions
-from tui.saves import SaveWriter, read_save
-from tui.screens import TableScreen
+from tui.saves import SaveWriter
 
 
 class Writes:

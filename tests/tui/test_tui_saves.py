@@ -21,11 +21,13 @@ from tui_helpers import keys_for, play_to_end, sync, to_dialog
 from rattus_net.games.cartus.view import PlayerView
 from rattus_net.report import state_dict
 from tui.app import RattusApp
-from tui.controller import OfflineGame, OfflineOptions
-from tui.dialogs import DecisionDialog
-from tui.news import NewsScreen
-from tui.saves import SaveError, read_save, save_path
-from tui.screens import EndScreen, MenuScreen, TableScreen
+from tui.cartus.controller import OfflineGame, OfflineOptions
+from tui.cartus.dialogs import DecisionDialog
+from tui.cartus.news import NewsScreen
+from tui.cartus.saves import read_save, save_path
+from tui.cartus.screens import EndScreen, TableScreen
+from tui.saves import SaveError
+from tui.screens import MenuScreen
 
 
 def play_human_turns(game: OfflineGame, turns: int, rng: random.Random) -> None:
@@ -165,7 +167,9 @@ async def test_the_menu_with_both_ways_back_fits_80x24() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         body = str(app.screen.query_one("#menu-body", Static).render())
-        assert body.startswith("> Back to the network game (at 'Kitchen', you are Gus)")
+        assert body.startswith(
+            "> Back to the network game (Rattus Cartus at 'Kitchen', you are Gus)"
+        )
         assert "  Continue the saved game (round 1 of 9, 3 players)" in body
         _fits(app)
 

@@ -19,8 +19,9 @@ from rattus_net.settings import (
     settings_path,
 )
 from tui.app import RattusApp
-from tui.saves import read_save, save_path
-from tui.screens import MenuScreen, TableScreen
+from tui.cartus.saves import read_save, save_path
+from tui.cartus.screens import TableScreen
+from tui.screens import MenuScreen
 
 
 def test_settings_round_trip_in_the_config_dir(tmp_path: Path, monkeypatch: object) -> None:
@@ -53,7 +54,7 @@ async def test_the_menu_remembers_the_last_game_options() -> None:
         await pilot.press("down", "right", "right", "down", "left", "down", "right", "right")
         menu = app.screen
         assert isinstance(menu, MenuScreen)
-        chosen = (menu.players, menu.bot_kind, menu.selection)
+        chosen = (menu.players, menu.bot_kind, menu.choices["buildings"])
         assert chosen[0] == 5 and chosen[2] == 2
         await pilot.press("enter")
         await to_dialog(pilot, app)
@@ -63,7 +64,7 @@ async def test_the_menu_remembers_the_last_game_options() -> None:
         await pilot.pause()
         menu = app.screen
         assert isinstance(menu, MenuScreen)
-        assert (menu.players, menu.bot_kind, menu.selection) == chosen
+        assert (menu.players, menu.bot_kind, menu.choices["buildings"]) == chosen
 
 
 @sync

@@ -14,7 +14,7 @@ from tui_helpers import controller_at
 from rattus_net.games.cartus.config import BuildingSelection
 from rattus_net.games.cartus.moves import DecisionKind as K
 from tui.app import RattusApp
-from tui.controller import OfflineGame, OfflineOptions
+from tui.cartus.controller import OfflineGame, OfflineOptions
 
 SIZE = (80, 24)
 

@@ -14,9 +14,9 @@ from textual.pilot import Pilot
 from rattus_net.games.cartus.config import BuildingSelection
 from rattus_net.games.cartus.moves import DecisionKind
 from tui.app import RattusApp
-from tui.controller import OfflineGame, OfflineOptions
-from tui.decline import DeclineDialog
-from tui.dialogs import (
+from tui.cartus.controller import OfflineGame, OfflineOptions
+from tui.cartus.decline import DeclineDialog
+from tui.cartus.dialogs import (
     CardsDialog,
     ChoosePlayerDialog,
     DecisionDialog,
@@ -24,8 +24,8 @@ from tui.dialogs import (
     LookDialog,
     SupplyDialog,
 )
-from tui.news import NewsScreen
-from tui.screens import EndScreen, TableScreen
+from tui.cartus.news import NewsScreen
+from tui.cartus.screens import EndScreen, TableScreen
 
 P = ParamSpec("P")
 
@@ -148,7 +148,7 @@ async def play_network_to_end(
 ) -> set[str]:
     """Drive network apps (each with its pilot) through their dialogs until every one shows
     its network end screen; returns the dialog kinds seen."""
-    from tui.netscreens import NetEndScreen
+    from tui.cartus.screens import NetEndScreen
 
     kinds: set[str] = set()
     deadline = time.monotonic() + seconds

@@ -21,7 +21,7 @@ from rattus_net.games.rattus.loader import default_components
 from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.moves import Move
 from rattus_net.games.rattus.view import RattusView
-from tui.controller import BOT_NAMES, CHECKPOINT_SECONDS, HUMAN_NAME
+from tui.offline import BOT_NAMES, CHECKPOINT_SECONDS, HUMAN_NAME
 from tui.rattus.narrate import Narrator, clean, decision_words
 from tui.rattus.saves import SavedRattusGame, rattus_save_body
 from tui.saves import SaveError, SaveWriter, save_writer

@@ -28,6 +28,7 @@ class CartusGame(GameDefinition):
     title = "Rattus Cartus"
     min_players = 2
     max_players = 5
+    network_play = True
 
     def new_game(self, players: Sequence[str], options: Mapping[str, Any] | None = None) -> Game:
         opts = dict(options or {})

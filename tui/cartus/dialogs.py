@@ -42,8 +42,8 @@ from rattus_net.games.cartus.moves import (
 )
 from rattus_net.games.cartus.narrate import decision_words
 from rattus_net.games.cartus.view import PlayerView
-from tui import render as R
-from tui.controller import GameController
+from tui.cartus import render as R
+from tui.cartus.controller import GameController
 
 LIST_HEIGHT = 6  # rows of a list shown at once at 80x24 (the rest scrolls with the cursor)
 
@@ -664,7 +664,7 @@ def dialog_for(controller: GameController) -> DecisionDialog:
     d = controller.view.decision
     assert d is not None
     if d.kind is DecisionKind.ACTION:  # taking or declining an action: its own module
-        from tui.decline import DeclineDialog
+        from tui.cartus.decline import DeclineDialog
 
         return DeclineDialog(controller)
     return DIALOGS[d.kind](controller)

@@ -7,7 +7,7 @@ Enter or d again), so that nobody gives an action up by a slip of the finger. A 
 never wants to decline sets "always take" (a in the dialog, t on the table toggles it): the
 table then takes offered actions without opening the dialog.
 
-Kept apart from ``tui/dialogs.py`` on purpose: the table screen reaches it through two small
+Kept apart from ``tui/cartus/dialogs.py`` on purpose: the table screen reaches it through two small
 hooks (``dialog_for`` and ``take_without_asking``).
 """
 
@@ -23,9 +23,9 @@ from textual.binding import Binding, BindingType
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.moves import DecisionKind, DeclineAction, TakeAction
 from rattus_net.settings import load_settings, save_settings
-from tui import render as R
-from tui.controller import GameController
-from tui.dialogs import DecisionDialog
+from tui.cartus import render as R
+from tui.cartus.controller import GameController
+from tui.cartus.dialogs import DecisionDialog
 
 
 def offered_action(controller: GameController) -> bool:

@@ -25,19 +25,13 @@ from rattus_net.games.cartus.local import LocalTable
 from rattus_net.games.cartus.moves import Move
 from rattus_net.games.cartus.narrate import Narrator, decision_words
 from rattus_net.games.cartus.view import PlayerView
-from tui.saves import SavedGame, SaveError, SaveWriter, save_body, save_writer
-
-# While the bots play after a human move, the game is saved again once they have been at it
-# this long (slow bots: a crash then does not cost the human's move); otherwise the game is
-# saved once per human decision, when the human is awaited again.
-CHECKPOINT_SECONDS = 1.0
+from tui.cartus.saves import SavedGame, save_body
+from tui.offline import BOT_NAMES, CHECKPOINT_SECONDS, HUMAN_NAME
+from tui.saves import SaveError, SaveWriter, save_writer
 
 # Bots that decide in a few milliseconds (measured: under 1 ms a human decision at the median,
 # 5 ms at most, 5 players): the table screen lets them play on its own loop, without a thread.
 QUICK_BOTS = frozenset({"random", "heuristic"})
-
-BOT_NAMES = ("Agnes", "Bertram", "Cecily", "Dietrich", "Elsbeth")
-HUMAN_NAME = "You"
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,11 +82,6 @@ def narrate(view: PlayerView, narrator: Narrator, start: int) -> list[str]:
                 text = text[:-1] + f": {D.face_name(face)}."
         lines.append(text)
     return lines
-
-
-def default_bot_kind() -> str:
-    """The strongest bot known, else the first: a heuristic bot if one is installed."""
-    return "heuristic" if "heuristic" in BOT_KINDS else BOT_KINDS[0]
 
 
 class OfflineGame:

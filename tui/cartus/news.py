@@ -24,7 +24,7 @@ from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.game import Event
 from rattus_net.games.cartus.narrate import Narrator
 from rattus_net.games.cartus.view import PlayerView
-from tui import render as R
+from tui.cartus import render as R
 
 # Events that make a summary worth showing before the next decision.
 NEWSWORTHY = frozenset({"resolve", "end-round", "game-over"})

@@ -1,0 +1,85 @@
+"""`--game` on the network commands, and game ids that name their game where they are listed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rattus_net.cli import main
+from rattus_net.net.persist import check_game_id, game_of, shown_game_id, split_game_id
+
+GID = "0123456789abcdef" * 2
+NOT_YET = "Rattus cannot be played on the network yet"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("host", "--game", "rattus", "--name", "Attic", "--players", "2"),
+        ("host", "--game", "rattus", "--name", "Attic", "--players", "2", "--bot", "random"),
+        ("join", "--game", "rattus", "127.0.0.1:9"),
+        ("join", "--game", "rattus", "--table", "Attic", "--bot", "random"),
+    ],
+)
+def test_network_rattus_is_refused_in_one_line_until_its_flag_is_on(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith(f"rattus {args[0]}: {NOT_YET}")
+    assert "rattus play --game rattus" in err
+
+
+def test_host_and_join_document_the_game(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("host", "join"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        out = capsys.readouterr().out
+        assert "--game {cartus,rattus}" in out
+
+
+def test_game_ids_take_their_game_s_name_in_front() -> None:
+    assert shown_game_id(GID) == f"cartus-{GID}"
+    assert shown_game_id(f"cartus-{GID}", "rattus") == f"rattus-{GID}"
+    assert split_game_id(f"rattus-{GID}") == ("rattus", GID)
+    assert split_game_id(GID) == (None, GID)
+    assert check_game_id(f"cartus-{GID}") == check_game_id(GID) == GID
+    assert game_of({}) == "cartus" and game_of({"game": "rattus"}) == "rattus"
+    assert game_of({"game": "chess"}) == "cartus"  # (an unreadable meta lists as before)
+
+
+def _unfinished(data: Path, meta: dict[str, object]) -> None:
+    seat = data / "games" / GID / "seat-1"
+    seat.mkdir(parents=True)
+    (seat / "meta.json").write_text(json.dumps(meta))
+
+
+def test_the_resume_list_names_each_game(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RATTUS_DATA_DIR", str(tmp_path))
+    meta = {"table": "Attic", "seat": 0, "players": ["Ann", "Bob"], "status": "playing"}
+    _unfinished(tmp_path, meta)
+    code, out, _ = run(capsys, "resume")
+    assert code == 0
+    assert f"cartus-{GID}  Rattus Cartus at table 'Attic', seat of Ann, 2 players" in out
+
+
+def test_resume_refuses_an_id_of_another_game_or_no_id_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RATTUS_DATA_DIR", str(tmp_path))
+    _unfinished(tmp_path, {"table": "Attic", "seat": 0, "players": ["A", "B"], "status": "playing"})
+    code, _, err = run(capsys, "resume", f"rattus-{GID}", "--bot", "random")
+    assert code == 2
+    assert err == f"rattus resume: game {GID[:16]} is a game of Rattus Cartus, not Rattus\n"
+    code, _, err = run(capsys, "resume", "cartus-../../etc")
+    assert code == 2 and err.startswith("rattus resume: 'cartus-../../etc' is not a game id")

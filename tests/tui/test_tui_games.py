@@ -1,0 +1,162 @@
+"""Several games in the TUI shell: the registry, the host form's game, each table's game in the
+table list and the lobby, and the menu's Host and Join rows, all following each game's
+``network_play`` flag (on for Rattus Cartus; off for Rattus until its network play exists)."""
+
+from __future__ import annotations
+
+import pytest
+from test_tui_network import FixedLobby, _fits
+from textual.widgets import Static
+from tui_helpers import sync
+
+from rattus_net.games import GAMES
+from rattus_net.games.rattus.definition import RattusDefinition
+from rattus_net.net.discovery import TableAdvert
+from tui.app import RattusApp
+from tui.games import TUI_GAMES, network_games, tui_game
+from tui.netscreens import HostScreen, JoinScreen, LobbyScreen
+from tui.saves import UnfinishedNetworkGame
+from tui.screens import MenuScreen
+
+NOT_YET = "Rattus cannot be played on the network yet"
+
+
+def text_of(screen: object, selector: str) -> str:
+    return str(screen.query_one(selector, Static).render())  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def rattus_on_the_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The day Rattus's network play exists: its flag turns on, nothing else changes."""
+    monkeypatch.setattr(RattusDefinition, "network_play", True)
+
+
+def test_the_registry_has_every_game_with_its_flag() -> None:
+    assert tuple(g.name for g in TUI_GAMES) == GAMES
+    assert [g.title for g in TUI_GAMES] == ["Rattus Cartus", "Rattus"]
+    assert (tui_game("rattus").min_players, tui_game("rattus").max_players) == (2, 4)
+    assert [g.name for g in network_games()] == ["cartus"]
+    assert tui_game("cartus").table_options == ("buildings", "simultaneous")
+    assert tui_game("rattus").table_options == ()
+
+
+def test_the_unfinished_network_game_names_its_game() -> None:
+    assert UnfinishedNetworkGame("ab" * 8, "Attic", "Gus", 2).describe() == (
+        "Rattus Cartus at 'Attic', you are Gus"
+    )
+    assert UnfinishedNetworkGame("ab" * 8, "Attic", "Gus", 2, "rattus").describe() == (
+        "Rattus at 'Attic', you are Gus"
+    )
+
+
+@sync
+async def test_the_host_form_chooses_the_game_and_says_rattus_is_not_on_the_network_yet() -> None:
+    app = RattusApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        host = HostScreen("Hana")
+        app.push_screen(host)
+        await pilot.pause()
+        assert host.chosen.name == "cartus" and "buildings" in host.rows
+        await pilot.press("down", "down")
+        assert host.row == "game"
+        await pilot.press("right")  # Rattus
+        assert host.chosen.name == "rattus" and host.players <= 4
+        assert host.rows == ("table", "player", "game", "colour", "players", "open")
+        assert "Game           < Rattus >" in text_of(host, "#form-body")
+        assert text_of(host, "#form-message").startswith(NOT_YET)
+        _fits(app)  # the message line too
+        host.say("")
+        await pilot.press("down", "down", "down", "enter")  # "Open the table": refused
+        assert host.row == "open" and app.screen is host
+        assert text_of(host, "#form-message").startswith(NOT_YET)
+        await pilot.press("up", "up", "up", "left")  # back to Rattus Cartus
+        assert host.chosen.name == "cartus" and "buildings" in host.rows
+        assert text_of(host, "#form-message") == ""
+        assert host.options().game == "cartus"
+
+
+@sync
+async def test_the_menu_says_which_games_the_network_plays_and_opens_the_host_form_on_one() -> None:
+    app = RattusApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        menu.choose_game("rattus")
+        menu.look_for_save()
+        body = text_of(menu, "#menu-body")
+        assert "Host a table on the network (Rattus Cartus only)" in body
+        assert "Join a table on the network (Rattus Cartus only)" in body
+        await pilot.press("h")
+        await pilot.pause()
+        host = app.screen
+        assert isinstance(host, HostScreen) and host.chosen.name == "cartus"
+
+
+@sync
+async def test_with_the_flag_on_rattus_tables_are_offered_everywhere(
+    rattus_on_the_network: None,
+) -> None:
+    app = RattusApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        menu.choose_game("rattus")
+        menu.look_for_save()
+        assert "only)" not in text_of(menu, "#menu-body")
+        await pilot.press("h")
+        await pilot.pause()
+        host = app.screen
+        assert isinstance(host, HostScreen) and host.chosen.name == "rattus"
+        assert host.options().check().game == "rattus"
+        assert text_of(host, "#form-message") == ""
+        await pilot.press("escape")
+        join = JoinScreen("Gus", discover=False)
+        app.push_screen(join)
+        await pilot.pause()
+        join.tables_changed({"r": TableAdvert("Board", "12" * 8, 1, 1, "open", game="rattus")})
+        assert "Board            Rattus        " in text_of(join, "#form-body")
+        assert "1/2 open" in text_of(join, "#form-body")
+
+
+@sync
+async def test_the_table_list_shows_each_game_and_refuses_one_not_played_here() -> None:
+    app = RattusApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        join = JoinScreen("Gus", discover=False)
+        app.push_screen(join)
+        await pilot.pause()
+        join.tables_changed(
+            {
+                "a": TableAdvert("Kitchen", "ab" * 8, 1, 2, "open", host="10.0.0.5", port=7000),
+                "b": TableAdvert(
+                    "Board", "cd" * 8, 1, 3, "open", host="10.0.0.6", port=7001, game="rattus"
+                ),
+                "c": TableAdvert(
+                    "Chess", "ef" * 8, 1, 1, "open", host="10.0.0.7", port=7002, game="chess"
+                ),
+            }
+        )
+        await pilot.pause()
+        body = text_of(join, "#form-body")
+        assert "Kitchen          Rattus Cartus 10.0.0.5:7000         1/3 open" in body
+        assert "Board            Rattus        10.0.0.6:7001         1/4 NOT PLAYABLE HERE" in body
+        assert "Chess            chess         10.0.0.7:7002         1/2 NOT PLAYABLE HERE" in body
+        _fits(app)
+        join.cursor = len(join.ROWS)  # Board, the first by name
+        join.focus_row()
+        await pilot.press("enter")
+        assert app.screen is join
+        assert text_of(join, "#form-message") == (
+            "table 'Board' plays Rattus, which cannot be played on the network yet"
+        )
+
+
+@sync
+async def test_the_lobby_shows_the_table_s_game() -> None:
+    app = RattusApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(LobbyScreen(FixedLobby()))
+        await pilot.pause()
+        assert "Game: Rattus Cartus\nOptions: 5 players" in text_of(app.screen, "#lobby-body")
