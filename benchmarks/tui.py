@@ -190,7 +190,7 @@ async def hosted_lag(players: int, seed: int) -> None:
     from tui_helpers import play_network_to_end
 
     from rattus_net.net.lobby import TableOptions
-    from tui.netgame import HostLobby
+    from rattus_net.net.tables import HostLobby
 
     root = Path(tempfile.mkdtemp(prefix="rattus-bench-"))
     lobby = HostLobby(
@@ -233,7 +233,7 @@ async def idle_cpu(players: int, seconds: float) -> None:
     import tempfile
 
     from rattus_net.net.lobby import TableOptions
-    from tui.netgame import HostLobby
+    from rattus_net.net.tables import HostLobby
 
     root = Path(tempfile.mkdtemp(prefix="rattus-bench-"))
     lobby = HostLobby(

@@ -27,10 +27,11 @@ from textual.widgets import Static
 from rattus_net.bots import BOT_KINDS
 from rattus_net.engine.errors import RattusError, SetupError
 from rattus_net.games.cartus.config import BuildingSelection
+from rattus_net.net.netgame import NetworkGame
 from rattus_net.net.node import PeerNode
+from rattus_net.net.tables import Lobby
 from tui import render as R
 from tui.controller import OfflineGame, OfflineOptions, default_bot_kind
-from tui.netgame import Lobby, NetworkGame
 from tui.rattus.controller import RattusOffline
 from tui.rattus.screens import RattusMapScreen
 from tui.saves import save_path

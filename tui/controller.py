@@ -17,13 +17,14 @@ from typing import Protocol
 
 from protocol.safetext import safetext
 from rattus_net.bots import BOT_KINDS, Bot, make_bot
+from rattus_net.bots import BOT_NAMES as BOT_NAMES  # (tui.rattus takes it from here)
 from rattus_net.engine.errors import RattusError
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.local import LocalTable
 from rattus_net.games.cartus.moves import Move
-from rattus_net.games.cartus.narrate import Narrator, decision_words
+from rattus_net.games.cartus.narrate import Narrator, decision_words, narrate_view
 from rattus_net.games.cartus.view import PlayerView
 from tui.saves import SavedGame, SaveError, SaveWriter, save_body, save_writer
 
@@ -36,7 +37,6 @@ CHECKPOINT_SECONDS = 1.0
 # 5 ms at most, 5 players): the table screen lets them play on its own loop, without a thread.
 QUICK_BOTS = frozenset({"random", "heuristic"})
 
-BOT_NAMES = ("Agnes", "Bertram", "Cecily", "Dietrich", "Elsbeth")
 HUMAN_NAME = "You"
 
 
@@ -54,7 +54,7 @@ class OfflineOptions:
 
 class GameController(Protocol):
     """What the table screen and the dialogs need of a game: :class:`OfflineGame` here, or
-    :class:`tui.netgame.NetworkGame` for a seat at a network table."""
+    :class:`rattus_net.net.netgame.NetworkGame` for a seat at a network table."""
 
     network: bool
 
@@ -72,22 +72,6 @@ class GameController(Protocol):
     def advance(self) -> None: ...
     def new_log_lines(self) -> list[str]: ...
     def awaited(self) -> str: ...
-
-
-def narrate(view: PlayerView, narrator: Narrator, start: int) -> list[str]:
-    """The view's events from ``start`` on, in words; a look at the nun row says, to the seat
-    that looked, which card it saw."""
-    lines: list[str] = []
-    for event in view.events(start):
-        text = narrator(event)
-        if text is None:
-            continue
-        if event.kind == "look" and event.player == view.seat:
-            face = view.nun_row_known.get(event.data["position"])
-            if face is not None:
-                text = text[:-1] + f": {D.face_name(face)}."
-        lines.append(text)
-    return lines
 
 
 def default_bot_kind() -> str:
@@ -244,7 +228,7 @@ class OfflineGame:
         view = self.view
         start = self._read
         self._read = view.log_size
-        lines = narrate(view, self._narrator, start)
+        lines = narrate_view(view, self._narrator, start)
         if self.save_problem is not None and self.save_problem != self._said_problem:
             lines.append(self.save_problem)
         self._said_problem = self.save_problem

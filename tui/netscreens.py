@@ -30,21 +30,21 @@ from rattus_net.bots import BOT_KINDS, BOT_LEVELS
 from rattus_net.games.cartus import data as D
 from rattus_net.net.discovery import TableAdvert, TableBrowser, local_addresses, new_zeroconf
 from rattus_net.net.lobby import LobbyState, TableOptions
+from rattus_net.net.netgame import NetworkGame
 from rattus_net.net.persist import list_games
-from rattus_net.settings import load_settings, save_settings
-from tui import render as R
-from tui.controller import default_bot_kind
-from tui.netgame import (
+from rattus_net.net.tables import (
     GuestLobby,
     HostLobby,
     Lobby,
-    NetworkGame,
     address_text,
     building_words,
     join_by_advert,
     options_words,
     problem_text,
 )
+from rattus_net.settings import load_settings, save_settings
+from tui import render as R
+from tui.controller import default_bot_kind
 from tui.paths import FileAccess, PathRefused
 from tui.screens import EndScreen, TableScreen
 

@@ -334,8 +334,8 @@ class MenuScreen(Screen[None]):
         self.run_worker(self._back_to(self.unfinished.game_id), group="resume", exclusive=True)
 
     async def _back_to(self, game_id: str) -> None:
+        from rattus_net.net.netgame import NetworkGame, problem_text
         from rattus_net.net.node import PeerNode
-        from tui.netgame import NetworkGame, problem_text
 
         try:
             node = await asyncio.to_thread(PeerNode.load, game_id)
@@ -427,9 +427,9 @@ class TableScreen(Screen[None]):
     """The table of a game. Dialogs open by themselves when you must decide.
 
     Offline, the bots play in a worker thread after each of your moves. At a network table the
-    node plays on the app's loop; it calls back when something happened (a move, a peer
-    dropping or coming back, a fault), and a one-second timer keeps the "waiting for" line's
-    clock going."""
+    node plays on its own thread (:mod:`rattus_net.net.netgame`); it calls back on the app's
+    loop when something happened (a move, a peer dropping or coming back, a fault), and a
+    one-second timer keeps the "waiting for" line's clock going."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "decide", "Decide"),
@@ -597,7 +597,7 @@ class TableScreen(Screen[None]):
             return
         if self.controller.is_over:
             if self.controller.network:
-                from tui.netgame import NetworkGame
+                from rattus_net.net.netgame import NetworkGame
                 from tui.netscreens import NetEndScreen
 
                 assert isinstance(self.controller, NetworkGame)

@@ -26,11 +26,11 @@ import tui.rattus.controller as RC
 from rattus_net.games.cartus.moves import DecisionKind
 from rattus_net.net.discovery import TableAdvert
 from rattus_net.net.lobby import LobbyState, Seat, TableOptions
+from rattus_net.net.tables import GuestLobby
 from tui import render as R
 from tui.app import RattusApp
 from tui.controller import OfflineGame, OfflineOptions
 from tui.dialogs import ChoosePlayerDialog, DecisionDialog
-from tui.netgame import GuestLobby
 from tui.netscreens import JoinScreen, LobbyScreen
 from tui.rattus.controller import RattusOffline, RattusOptions
 from tui.rattus.dialogs import RattusDialog

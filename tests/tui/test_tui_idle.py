@@ -11,9 +11,9 @@ import pytest
 from tui_helpers import sync
 
 from rattus_net.net.lobby import TableOptions
+from rattus_net.net.tables import HostLobby
 from tui.app import RattusApp
 from tui.dialogs import DecisionDialog
-from tui.netgame import HostLobby
 from tui.screens import TableScreen
 
 
