@@ -166,6 +166,7 @@ class NetworkGame:
         self._stopping = False
         self._wound_up = False
         self._winding: asyncio.Task[None] | None = None
+        self._watch: asyncio.Task[None] | None = None
         # the node's side (its thread only)
         self._news = LinkNews.for_node(node)
         self._pending: asyncio.Future[Move] | None = None
@@ -311,6 +312,20 @@ class NetworkGame:
         if self.runner is None:
             self.runner = LoopThread(TABLE_THREAD)
         self.task = self.runner.submit(self._run())
+        self._watch = self._ui.create_task(self._watch_front_end())
+
+    async def _watch_front_end(self) -> None:
+        """Cancelled with the front end's loop (the program quits at the table): the node
+        stops too, and closes its journal and links, as it did on that loop before."""
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            task = self.task
+            if not self._stopping and task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await asyncio.wait_for(asyncio.wrap_future(task), 5)
+            raise
 
     def _tell(self) -> None:
         for hook in list(self.listeners):
@@ -329,6 +344,8 @@ class NetworkGame:
         if self._wound_up:
             return
         self._wound_up = True
+        if self._watch is not None:
+            self._watch.cancel()
         if self.cleanup is not None:
             result = self.cleanup(bots=bots)
             if asyncio.iscoroutine(result):
