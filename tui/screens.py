@@ -27,7 +27,7 @@ from rattus_net.settings import read_settings, save_settings
 from tui import render as R
 from tui.controller import GameController, OfflineGame, OfflineOptions, default_bot_kind
 from tui.decline import take_without_asking, toggle_always_take
-from tui.dialogs import dialog_for
+from tui.dialogs import DecisionDialog, dialog_for
 from tui.rattus import app as rattus_app
 from tui.rattus.saves import SavedRattusGame
 from tui.saves import (
@@ -504,6 +504,11 @@ class TableScreen(Screen[None]):
         self._net_pending = False
         if self.is_attached:
             self.update_table()
+            dialog = self.app.screen
+            if self.controller.is_over and self._dialog_open and isinstance(dialog, DecisionDialog):
+                dialog.dismiss(False)  # the game stopped while the player was choosing
+                self.call_after_refresh(self.next_step)
+                return
             self.next_step()
 
     def on_resize(self) -> None:

@@ -17,6 +17,9 @@ at a time. The two sides share nothing mutable:
 * our player's decision goes the other way: ``play(move)`` checks it against the snapshot,
   then hands it to the node's thread, where it completes the future the node awaits
   (``choose_async``).
+
+While the game is played, :class:`~rattus_net.net.quietgc.QuietCollector` keeps the garbage
+collector's full passes (which stop every thread) short.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from protocol.messages import (
 )
 from protocol.record import Verdict, verify_record
 from protocol.safetext import safetext
-from rattus_net.engine.errors import IllegalMove
+from rattus_net.engine.errors import IllegalMove, RattusError
 from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.moves import Move, Supply
 from rattus_net.games.cartus.narrate import Narrator, decision_words, narrate_view
@@ -54,6 +57,7 @@ from rattus_net.net.lobby import LobbyRefusal
 from rattus_net.net.loopthread import LoopThread
 from rattus_net.net.news import LinkNews
 from rattus_net.net.node import WAIT_MORE, Outcome, PeerNode
+from rattus_net.net.quietgc import QuietCollector
 from rattus_net.net.transport import Listener
 
 Notify = Callable[[], None]
@@ -89,6 +93,11 @@ def problem_text(exc: BaseException) -> str:
         where = text.split(": ", 1)[0].removeprefix("cannot connect to ")
         return f"nobody answers at {where} (is the table open?)"
     return text[0].upper() + text[1:] if text else text
+
+
+class DecisionWithdrawn(RattusError):
+    """Our decision is no longer awaited: the game stopped (or the decision was taken) while
+    the player was choosing. A dialog says it instead of playing the move."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +176,7 @@ class NetworkGame:
         self._wound_up = False
         self._winding: asyncio.Task[None] | None = None
         self._watch: asyncio.Task[None] | None = None
+        self._quiet = QuietCollector()  # short collector pauses while we play
         # the node's side (its thread only)
         self._news = LinkNews.for_node(node)
         self._pending: asyncio.Future[Move] | None = None
@@ -313,6 +323,7 @@ class NetworkGame:
             self.runner = LoopThread(TABLE_THREAD)
         self.task = self.runner.submit(self._run())
         self._watch = self._ui.create_task(self._watch_front_end())
+        self._quiet.start()
 
     async def _watch_front_end(self) -> None:
         """Cancelled with the front end's loop (the program quits at the table): the node
@@ -320,6 +331,7 @@ class NetworkGame:
         try:
             await asyncio.Event().wait()
         except asyncio.CancelledError:
+            self._quiet.stop()
             task = self.task
             if not self._stopping and task is not None and not task.done():
                 task.cancel()
@@ -346,6 +358,7 @@ class NetworkGame:
         self._wound_up = True
         if self._watch is not None:
             self._watch.cancel()
+        self._quiet.stop()
         if self.cleanup is not None:
             result = self.cleanup(bots=bots)
             if asyncio.iscoroutine(result):
@@ -419,7 +432,9 @@ class NetworkGame:
         it."""
         snap = self.snapshot
         if not self.my_turn:
-            raise RuntimeError("no decision of ours is awaited")
+            if snap.over or snap.aborted is not None:
+                raise DecisionWithdrawn("The game has stopped: Escape shows how it ended.")
+            raise DecisionWithdrawn("No decision of yours is awaited now.")
         game = snap.game
         assert game is not None and self.runner is not None
         if snap.step_kind == SUPPLY_COMMIT:
@@ -509,6 +524,7 @@ class NetworkGame:
 __all__ = [
     "STEP_WORDS",
     "TABLE_THREAD",
+    "DecisionWithdrawn",
     "NetworkGame",
     "TableSnapshot",
     "WaitInfo",

@@ -10,19 +10,24 @@ on the app's loop again, nothing of the app could run until the node let go. The
 from __future__ import annotations
 
 import asyncio
+import gc
+import random
 import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tui_helpers import sync
+from textual.widgets import Static
+from tui_helpers import keys_for, sync
 
 from rattus_net.net.lobby import TableOptions
-from rattus_net.net.netgame import TABLE_THREAD, NetworkGame
+from rattus_net.net.netgame import TABLE_THREAD, DecisionWithdrawn, NetworkGame
 from rattus_net.net.node import HUMAN, PeerNode
 from rattus_net.net.tables import HostLobby
 from tui.app import RattusApp
 from tui.dialogs import DecisionDialog
+from tui.netscreens import NetEndScreen
+from tui.news import NewsScreen
 from tui.screens import LogScreen, TableScreen
 
 
@@ -94,6 +99,126 @@ async def test_the_app_runs_on_while_the_players_node_is_busy(
         assert ticks_while_busy[0] >= 3
         # and the game goes on: our decision is asked, and taken across the threads
         await until(lambda: isinstance(app.screen, DecisionDialog), 120)
+        assert gc.get_freeze_count() > 0  # (full collections kept short meanwhile)
         await game.stop()
+        assert gc.get_freeze_count() == 0
         await until(lambda: not game.runner.thread.is_alive())  # type: ignore[union-attr]
+    await lobby.close()
+
+
+async def hosted_game_with_a_bot(
+    app: RattusApp, lobby: HostLobby, pilot: Any
+) -> tuple[NetworkGame, DecisionDialog]:
+    """Open the host's table, seat a bot, get ready: the game and our first dialog."""
+    await until(lambda: lobby.hosted is not None)
+    await pilot.press("b")
+    await until(lambda: len(lobby.state.seats) == 2)
+    await pilot.press("space")
+    await until(lambda: isinstance(app.screen, DecisionDialog), 120)
+    dialog = app.screen
+    assert isinstance(dialog, DecisionDialog)
+    game = dialog.controller
+    assert isinstance(game, NetworkGame)
+    return game, dialog
+
+
+def awaited_line(app: RattusApp) -> str:
+    return str(app.screen.query_one("#awaited", Static).render())
+
+
+@sync
+async def test_a_player_gone_is_shown_with_the_time_left_and_w_waits_longer(
+    tmp_path: Path,
+) -> None:
+    """The bot seat drops off mid-game: the table says who is not connected and when the game
+    ends unless he is back; ``w`` gives him five minutes more (the countdown follows)."""
+    lobby = HostLobby(
+        "Gone", TableOptions(2), "Hana", advertise=False, root=tmp_path, stall_timeout=60.0
+    )
+    app = RattusApp(lobby=lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        game, dialog = await hosted_game_with_a_bot(app, lobby, pilot)
+        assert lobby.remove_bot()  # the bot's program goes
+        await pilot.press(*keys_for(dialog, random.Random(1)))
+        # (the next dialogs, if any, until the table waits for the bot)
+        for _ in range(600):
+            screen = app.screen
+            if isinstance(screen, TableScreen) and "not connected" in awaited_line(app):
+                break
+            if isinstance(screen, DecisionDialog):
+                await pilot.press(*keys_for(screen, random.Random(2)))
+            elif isinstance(screen, NewsScreen):
+                await pilot.press("enter")
+            await pilot.pause(0.05)
+        line = awaited_line(app)
+        assert "(Agnes not connected); ends in 0:" in line and "w: wait longer" in line
+        await pilot.press("w")
+        notes = [n.message for n in app._notifications]
+        assert "Waiting longer: 6 minutes in all for a player who dropped off." in notes
+        await until(lambda: "ends in 5:" in awaited_line(app), 10)
+        await game.stop()
+    await lobby.close()
+
+
+@sync
+async def test_a_player_gone_too_long_stops_the_game_with_a_verified_record(
+    tmp_path: Path,
+) -> None:
+    """Nobody presses ``w``: once the stall timeout has passed, the game stops blaming the
+    player who left, and the end screen says so and verifies the record."""
+    lobby = HostLobby(
+        "Stall", TableOptions(2), "Hana", advertise=False, root=tmp_path, stall_timeout=2.0
+    )
+    app = RattusApp(lobby=lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        game, _ = await hosted_game_with_a_bot(app, lobby, pilot)
+        assert lobby.remove_bot()
+        rng = random.Random(3)
+        for _ in range(1200):
+            screen = app.screen
+            if isinstance(screen, NetEndScreen):
+                break
+            if isinstance(screen, DecisionDialog):
+                await pilot.press(*keys_for(screen, rng))
+            elif isinstance(screen, NewsScreen | TableScreen):
+                await pilot.press("enter")
+            await pilot.pause(0.05)
+        end = app.screen
+        assert isinstance(end, NetEndScreen), (end, game.awaited())
+        assert game.outcome is not None and not game.outcome.finished
+        summary = str(end.query_one("#end-summary", Static).render())
+        assert "Agnes" in summary and "stalled" in summary and "Record:" in summary
+        await until(lambda: game.verdict is not None)
+        assert game.runner is not None
+        await until(lambda: not game.runner.thread.is_alive())  # type: ignore[union-attr]
+    await lobby.close()
+
+
+@sync
+async def test_a_game_stopped_while_the_player_chooses_withdraws_the_dialog(
+    tmp_path: Path,
+) -> None:
+    """The game stops (here: our own node stops it, as when a peer's abort arrives) while
+    our dialog is open: the dialog closes by itself, a late choice is refused in words
+    (never a crash), and the end screen says how the game ended."""
+    lobby = HostLobby("Stop", TableOptions(2), "Hana", advertise=False, root=tmp_path)
+    app = RattusApp(lobby=lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        game, dialog = await hosted_game_with_a_bot(app, lobby, pilot)
+        assert game.runner is not None
+        game.runner.call(game.node.session.stop, "stopped by the test")
+        for _ in range(600):
+            if isinstance(app.screen, NetEndScreen):
+                break
+            if isinstance(app.screen, NewsScreen):
+                await pilot.press("enter")
+            await pilot.pause(0.05)
+        end = app.screen
+        assert isinstance(end, NetEndScreen), (end, game.awaited())
+        assert not dialog.is_attached
+        summary = str(end.query_one("#end-summary", Static).render())
+        assert "stopped by the test" in summary
+        with pytest.raises(DecisionWithdrawn, match="The game has stopped"):
+            game.play(dialog.view.legal()[0])
+        await until(lambda: game.verdict is not None)
     await lobby.close()
