@@ -180,12 +180,13 @@ async def test_a_player_gone_too_long_stops_the_game_with_a_verified_record(
                 break
             if isinstance(screen, DecisionDialog):
                 await pilot.press(*keys_for(screen, rng))
-            elif isinstance(screen, NewsScreen | TableScreen):
+            elif isinstance(screen, NewsScreen):  # (dialogs open by themselves)
                 await pilot.press("enter")
             await pilot.pause(0.05)
         end = app.screen
         assert isinstance(end, NetEndScreen), (end, game.awaited())
         assert game.outcome is not None and not game.outcome.finished
+        await until(lambda: bool(end.query("#end-summary")))  # (composed)
         summary = str(end.query_one("#end-summary", Static).render())
         assert "Agnes" in summary and "stalled" in summary and "Record:" in summary
         await until(lambda: game.verdict is not None)
@@ -215,7 +216,8 @@ async def test_a_game_stopped_while_the_player_chooses_withdraws_the_dialog(
             await pilot.pause(0.05)
         end = app.screen
         assert isinstance(end, NetEndScreen), (end, game.awaited())
-        assert not dialog.is_attached
+        assert dialog not in app.screen_stack
+        await until(lambda: bool(end.query("#end-summary")))  # (composed)
         summary = str(end.query_one("#end-summary", Static).render())
         assert "stopped by the test" in summary
         with pytest.raises(DecisionWithdrawn, match="The game has stopped"):
