@@ -743,10 +743,10 @@ def _network_tui(args: argparse.Namespace, name: str) -> int:
     """``rattus host``/``rattus join`` without ``--bot``: the TUI, in the table's lobby."""
     import asyncio
 
-    from rattus_net.net.discovery import AmbiguousTable, find_table
     from rattus_net.net.lobby import LobbyRefusal, TableOptions
+    from rattus_net.net.play import find_advert
+    from rattus_net.net.tables import GuestLobby, HostLobby, join_by_advert
     from tui.app import run_lobby
-    from tui.netgame import GuestLobby, HostLobby, join_by_advert
     from tui.netscreens import default_player_name
 
     player = args.player or default_player_name()
@@ -770,12 +770,7 @@ def _network_tui(args: argparse.Namespace, name: str) -> int:
                 args.address, player, colour=args.colour, stall_timeout=args.stall_timeout
             )
         else:
-            try:
-                advert = asyncio.run(find_table(args.table, args.wait))
-            except AmbiguousTable as exc:
-                raise LobbyRefusal(str(exc)) from None
-            if advert is None:
-                raise LobbyRefusal(f"no table {args.table!r} found on the local network")
+            advert = asyncio.run(find_advert(args.table, args.wait))
             if args.game is not None and advert.game != args.game:
                 raise LobbyRefusal(
                     f"table {advert.name!r} plays {safetext(advert.game_title)}, not "

@@ -159,8 +159,8 @@ def test_the_protocol_takes_a_game_by_its_interface() -> None:
 
 
 # The TUI shell takes every game through ``tui.games`` (the registry): these modules may import
-# no particular game, neither its rules nor its screens. ``tui/netgame.py`` is left out while
-# its lobby flows move to ``rattus_net/net/`` (issue 9); what stays of it is Rattus Cartus's.
+# no particular game, neither its rules nor its screens. (The network lobbies and the network
+# game's driver live in ``rattus_net/net/``.)
 TUI_SHELL = (
     "tui/app.py",
     "tui/screens.py",
@@ -190,7 +190,7 @@ def test_the_tui_registry_is_the_only_door_to_the_games() -> None:
         for p in layer_files("tui")
         if p.parent.name not in ("cartus", "rattus") and p.name != "__init__.py"
     }
-    assert outside - set(TUI_SHELL) == {"tui/games.py", "tui/netgame.py"}
+    assert outside - set(TUI_SHELL) == {"tui/games.py"}
     registry = imports(ROOT / "tui/games.py")
     assert any(n.startswith("tui.cartus.") for n in registry)
     assert any(n.startswith("tui.rattus.") for n in registry)

@@ -29,9 +29,10 @@ from textual.widgets import Static
 
 from rattus_net.bots import BOT_KINDS
 from rattus_net.engine.errors import RattusError, SetupError
+from rattus_net.net.netgame import NetworkGame
 from rattus_net.net.node import PeerNode
+from rattus_net.net.tables import Lobby
 from tui.games import network_table, set_plain, tui_game
-from tui.netgame import Lobby, NetworkGame
 from tui.screens import MenuScreen
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24  # every screen is laid out for at least this

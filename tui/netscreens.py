@@ -31,9 +31,7 @@ from rattus_net.bots import BOT_KINDS, BOT_LEVELS
 from rattus_net.net.discovery import TableAdvert, TableBrowser, local_addresses, new_zeroconf
 from rattus_net.net.lobby import SEAT_COLOURS, LobbyRefusal, LobbyState, TableOptions, network_game
 from rattus_net.net.persist import list_games
-from rattus_net.settings import load_settings, save_settings
-from tui.games import TUI_GAMES, TuiGame, network_games, network_table
-from tui.netgame import (
+from rattus_net.net.tables import (
     GuestLobby,
     HostLobby,
     Lobby,
@@ -43,6 +41,8 @@ from tui.netgame import (
     options_words,
     problem_text,
 )
+from rattus_net.settings import load_settings, save_settings
+from tui.games import TUI_GAMES, TuiGame, network_games, network_table
 from tui.offline import default_bot_kind
 from tui.paths import FileAccess, PathRefused
 

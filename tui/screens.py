@@ -313,8 +313,8 @@ class MenuScreen(Screen[None]):
         self.run_worker(self._back_to(self.unfinished.game_id), group="resume", exclusive=True)
 
     async def _back_to(self, game_id: str) -> None:
+        from rattus_net.net.netgame import NetworkGame, problem_text
         from rattus_net.net.node import PeerNode
-        from tui.netgame import NetworkGame, problem_text
 
         try:
             node = await asyncio.to_thread(PeerNode.load, game_id)

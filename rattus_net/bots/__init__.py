@@ -6,11 +6,22 @@ from rattus_net.bots.base import Bot, RandomBot
 from rattus_net.bots.heuristic import HeuristicBot
 from rattus_net.bots.search import SearchBot
 
-__all__ = ["BOT_KINDS", "BOT_LEVELS", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "make_bot"]
+__all__ = [
+    "BOT_KINDS",
+    "BOT_LEVELS",
+    "BOT_NAMES",
+    "Bot",
+    "HeuristicBot",
+    "RandomBot",
+    "SearchBot",
+    "make_bot",
+]
 
 BOT_KINDS = ("random", "heuristic", "search")
 # How the TUI offers the bots: as difficulty levels.
 BOT_LEVELS = {"random": "easy", "heuristic": "normal", "search": "hard"}
+# The names bots sit down with (offline seats, and bot seats a host adds to a network table).
+BOT_NAMES = ("Agnes", "Bertram", "Cecily", "Dietrich", "Elsbeth")
 
 
 def make_bot(

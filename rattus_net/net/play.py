@@ -51,9 +51,32 @@ def game_params(state: LobbyState) -> GameParams:
     return GameParams(config, tuple(s.public for s in state.seats), state.nonce)
 
 
-def _addresses(state: LobbyState, host: str, port: int) -> tuple[tuple[str, int], ...]:
+def seat_addresses(state: LobbyState, host: str, port: int) -> tuple[tuple[str, int], ...]:
     """Where each seat listens; the host's seat is where we reached the lobby."""
     return tuple((s.host or host, s.port if s.host else port) for s in state.seats)
+
+
+def advert_address(advert: TableAdvert) -> tuple[tuple[str, int], str]:
+    """Where to join a table seen on the LAN, and the host key it must prove; LobbyRefusal
+    if it speaks another protocol version."""
+    if not advert.compatible:
+        raise LobbyRefusal(
+            f"table {advert.name!r} speaks protocol version {advert.version}, "
+            "this program another: update one of them"
+        )
+    return (advert.host, advert.port), advert.fingerprint
+
+
+async def find_advert(table: str, seconds: float) -> TableAdvert:
+    """The advert of the table called ``table`` on the LAN (LobbyRefusal if there is none, or
+    several)."""
+    try:
+        advert = await find_table(table, seconds)
+    except AmbiguousTable as exc:
+        raise LobbyRefusal(str(exc)) from None
+    if advert is None:
+        raise LobbyRefusal(f"no table {table!r} found on the local network")
+    return advert
 
 
 async def host_game(
@@ -105,7 +128,7 @@ async def host_game(
         say(f"table {safetext(table)!r} open on port {port}, host key {identity.fingerprint}")
         state = await hosted.started
         setup = Setup(
-            game_params(state), 0, master, _addresses(state, "", port), table, bot, bot_seed
+            game_params(state), 0, master, seat_addresses(state, "", port), table, bot, bot_seed
         )
         node = PeerNode.create(setup, limits=limits, stall_timeout=stall_timeout)
         headless_reporter(node, say)
@@ -148,18 +171,7 @@ async def join_game(
     expect: str | None = None
     if address is None:
         assert table is not None
-        try:
-            advert = await find_table(table, find_seconds)
-        except AmbiguousTable as exc:
-            raise LobbyRefusal(str(exc)) from None
-        if advert is None:
-            raise LobbyRefusal(f"no table {table!r} found on the local network")
-        if not advert.compatible:
-            raise LobbyRefusal(
-                f"table {advert.name!r} speaks protocol version {advert.version}, "
-                "this program another: update one of them"
-            )
-        address, expect = (advert.host, advert.port), advert.fingerprint
+        address, expect = advert_address(await find_advert(table, find_seconds))
     master = new_master()
     identity: Identity = PeerSecrets(master).identity()
     holder: dict[str, PeerNode] = {}
@@ -190,7 +202,7 @@ async def join_game(
             game_params(state),
             me,
             master,
-            _addresses(state, address[0], address[1]),
+            seat_addresses(state, address[0], address[1]),
             state.table,
             bot,
             bot_seed,
@@ -261,10 +273,13 @@ def verdict_line(outcome: Outcome) -> str:
 
 __all__ = [
     "NodeError",
+    "advert_address",
     "describe",
+    "find_advert",
     "game_params",
     "host_game",
     "join_game",
     "resume_game",
+    "seat_addresses",
     "verdict_line",
 ]

@@ -209,7 +209,7 @@ BUS_CONF = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configur
 TUI_HOST = """
 import asyncio
 from rattus_net.net.lobby import TableOptions
-from tui.netgame import HostLobby
+from rattus_net.net.tables import HostLobby
 
 async def main():
     lobby = HostLobby("Tui", TableOptions(2), "Hana", port=47002)

@@ -28,11 +28,11 @@ from textual.widgets import Static
 from tui_helpers import keys_for, play_network_to_end
 
 from rattus_net import cli
+from rattus_net.net.netgame import NetworkGame
 from tui.app import RattusApp
 from tui.cartus.dialogs import DecisionDialog
 from tui.cartus.news import NewsScreen
 from tui.cartus.screens import NetEndScreen, TableScreen
-from tui.netgame import NetworkGame
 from tui.netscreens import LobbyScreen
 from tui.screens import MenuScreen
 
@@ -250,9 +250,10 @@ def crash_in_round_3(
             controller = screen.controller
             assert isinstance(controller, NetworkGame)
             games.append(controller.game_id)
-            controller.node.journal.close()  # the program is gone: nothing more is written
-            assert controller._task is not None
-            controller._task.cancel()
+            assert controller.runner is not None and controller.task is not None
+            # the program is gone: nothing more is written (closed on the node's own thread)
+            controller.runner.ask(controller.node.journal.close)
+            controller.task.cancel()
             app.exit()
 
     run_app_with(monkeypatch, until_round_3)

@@ -26,12 +26,12 @@ import tui.rattus.controller as RC
 from rattus_net.games.cartus.moves import DecisionKind
 from rattus_net.net.discovery import TableAdvert
 from rattus_net.net.lobby import LobbyState, Seat, TableOptions
+from rattus_net.net.tables import GuestLobby
 from tui.app import RattusApp
 from tui.cartus import render as R
 from tui.cartus.controller import OfflineGame, OfflineOptions
 from tui.cartus.dialogs import ChoosePlayerDialog, DecisionDialog
 from tui.cartus.screens import EndScreen
-from tui.netgame import GuestLobby
 from tui.netscreens import JoinScreen, LobbyScreen
 from tui.rattus.controller import RattusOffline, RattusOptions
 from tui.rattus.dialogs import RattusDialog

@@ -11,9 +11,10 @@ from tui_helpers import sync
 
 from rattus_net.net.botseats import hosted_seats
 from rattus_net.net.lobby import TableOptions
+from rattus_net.net.netgame import NetworkGame
 from rattus_net.net.node import PeerNode
 from rattus_net.net.persist import is_locked, read_meta, seat_dir
-from tui.netgame import HostLobby, NetworkGame
+from rattus_net.net.tables import HostLobby
 
 
 def bot_threads() -> list[threading.Thread]:

@@ -11,10 +11,10 @@ import pytest
 from tui_helpers import sync
 
 from rattus_net.net.lobby import TableOptions
+from rattus_net.net.tables import HostLobby
 from tui.app import RattusApp
 from tui.cartus.dialogs import DecisionDialog
 from tui.cartus.screens import TableScreen
-from tui.netgame import HostLobby
 
 
 @sync

@@ -24,10 +24,10 @@ from tui_helpers import play_network_to_end, sync
 
 from rattus_net.net.discovery import TableAdvert
 from rattus_net.net.lobby import TableOptions
+from rattus_net.net.tables import GuestLobby, HostLobby, address_text
 from rattus_net.selfplay import play_secure_game
 from tui.app import RattusApp
 from tui.cartus.screens import NetEndScreen
-from tui.netgame import GuestLobby, HostLobby, address_text
 from tui.netscreens import (
     HostScreen,
     JoinScreen,
@@ -395,13 +395,19 @@ def test_network_events_in_words() -> None:
     the real node's hooks are exercised by the two-app game above)."""
     from types import SimpleNamespace
 
-    from tui.netgame import NetworkGame
+    from rattus_net.net.netgame import NetworkGame
 
     session = SimpleNamespace(
         finished=False, abort=None, step=None, game=None, public=SimpleNamespace(log=[])
     )
     node = SimpleNamespace(
-        seat=0, names=("You", "Bob", "Cy"), n=3, session=session, links={}, choose_async=None
+        seat=0,
+        names=("You", "Bob", "Cy"),
+        n=3,
+        session=session,
+        links={},
+        choose_async=None,
+        stall_timeout=300.0,
     )
     game = NetworkGame(node)  # type: ignore[arg-type]
     game._event("link-up", 1, "")
@@ -418,6 +424,7 @@ def test_network_events_in_words() -> None:
         kind="shuffle", senders=(1,), index=4, started=time.monotonic() - 12, info={"stage": 1}
     )
     session._has_message = lambda seat, step: False
+    game._event("progress", None, "")  # (the node's tick: the waiting line is refreshed)
     assert game.awaited().startswith("Shuffling: 1 of 3 peers done (Bob is shuffling)")
     assert "(Bob not connected)" in game.awaited() and game.awaited().endswith("(12 s)")
 

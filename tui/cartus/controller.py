@@ -23,7 +23,7 @@ from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.local import LocalTable
 from rattus_net.games.cartus.moves import Move
-from rattus_net.games.cartus.narrate import Narrator, decision_words
+from rattus_net.games.cartus.narrate import Narrator, decision_words, narrate_view
 from rattus_net.games.cartus.view import PlayerView
 from tui.cartus.saves import SavedGame, save_body
 from tui.offline import BOT_NAMES, CHECKPOINT_SECONDS, HUMAN_NAME
@@ -48,7 +48,7 @@ class OfflineOptions:
 
 class GameController(Protocol):
     """What the table screen and the dialogs need of a game: :class:`OfflineGame` here, or
-    :class:`tui.netgame.NetworkGame` for a seat at a network table."""
+    :class:`rattus_net.net.netgame.NetworkGame` for a seat at a network table."""
 
     network: bool
 
@@ -66,22 +66,6 @@ class GameController(Protocol):
     def advance(self) -> None: ...
     def new_log_lines(self) -> list[str]: ...
     def awaited(self) -> str: ...
-
-
-def narrate(view: PlayerView, narrator: Narrator, start: int) -> list[str]:
-    """The view's events from ``start`` on, in words; a look at the nun row says, to the seat
-    that looked, which card it saw."""
-    lines: list[str] = []
-    for event in view.events(start):
-        text = narrator(event)
-        if text is None:
-            continue
-        if event.kind == "look" and event.player == view.seat:
-            face = view.nun_row_known.get(event.data["position"])
-            if face is not None:
-                text = text[:-1] + f": {D.face_name(face)}."
-        lines.append(text)
-    return lines
 
 
 class OfflineGame:
@@ -233,7 +217,7 @@ class OfflineGame:
         view = self.view
         start = self._read
         self._read = view.log_size
-        lines = narrate(view, self._narrator, start)
+        lines = narrate_view(view, self._narrator, start)
         if self.save_problem is not None and self.save_problem != self._said_problem:
             lines.append(self.save_problem)
         self._said_problem = self.save_problem

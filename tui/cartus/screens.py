@@ -15,11 +15,11 @@ from textual.worker import Worker, WorkerState
 
 from protocol.record import Verdict
 from rattus_net.games.cartus import data as D
+from rattus_net.net.netgame import NetworkGame, problem_text
 from tui.cartus import render as R
 from tui.cartus.controller import GameController
 from tui.cartus.decline import take_without_asking, toggle_always_take
-from tui.cartus.dialogs import dialog_for
-from tui.netgame import NetworkGame, problem_text
+from tui.cartus.dialogs import DecisionDialog, dialog_for
 from tui.screens import LogScreen, RulesScreen
 
 # --- the table ----------------------------------------------------------------------------------
@@ -29,9 +29,9 @@ class TableScreen(Screen[None]):
     """The table of a game. Dialogs open by themselves when you must decide.
 
     Offline, the bots play in a worker thread after each of your moves. At a network table the
-    node plays on the app's loop; it calls back when something happened (a move, a peer
-    dropping or coming back, a fault), and a one-second timer keeps the "waiting for" line's
-    clock going."""
+    node plays on its own thread (:mod:`rattus_net.net.netgame`); it calls back on the app's
+    loop when something happened (a move, a peer dropping or coming back, a fault), and a
+    one-second timer keeps the "waiting for" line's clock going."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "decide", "Decide"),
@@ -106,6 +106,11 @@ class TableScreen(Screen[None]):
         self._net_pending = False
         if self.is_attached:
             self.update_table()
+            dialog = self.app.screen
+            if self.controller.is_over and self._dialog_open and isinstance(dialog, DecisionDialog):
+                dialog.dismiss(False)  # the game stopped while the player was choosing
+                self.call_after_refresh(self.next_step)
+                return
             self.next_step()
 
     def on_resize(self) -> None:

@@ -23,6 +23,7 @@ from rattus_net.games.cartus import data as D
 
 if TYPE_CHECKING:
     from rattus_net.games.cartus.game import Decision, Event
+    from rattus_net.games.cartus.view import PlayerView
 
 _RAT_REASONS = {
     "cards": "for cards of another class",
@@ -409,3 +410,19 @@ class Narrator:
         elif event.kind == "replace" and self.row:
             self.row[-1] = event.data["new"]
         return describe(event, self.names, self.viewer, self.row or None)
+
+
+def narrate_view(view: PlayerView, narrator: Narrator, start: int) -> list[str]:
+    """The view's events from ``start`` on, in words; a look at the nun row says, to the seat
+    that looked, which card it saw."""
+    lines: list[str] = []
+    for event in view.events(start):
+        text = narrator(event)
+        if text is None:
+            continue
+        if event.kind == "look" and event.player == view.seat:
+            face = view.nun_row_known.get(event.data["position"])
+            if face is not None:
+                text = text[:-1] + f": {D.face_name(face)}."
+        lines.append(text)
+    return lines

@@ -1,0 +1,102 @@
+"""An asyncio loop on a thread of its own, for work that must never hold up the caller's loop.
+
+A user interface runs its screen on one asyncio loop; the table it plays at (the lobby's
+listener, the peer node that checks every shuffle proof and decryption) runs on a
+:class:`LoopThread`. The screen's loop then only renders: the node's cryptography competes
+with it for the interpreter, never for its loop. Everything handed between the two goes
+through the thread-safe calls here (:meth:`LoopThread.run`, :meth:`LoopThread.submit`,
+:meth:`LoopThread.call`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import threading
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+class LoopClosed(RuntimeError):
+    """The thread's loop has stopped: nothing more can run there."""
+
+
+class LoopThread:
+    """A daemon thread running its own asyncio loop until :meth:`stop`."""
+
+    def __init__(self, name: str) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        try:
+            self.loop.run_forever()
+        finally:
+            with contextlib.suppress(Exception):
+                self.loop.run_until_complete(self._cancel_all())
+            self.loop.close()
+
+    @staticmethod
+    async def _cancel_all() -> None:
+        tasks = {t for t in asyncio.all_tasks() if t is not asyncio.current_task()}
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    @property
+    def here(self) -> bool:
+        """The caller runs on this thread."""
+        return threading.current_thread() is self.thread
+
+    @property
+    def alive(self) -> bool:
+        return self.thread.is_alive() and not self.loop.is_closed()
+
+    def submit(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
+        """Run ``coro`` on this thread's loop (from any thread); cancelling the future cancels
+        it there. Raises :class:`LoopClosed` once the loop has stopped."""
+        try:
+            return asyncio.run_coroutine_threadsafe(coro, self.loop)
+        except RuntimeError:
+            coro.close()
+            raise LoopClosed("the table's thread has stopped") from None
+
+    async def run(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Await ``coro`` run on this thread's loop, from another loop."""
+        return await asyncio.wrap_future(self.submit(coro))
+
+    def call(self, fn: Callable[..., object], *args: object) -> None:
+        """Call ``fn(*args)`` soon on this thread's loop (from any thread); nothing if the
+        loop has stopped."""
+        with contextlib.suppress(RuntimeError):
+            self.loop.call_soon_threadsafe(fn, *args)
+
+    def ask(self, fn: Callable[[], T], timeout: float = 10.0) -> T:
+        """``fn()`` run on this thread's loop, its result (or exception) returned here. For
+        quick calls only (the caller waits): a lobby's "ready", "colour", "options"."""
+        if self.here:
+            return fn()
+
+        async def call() -> T:
+            return fn()
+
+        return self.submit(call()).result(timeout)
+
+    def stop_soon(self) -> None:
+        """Stop the loop once what is running now yields (from any thread): the tasks left
+        are cancelled and the thread ends."""
+        self.call(self.loop.stop)
+
+    async def stop(self, timeout: float = 10.0) -> None:
+        """Stop the loop and wait (without blocking the caller's loop) for the thread."""
+        self.stop_soon()
+        if not self.here:
+            await asyncio.to_thread(self.thread.join, timeout)
+
+
+__all__ = ["LoopClosed", "LoopThread"]

@@ -1,0 +1,533 @@
+"""One person's seat at a network table, played from a front end that must never be held up.
+
+:class:`NetworkGame` drives one :class:`~rattus_net.net.node.PeerNode` and offers a front end
+(the TUI's table screen and dialogs) the same interface as an offline game: ``view``,
+``my_turn``, ``play(move)``, ``new_log_lines()``, ``awaited()``...
+
+The node runs on the table's own thread and asyncio loop (a
+:class:`~rattus_net.net.loopthread.LoopThread`), never on the front end's: it checks every
+shuffle proof and decryption it receives, work that held a screen's loop up for half a second
+at a time. The two sides share nothing mutable:
+
+* after each thing that changes what a player sees, the node's thread publishes a
+  :class:`TableSnapshot` (a copy of the game, whether our decision is awaited, how the game
+  ended) and tells the front end's ``listeners`` on the front end's loop; the "waiting" line
+  (:class:`WaitInfo`) is refreshed with every tick of the node, without a redraw;
+* the lines for the log ("Bob dropped off the table", ...) are queued under a lock;
+* our player's decision goes the other way: ``play(move)`` checks it against the snapshot,
+  then hands it to the node's thread, where it completes the future the node awaits
+  (``choose_async``).
+
+While the game is played, :class:`~rattus_net.net.quietgc.QuietCollector` keeps the garbage
+collector's full passes (which stop every thread) short.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from protocol.messages import (
+    HELLO,
+    KEYS,
+    MIX,
+    MOVE,
+    OPEN,
+    RAND_COMMIT,
+    RAND_REVEAL,
+    SHARES,
+    SHUFFLE,
+    SUPPLY_COMMIT,
+    SUPPLY_OPEN,
+)
+from protocol.record import Verdict, verify_record
+from protocol.safetext import safetext
+from rattus_net.engine.errors import IllegalMove, RattusError
+from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.moves import Move, Supply
+from rattus_net.games.cartus.narrate import Narrator, decision_words, narrate_view
+from rattus_net.games.cartus.view import PlayerView
+from rattus_net.net.botseats import HostedBots
+from rattus_net.net.lobby import LobbyRefusal
+from rattus_net.net.loopthread import LoopThread
+from rattus_net.net.news import LinkNews
+from rattus_net.net.node import WAIT_MORE, Outcome, PeerNode
+from rattus_net.net.quietgc import QuietCollector
+from rattus_net.net.transport import Listener
+
+Notify = Callable[[], None]
+Cleanup = Callable[..., object]
+
+TABLE_THREAD = "rattus-table"
+"""The name of a table's network thread (tests look for it)."""
+
+STEP_WORDS = {
+    HELLO: "Greeting the peers",
+    RAND_COMMIT: "Drawing shared random numbers",
+    RAND_REVEAL: "Drawing shared random numbers",
+    SHARES: "Revealing cards",
+    OPEN: "Opening cards",
+    MIX: "Mixing a hand",
+    MOVE: "Waiting for a move",
+    SUPPLY_COMMIT: "Choosing supplies",
+    SUPPLY_OPEN: "Showing supply choices",
+    KEYS: "Publishing keys for the final check",
+}
+
+
+def problem_text(exc: BaseException) -> str:
+    """One plain line for a failure of the network (no traceback for the player)."""
+    if isinstance(exc, LobbyRefusal):
+        return exc.reason
+    if isinstance(exc, ConnectionRefusedError):
+        return "nobody answers at that address (is the table open?)"
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"network error: {exc.strerror}"
+    text = str(exc) or type(exc).__name__
+    if "nobody answers there" in text:  # the transport's words for a refused connection
+        where = text.split(": ", 1)[0].removeprefix("cannot connect to ")
+        return f"nobody answers at {where} (is the table open?)"
+    return text[0].upper() + text[1:] if text else text
+
+
+class DecisionWithdrawn(RattusError):
+    """Our decision is no longer awaited: the game stopped (or the decision was taken) while
+    the player was choosing. A dialog says it instead of playing the move."""
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """What the table waits for right now, for the "awaited" line."""
+
+    text: str
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class WaitInfo:
+    """What the node's thread last saw the table wait for (refreshed at every tick)."""
+
+    text: str | None  # None: not connected to the others yet
+    started: float = 0.0  # (monotonic) when the step began
+    stall_at: float | None = None  # (monotonic) when the first player away gets blamed
+    away: bool = False  # some other player is not connected
+    timeout: float = 0.0  # the session's stall timeout now
+
+
+@dataclass(frozen=True, slots=True)
+class TableSnapshot:
+    """What a front end shows of the game, as of one moment of the node's thread. ``game``
+    is a copy that thread no longer touches: read it freely, never change it."""
+
+    game: Game | None
+    step_kind: str | None  # the protocol step under way (a supply choice is checked apart)
+    asked: int  # decisions asked of our player so far
+    asking: bool  # the node awaits our player's decision (the ``asked``-th)
+    finished: bool
+    aborted: str | None  # how the game was stopped, in words (safe to show)
+    over: bool  # the node is done (outcome or error set)
+
+    @property
+    def stable(self) -> bool:
+        """The game waits for a decision or is over, so every card we hold is known."""
+        g = self.game
+        return g is not None and (g.decision is not None or g.is_over)
+
+
+class NetworkGame:
+    """One seat of a network game, for the table screen and the dialogs."""
+
+    network = True
+
+    def __init__(
+        self,
+        node: PeerNode,
+        listener: Listener | None = None,
+        cleanup: Cleanup | None = None,
+        *,
+        runner: LoopThread | None = None,
+    ) -> None:
+        """``cleanup(bots=...)`` (a lobby's close) is awaited on the front end's loop when
+        the game is over or left; ``runner``: the table's thread the node runs on (a new
+        one at :meth:`start` if none)."""
+        self.node = node
+        self.listener = listener
+        self.cleanup = cleanup
+        self.runner = runner
+        self.seat = node.seat
+        node.choose_async = self._choose
+        node.on_event = self._event
+        self._narrator = Narrator(self.names, self.seat)
+        self._read = 0
+        self._lock = threading.Lock()
+        self._net_lines: list[str] = []
+        self.listeners: list[Notify] = []
+        self.outcome: Outcome | None = None
+        self.error: str | None = None
+        self.verdict: Verdict | None = None
+        self.task: concurrent.futures.Future[None] | None = None
+        self._ui: asyncio.AbstractEventLoop | None = None
+        self._stopping = False
+        self._wound_up = False
+        self._winding: asyncio.Task[None] | None = None
+        self._watch: asyncio.Task[None] | None = None
+        self._quiet = QuietCollector()  # short collector pauses while we play
+        # the node's side (its thread only)
+        self._news = LinkNews.for_node(node)
+        self._pending: asyncio.Future[Move] | None = None
+        self._asked = 0
+        self._published: tuple[object, ...] | None = None
+        # the front end's side
+        self._answered = 0  # the decision our player has answered (by its number)
+        self._view: tuple[TableSnapshot, PlayerView] | None = None
+        self._timeout_asked = 0.0
+        if cleanup is None and getattr(node, "resumed", False):  # a host back: its bots too
+            bots = HostedBots.resume(node, limits=node.limits, stall_timeout=node.stall_timeout)
+            self.cleanup = bots.close if bots is not None else None
+        self.wait = self._wait_info()
+        self.snapshot = self._snapshot()  # (the node does not run yet, or not for us yet)
+
+    # -- the node's thread -----------------------------------------------------------------
+
+    def _snapshot(self) -> TableSnapshot:
+        session = self.node.session
+        game = session.game
+        step = session.step
+        abort = session.abort
+        return TableSnapshot(
+            None if game is None else game.clone(),
+            None if step is None else step.kind,
+            self._asked,
+            self._pending is not None and not self._pending.done(),
+            session.finished,
+            None if abort is None else safetext(abort.describe(self.names, self.seat)),
+            self.outcome is not None or self.error is not None,
+        )
+
+    def _signature(self) -> tuple[object, ...]:
+        """What the table shows changes only with one of these."""
+        session = self.node.session
+        game = session.game
+        return (
+            -1 if game is None else len(game.log),
+            len(session.public.log),
+            self._asked,
+            self._pending is not None,
+            game is not None and (game.decision is not None or game.is_over),
+            session.finished or session.abort is not None,
+            self.outcome is not None or self.error is not None,
+        )
+
+    def _publish(self) -> None:
+        """A new snapshot for the front end, which is told on its own loop."""
+        self._published = self._signature()
+        self.snapshot = self._snapshot()
+        ui = self._ui
+        if ui is None:
+            self._tell()
+            return
+        with contextlib.suppress(RuntimeError):  # (the front end's loop is gone)
+            ui.call_soon_threadsafe(self._tell)
+
+    def _event(self, kind: str, seat: int | None, detail: str) -> None:
+        """The node's ``on_event``: a line for the log, perhaps a new snapshot."""
+        line = self._news(kind, seat, detail)
+        self.wait = self._wait_info()
+        if line is not None:
+            with self._lock:
+                self._net_lines.append(line)
+        elif self._signature() == self._published:
+            # the node says "progress" twice a second while a player thinks: redrawing the
+            # whole table for it kept an idle game at 5-10% of a core
+            return
+        self._publish()
+
+    def _wait_info(self) -> WaitInfo:
+        """What the table waits for (words without the clock: the front end adds it)."""
+        node = self.node
+        s = node.session
+        timeout = float(getattr(s, "timeout", node.stall_timeout))
+        away = any(p not in node.links for p in range(self.n) if p != self.seat)
+        st = s.step
+        if st is None:
+            return WaitInfo(None, away=away, timeout=timeout)
+        missing = [p for p in st.senders if p != self.seat and not s._has_message(p, st.index)]
+        gone = [p for p in missing if p not in node.links]
+        if st.kind == SHUFFLE:
+            stage = int(st.info["stage"]) if isinstance(st.info, dict) else 0
+            who = self.names[st.senders[0]]
+            text = f"Shuffling: {stage} of {self.n} peers done ({who} is shuffling)"
+        elif missing:
+            text = f"{STEP_WORDS.get(st.kind, st.kind)}: waiting for " + ", ".join(
+                self.names[p] for p in missing
+            )
+        else:
+            text = STEP_WORDS.get(st.kind, st.kind)
+        stall_at = None
+        if gone:
+            text += " (" + ", ".join(self.names[p] for p in gone) + " not connected)"
+            now = time.monotonic()
+            lefts = [getattr(node, "stall_left", lambda p: None)(p) for p in gone]
+            left = min((x for x in lefts if x is not None), default=None)
+            stall_at = None if left is None else now + left
+        return WaitInfo(text, st.started, stall_at, away, timeout)
+
+    async def _choose(self, view: PlayerView) -> Move:
+        """The node's ``choose_async``: wait for the front end's :meth:`play`."""
+        self._pending = asyncio.get_running_loop().create_future()
+        self._asked += 1
+        self._publish()
+        try:
+            return await self._pending
+        finally:
+            self._pending = None
+
+    def _answer(self, asked: int, move: Move) -> None:
+        pending = self._pending
+        if pending is not None and not pending.done() and asked == self._asked:
+            pending.set_result(move)
+
+    async def _run(self) -> None:
+        try:
+            self.outcome = await self.node.run(self.listener)
+            abort = self.node.session.abort
+            if abort is not None:
+                with self._lock:
+                    self._net_lines.append(safetext(abort.describe(self.names, self.seat)) + ".")
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            self.error = problem_text(exc)
+        finally:
+            self.wait = self._wait_info()
+            self._publish()
+            ended = False
+            if self._ui is not None:
+                with contextlib.suppress(RuntimeError):
+                    self._ui.call_soon_threadsafe(self._ended)
+                    ended = True
+            if not ended and self.runner is not None:
+                self.runner.stop_soon()  # (nobody is left to wind up: the thread ends)
+
+    # -- the front end's loop --------------------------------------------------------------
+
+    def start(self) -> None:
+        """Play: the node runs on the table's thread from now on."""
+        self._ui = asyncio.get_running_loop()
+        if self.runner is None:
+            self.runner = LoopThread(TABLE_THREAD)
+        self.task = self.runner.submit(self._run())
+        self._watch = self._ui.create_task(self._watch_front_end())
+        self._quiet.start()
+
+    async def _watch_front_end(self) -> None:
+        """Cancelled with the front end's loop (the program quits at the table): the node
+        stops too, and closes its journal and links, as it did on that loop before."""
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            self._quiet.stop()
+            task = self.task
+            if not self._stopping and task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await asyncio.wait_for(asyncio.wrap_future(task), 5)
+            raise
+
+    def _tell(self) -> None:
+        for hook in list(self.listeners):
+            hook()
+
+    def _ended(self) -> None:
+        if not self._stopping:
+            self._spawn_wind_up(bots=False)
+
+    def _spawn_wind_up(self, *, bots: bool) -> None:
+        # (a reference, so the task is not collected)
+        self._winding = asyncio.get_running_loop().create_task(self._wind_up(bots=bots))
+
+    async def _wind_up(self, *, bots: bool) -> None:
+        """The lobby's cleanup (its table, its bots), then the end of the table's thread."""
+        if self._wound_up:
+            return
+        self._wound_up = True
+        if self._watch is not None:
+            self._watch.cancel()
+        self._quiet.stop()
+        if self.cleanup is not None:
+            result = self.cleanup(bots=bots)
+            if asyncio.iscoroutine(result):
+                with contextlib.suppress(Exception):
+                    await result
+        if self.runner is not None:
+            await self.runner.stop()
+
+    async def stop(self) -> None:
+        """Leave the game (the others will see us stall)."""
+        self._stopping = True
+        task = self.task
+        if task is not None and not task.done():
+            task.cancel()  # (cancels the node's run on its thread)
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(asyncio.wrap_future(task), 15)
+        await self._wind_up(bots=True)
+
+    # -- the controller interface ----------------------------------------------------------
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The players' names, made safe to show (they came from other peers)."""
+        return tuple(safetext(n) for n in self.node.names)
+
+    @property
+    def game_id(self) -> str:
+        return self.node.setup.game_id
+
+    @property
+    def n(self) -> int:
+        return self.node.n
+
+    @property
+    def view(self) -> PlayerView:
+        snap = self.snapshot
+        cached = self._view
+        if cached is not None and cached[0] is snap:
+            return cached[1]
+        assert snap.game is not None
+        view = PlayerView(snap.game, self.seat)
+        self._view = (snap, view)
+        return view
+
+    @property
+    def has_game(self) -> bool:
+        return self.snapshot.game is not None
+
+    @property
+    def stable(self) -> bool:
+        """The game waits for a decision or is over, so every card we hold is known (while
+        the table works, a dealt card's face may still be on its way)."""
+        return self.snapshot.stable
+
+    @property
+    def my_turn(self) -> bool:
+        snap = self.snapshot
+        return snap.asking and snap.asked != self._answered and not snap.over
+
+    @property
+    def is_over(self) -> bool:
+        """The node is done (record written) or failed: time for the end screen."""
+        return self.snapshot.over
+
+    def advance(self) -> None:
+        """Nothing to do here: the node plays the others' part as messages arrive."""
+
+    def play(self, move: Move) -> None:
+        """Our decision: checked now against the snapshot (raises the engine's
+        ``IllegalMove``), then handed to the node's thread, which journals, signs and sends
+        it."""
+        snap = self.snapshot
+        if not self.my_turn:
+            if snap.over or snap.aborted is not None:
+                raise DecisionWithdrawn("The game has stopped: Escape shows how it ended.")
+            raise DecisionWithdrawn("No decision of yours is awaited now.")
+        game = snap.game
+        assert game is not None and self.runner is not None
+        if snap.step_kind == SUPPLY_COMMIT:
+            if not isinstance(move, Supply):
+                raise IllegalMove("a supply choice is expected")
+            game.check_supply(self.seat, move)
+        else:
+            game.clone().apply(self.seat, move)
+        self._answered = snap.asked
+        self.runner.call(self._answer, snap.asked, move)
+
+    def apply(self, move: Move) -> None:
+        self.play(move)
+
+    def new_log_lines(self) -> list[str]:
+        with self._lock:
+            lines, self._net_lines = self._net_lines, []
+        if not self.stable:
+            return lines
+        view = self.view
+        start = self._read
+        self._read = view.log_size
+        return lines + narrate_view(view, self._narrator, start)
+
+    def waiting(self) -> Waiting:
+        """What the table waits for, with how long it has waited."""
+        snap = self.snapshot
+        if self.error is not None:
+            return Waiting(f"The game stopped: {self.error}")
+        if snap.aborted is not None:
+            return Waiting(f"The game was {snap.aborted}")
+        if snap.finished:
+            return Waiting("Game over: making sure every peer has every message...")
+        w = self.wait
+        if w.text is None:
+            return Waiting("Connecting to the other peers...")
+        now = time.monotonic()
+        text = w.text
+        if w.stall_at is not None:
+            left = max(0.0, w.stall_at - now)
+            text += f"; ends in {int(left) // 60}:{int(left) % 60:02d} unless back, w: wait longer"
+        return Waiting(text, max(0.0, now - w.started))
+
+    def wait_longer(self) -> str | None:
+        """Give the players who dropped off 5 more minutes (the table's ``w``); the line to
+        show, or None if nobody is away."""
+        w = self.wait
+        if not w.away or self.runner is None:
+            return None
+        self.runner.call(self.node.wait_longer)
+        self._timeout_asked = max(self._timeout_asked, w.timeout) + WAIT_MORE
+        minutes = self._timeout_asked / 60
+        return f"Waiting longer: {minutes:g} minutes in all for a player who dropped off."
+
+    def awaited(self) -> str:
+        if self.my_turn:
+            view = self.view
+            d = view.decision
+            return "Your turn: " + (decision_words(d, self.names, view.row) if d else "decide.")
+        w = self.waiting()
+        return f"{w.text} ({w.seconds:.0f} s)" if w.seconds >= 1 else w.text
+
+    # -- the end ---------------------------------------------------------------------------
+
+    def verify(self) -> Verdict | None:
+        """Run ``rattus verify``'s verifier on our record (slow: call it in a thread)."""
+        if self.outcome is None:
+            return None
+        self.verdict = verify_record(self.outcome.record.read_bytes())
+        return self.verdict
+
+    def summary(self) -> str:
+        """How the game ended, in words (for the end screen)."""
+        if self.error is not None:
+            return f"The game stopped: {self.error}"
+        o = self.outcome
+        if o is None:
+            return "The game is still running."
+        if o.finished:
+            return f"Game {o.game_id[:16]} finished. Record: {o.record}"
+        aborted = self.snapshot.aborted
+        if aborted is not None:
+            return f"Game {aborted}. Record: {o.record}"
+        return f"Game aborted: {safetext(o.abort)}. Record: {o.record}"
+
+
+__all__ = [
+    "STEP_WORDS",
+    "TABLE_THREAD",
+    "DecisionWithdrawn",
+    "NetworkGame",
+    "TableSnapshot",
+    "WaitInfo",
+    "Waiting",
+    "problem_text",
+]

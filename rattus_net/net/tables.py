@@ -1,0 +1,579 @@
+"""The lobby of a network table as a player's program sees it: hosting one, or joining one.
+
+Shared by every front end that seats a person (the TUI today, the SSH server later); the
+headless commands (:mod:`rattus_net.net.play`) share its helpers. Nothing here draws: a front
+end reads plain values (:attr:`HostLobby.state`, the ``news`` lines, :func:`problem_text`...)
+and asks (``set_ready``, ``add_bot``...); ``listeners`` are called on the front end's own
+loop whenever something changed.
+
+The table's network side runs on a thread of its own (:class:`~rattus_net.net.loopthread.
+LoopThread`): the lobby's listener and, once the game starts, the seat's peer node, which
+checks every shuffle and decryption (that work on a screen's loop held it up for half a
+second at a time). The front end's loop (the one that called :meth:`HostLobby.open` or
+:meth:`GuestLobby.wait_start`) keeps only the zeroconf advert.
+
+* :class:`HostLobby` opens a table (:class:`~rattus_net.net.lobby.HostedTable`), seats the
+  player, advertises the table and fills seats with bots on request. A bot seat is a second
+  peer *in this process*: :func:`rattus_net.net.play.join_game`, joining the table over
+  loopback like any guest, with its own seat folder in the data directory (its setup says
+  ``hosted_by``: resuming the host's seat brings it back), run by a
+  :class:`~rattus_net.net.botseats.BotSeats` thread.
+* :class:`GuestLobby` joins a table by address or by its zeroconf advert; the player's "ready"
+  is an event handed to :func:`~rattus_net.net.lobby.join_table` (taken back before the start
+  with a second event that says the player changed his mind).
+
+Once the table has started, ``lobby.game(state)`` gives the seat's
+:class:`~rattus_net.net.netgame.NetworkGame`, built on the table's thread the moment the
+start was heard (so no link of the game mesh arrives before its node is there).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+from protocol.crypto.identity import Identity
+from protocol.params import PeerSecrets
+from rattus_net.bots import BOT_LEVELS, BOT_NAMES
+from rattus_net.net import play
+from rattus_net.net.botseats import BotSeats
+from rattus_net.net.discovery import (
+    Advertiser,
+    TableAdvert,
+    new_zeroconf,
+    withdraw_on_signals,
+)
+from rattus_net.net.handshake import Handshake
+from rattus_net.net.lobby import (
+    HostedTable,
+    LobbyRefusal,
+    LobbyState,
+    TableOptions,
+    colour_message,
+    join_table,
+)
+from rattus_net.net.loopthread import LoopClosed, LoopThread
+from rattus_net.net.netgame import TABLE_THREAD, NetworkGame, problem_text
+from rattus_net.net.node import HUMAN, STALL_TIMEOUT, PeerNode, Setup, new_master
+from rattus_net.net.persist import check_storage
+from rattus_net.net.transport import (
+    DEFAULT_TRANSPORT,
+    Connection,
+    Listener,
+    PeerFault,
+    TransportLimits,
+)
+
+Notify = Callable[[], None]
+
+
+def address_text(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` typed by the player; ValueError with a plain message otherwise."""
+    host, sep, port = text.strip().rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host:
+        raise ValueError(f"{text.strip() or 'nothing'!r} is not HOST:PORT (e.g. 192.168.1.5:7000)")
+    try:
+        value = int(port)
+    except ValueError:
+        raise ValueError(f"{port!r} is not a port number") from None
+    if not 0 < value < 65536:
+        raise ValueError("a port is 1 to 65535")
+    return host, value
+
+
+def building_words(selection: str) -> str:
+    """``random cards`` for ``random-cards`` (a list of buildings stays as it is)."""
+    return selection.replace("-", " ")
+
+
+def options_words(options: TableOptions) -> str:
+    """``4 players, random cards, supplies in turn``."""
+    buildings = building_words(options.buildings)
+    simultaneous = "simultaneous" if options.simultaneous_supply else "in turn"
+    return f"{options.players} players, {buildings}, supplies {simultaneous}"
+
+
+class _Lobby:
+    """What both lobbies share: the table's thread, the front end's loop, the listeners, and
+    the seat's game once the table has started."""
+
+    is_host: bool
+
+    def __init__(self, player: str, colour: str | None, root: Path | None) -> None:
+        self.player = player
+        self.colour = colour
+        self.root = root
+        self.master = new_master()
+        self.identity: Identity = PeerSecrets(self.master).identity()
+        self.listeners: list[Notify] = []
+        self.news: list[str] = []
+        self.closed = False
+        self.runner: LoopThread | None = None
+        self._ui: asyncio.AbstractEventLoop | None = None  # the front end's loop
+        self._game: NetworkGame | None = None
+        self._game_error: BaseException | None = None
+        self._handed = False  # the table's thread belongs to the game now
+
+    @property
+    def fingerprint(self) -> str:
+        return self.identity.fingerprint
+
+    def _table(self) -> LoopThread:
+        """The table's thread (started at the first need), seen from the front end."""
+        if self._ui is None:
+            self._ui = asyncio.get_running_loop()
+        if self.runner is None:
+            self.runner = LoopThread(TABLE_THREAD)
+        return self.runner
+
+    def _on_ui(self, fn: Callable[..., object], *args: object) -> None:
+        """Call ``fn(*args)`` on the front end's loop (from the table's thread)."""
+        ui = self._ui
+        if ui is None:
+            fn(*args)
+            return
+        with contextlib.suppress(RuntimeError):  # (the front end is gone)
+            ui.call_soon_threadsafe(fn, *args)
+
+    def _tell(self) -> None:
+        """On the front end's loop: something changed."""
+        for hook in list(self.listeners):
+            hook()
+
+    def _start_game(self, node_of: Callable[[], tuple[PeerNode, Listener]]) -> None:
+        """On the table's thread, as the start is heard: the seat's node and game (or why
+        they could not be made, said by :meth:`game`)."""
+        try:
+            node, listener = node_of()
+            self._game = NetworkGame(node, listener, cleanup=self._game_over, runner=self.runner)
+        except Exception as exc:
+            self._game_error = exc
+
+    def game(self, state: LobbyState) -> NetworkGame:
+        """The seat's game, once :meth:`wait_start` has returned ``state``; ``start()`` it."""
+        if self._game_error is not None:
+            raise self._game_error
+        assert self._game is not None, "the table has not started"
+        self._handed = True
+        return self._game
+
+    async def close(self, *, bots: bool = True) -> None:
+        raise NotImplementedError
+
+    async def _game_over(self, *, bots: bool = True) -> None:
+        await self.close(bots=bots)
+
+    async def _close_table(self) -> None:
+        """On the table's thread: close what listens there."""
+
+    async def _close_thread(self) -> None:
+        """Close what runs on the table's thread, and end the thread unless a game runs on
+        it (the game ends it)."""
+        runner = self.runner
+        if runner is None:
+            return
+        with contextlib.suppress(LoopClosed, concurrent.futures.CancelledError):
+            await runner.run(self._close_table())
+        if not self._handed:
+            await runner.stop()
+
+
+class HostLobby(_Lobby):
+    """A table this player hosts (seat 1), with its advert and its in-process bot seats."""
+
+    is_host = True
+
+    def __init__(
+        self,
+        table: str,
+        options: TableOptions,
+        player: str,
+        *,
+        colour: str | None = None,
+        port: int = 0,
+        advertise: bool = True,
+        limits: TransportLimits = DEFAULT_TRANSPORT,
+        stall_timeout: float = STALL_TIMEOUT,
+        root: Path | None = None,
+    ) -> None:
+        super().__init__(player, colour, root)
+        self.table = table
+        self.options = options.check()
+        self.port = port
+        self.advertise = advertise
+        self.limits = limits
+        self.stall_timeout = stall_timeout
+        self.hosted: HostedTable | None = None
+        self._aiozc = new_zeroconf() if advertise else None
+        self._advertiser: Advertiser | None = None
+        self._unsignal: Callable[[], None] = lambda: None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.bot_tasks: list[concurrent.futures.Future[None]] = []
+        self._bots: BotSeats | None = None
+        self._known: set[str] = set()
+
+    @property
+    def state(self) -> LobbyState:
+        assert self.hosted is not None
+        return self.hosted.core.state
+
+    async def open(self) -> None:
+        """Open the port, take seat 1 (not ready yet) and announce the table."""
+        check_storage(self.root)  # (a full or read-only disk: said before anybody sits)
+        await self._table().run(self._open_here())
+        if self._aiozc is not None:
+            st = self.state
+            self._advertiser = Advertiser(
+                self._aiozc,
+                TableAdvert(self.table, self.fingerprint, len(st.seats), st.free, st.phase),
+                self.port,
+            )
+            try:
+                await self._advertiser.start()
+                self._unsignal = withdraw_on_signals(self._advertiser)  # SIGTERM, SIGHUP
+            except Exception as exc:  # no multicast here: the table is still open by address
+                self._advertiser = None
+                self.news.append(f"Not announced on the LAN ({problem_text(exc)}).")
+
+    async def _open_here(self) -> None:
+        """On the table's thread: the listener and our seat."""
+        hosted = HostedTable(self.identity, self.table, self.options, self.limits)
+        self.port = await hosted.open("0.0.0.0", self.port)
+        hosted.core.sit(self.identity.public, self.player, "", self.port, colour=self.colour)
+        self._known = {self.identity.fingerprint}
+        hosted.core.on_change.append(self._changed)
+        self.hosted = hosted  # (last: whoever sees it sees our seat and the port)
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        task: asyncio.Task[Any] = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _changed(self, state: LobbyState) -> None:
+        """On the table's thread: the lobby changed (the news is said here, in order)."""
+        now = {s.fingerprint: s for s in state.seats}
+        for fp, seat in now.items():
+            if fp not in self._known:
+                what = f"a bot, {BOT_LEVELS.get(seat.bot, seat.bot)}" if seat.bot else "a player"
+                self.news.append(f"{seat.name} ({what}) sat down in {seat.colour}.")
+        for _fp in self._known - set(now):
+            self.news.append("A player left the table; everyone must get ready again.")
+        self._known = set(now)
+        if state.phase == "playing" and self._game is None and self._game_error is None:
+            self._start_game(lambda: self._node(state))
+        self._on_ui(self._changed_ui, state)
+
+    def _changed_ui(self, state: LobbyState) -> None:
+        if self._advertiser is not None and not self.closed:
+            self._spawn(
+                self._advertiser.update(
+                    seats_taken=len(state.seats), seats_free=state.free, state=state.phase
+                )
+            )
+        self._tell()
+
+    def _ask(self, fn: Callable[[], Any]) -> Any:
+        """Run a quick lobby change on the table's thread and wait for it (its exceptions,
+        a LobbyRefusal say, come back here)."""
+        assert self.runner is not None and self.hosted is not None, "the table is not open"
+        return self.runner.ask(fn)
+
+    def set_ready(self, ready: bool) -> None:
+        hosted = self.hosted
+        assert hosted is not None
+        self._ask(lambda: hosted.core.set_ready(self.fingerprint, ready))
+
+    def set_colour(self, colour: str) -> None:
+        hosted = self.hosted
+        assert hosted is not None
+        self._ask(lambda: hosted.core.set_colour(self.fingerprint, colour))
+
+    def set_options(self, options: TableOptions) -> None:
+        """Change the table's options; every seat must get ready again (bots do so at once).
+        Raises LobbyRefusal (more players seated than the new count, the game started)."""
+        hosted = self.hosted
+        assert hosted is not None
+        self._ask(lambda: hosted.core.set_options(options))
+        self.options = options
+        self.news.append(f"Options: {options_words(options)}; all get ready again.")
+
+    def my_ready(self) -> bool:
+        i = self.state.seat_of(self.fingerprint)
+        return i is not None and self.state.seats[i].ready
+
+    def wants_ready(self) -> bool:
+        return self.my_ready()
+
+    def add_bot(self, kind: str) -> str:
+        """Seat a bot (an in-process guest over loopback); returns its name."""
+        if self.state.free <= 0:
+            raise LobbyRefusal("the table is full")
+        taken = {s.name for s in self.state.seats}
+        name = next((b for b in BOT_NAMES if b not in taken), "Bot")
+        root = self.root  # (its own seat folder there; resumed with ours: hosted_by=0)
+
+        def stopped(problem: str) -> None:  # on the front end's loop
+            self.news.append(f"The bot {name} stopped: {problem}")
+            self._tell()
+
+        async def run() -> None:  # on the bots' loop
+            try:
+                await play.join_game(
+                    ("127.0.0.1", self.port),
+                    bot=kind,
+                    name=name,
+                    limits=self.limits,
+                    stall_timeout=self.stall_timeout,
+                    say=lambda line: None,
+                    root=root,
+                    hosted_by=0,
+                )
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self._on_ui(stopped, problem_text(exc))
+
+        if self._bots is None:
+            self._bots = BotSeats()
+        self.bot_tasks.append(self._bots.start(run()))
+        return name
+
+    def remove_bot(self) -> bool:
+        """Take the last bot added off the table (before the start)."""
+        while self.bot_tasks:
+            task = self.bot_tasks.pop()
+            if not task.done():
+                task.cancel()
+                return True
+        return False
+
+    async def wait_start(self) -> LobbyState:
+        hosted = self.hosted
+        assert hosted is not None
+
+        async def started() -> LobbyState:
+            return await hosted.started
+
+        return await self._table().run(started())
+
+    def _node(self, state: LobbyState) -> tuple[PeerNode, Listener]:
+        """On the table's thread: the node of our seat; mesh links share our port."""
+        hosted = self.hosted
+        assert hosted is not None
+        addresses = play.seat_addresses(state, "", self.port)
+        setup = Setup(play.game_params(state), 0, self.master, addresses, self.table, HUMAN)
+        node = PeerNode.create(
+            setup, self.root, limits=self.limits, stall_timeout=self.stall_timeout
+        )
+
+        async def game_link(conn: Connection, hs: Handshake) -> None:
+            await node.accept(conn, hs)
+
+        hosted.game_links = game_link
+        return node, hosted.listener
+
+    async def close(self, *, bots: bool = True) -> None:
+        """Close the table; ``bots=False`` lets the bot seats finish their game first (our own
+        game is over, theirs ends with it)."""
+        if self._bots is not None:
+            if bots:
+                await self._bots.stop()
+            else:
+                self._bots.retire()
+        if self.closed:
+            return
+        self.closed = True
+        for t in list(self._tasks):
+            t.cancel()
+        self._unsignal()
+        if self._advertiser is not None:
+            with contextlib.suppress(Exception):
+                await self._advertiser.stop()
+        if self._aiozc is not None:
+            with contextlib.suppress(Exception):
+                await self._aiozc.async_close()
+        await self._close_thread()
+
+    async def _close_table(self) -> None:
+        if self.hosted is not None:
+            await self.hosted.close()
+
+
+class GuestLobby(_Lobby):
+    """A seat at somebody else's table: joined by address, or by its zeroconf advert."""
+
+    is_host = False
+
+    def __init__(
+        self,
+        address: tuple[str, int],
+        player: str,
+        *,
+        colour: str | None = None,
+        expect_fingerprint: str | None = None,
+        limits: TransportLimits = DEFAULT_TRANSPORT,
+        stall_timeout: float = STALL_TIMEOUT,
+        root: Path | None = None,
+    ) -> None:
+        super().__init__(player, colour, root)
+        self.address = address
+        self.expect = expect_fingerprint
+        self.limits = limits
+        self.stall_timeout = stall_timeout
+        # (created here, bound to the table's loop where join_table first waits on them)
+        self.ready = asyncio.Event()
+        self.ready_changed = asyncio.Event()
+        self.outbox: asyncio.Queue[bytes] = asyncio.Queue()
+        self._want_ready = False  # what the player said last (the event follows it there)
+        self.state: LobbyState | None = None
+        self._node_now: PeerNode | None = None
+        self.listener: Listener | None = None
+        self._seated: dict[str, str] = {}  # fingerprint -> name
+
+    @property
+    def table(self) -> str:
+        return self.state.table if self.state else f"{self.address[0]}:{self.address[1]}"
+
+    def _there(self, fn: Callable[..., object], *args: object) -> None:
+        """``fn(*args)`` on the table's thread (here and now while it has not started)."""
+        if self.runner is None:
+            fn(*args)
+        else:
+            self.runner.call(fn, *args)
+
+    def set_ready(self, ready: bool) -> None:
+        """Get ready, or take it back (until the game starts)."""
+        self._want_ready = ready
+        self._there(self._set_ready_here, ready)
+
+    def _set_ready_here(self, ready: bool) -> None:
+        if ready:
+            self.ready.set()
+        else:
+            self.ready.clear()
+        self.ready_changed.set()
+
+    def wants_ready(self) -> bool:
+        return self._want_ready
+
+    def set_colour(self, colour: str) -> None:
+        """Ask the host for another (free) disc colour; the next lobby state shows it."""
+        self._there(self.outbox.put_nowait, colour_message(colour))
+
+    def my_ready(self) -> bool:
+        state = self.state
+        if state is None:
+            return False
+        i = state.seat_of(self.fingerprint)
+        return i is not None and state.seats[i].ready
+
+    def _on_state(self, state: LobbyState) -> None:
+        """On the table's thread: a new lobby state from the host."""
+        seated = {s.fingerprint: s for s in state.seats}
+        if self.state is not None:
+            for fp, seat in seated.items():
+                if fp in self._seated:
+                    continue
+                if fp == self.fingerprint:
+                    self.news.append(f"You sat down in {seat.colour}.")
+                else:
+                    self.news.append(f"{seat.name} sat down in {seat.colour}.")
+            for fp, name in self._seated.items():
+                if fp not in seated:
+                    self.news.append(f"{name} left the table.")
+            if state.options != self.state.options:
+                # the host un-readied every seat: our player confirms the new options himself
+                self.ready.clear()
+                self._want_ready = False
+                self.news.append(
+                    f"The host changed the options: {options_words(state.options)}. "
+                    "Space: get ready again."
+                )
+        self._seated = {fp: seat.name for fp, seat in seated.items()}
+        self.state = state
+        self._on_ui(self._tell)
+
+    async def _accept(self, conn: Connection) -> None:
+        node = self._node_now
+        if node is None:
+            raise PeerFault("game not started yet", conn.peer)
+        await node.accept(conn)
+
+    async def wait_start(self) -> LobbyState:
+        """Connect, sit, and wait for the start (raises LobbyRefusal or TransportError)."""
+        check_storage(self.root)  # (a full or read-only disk: said before sitting down)
+        return await self._table().run(self._join_here())
+
+    async def _join_here(self) -> LobbyState:
+        """On the table's thread: sit, wait for the start, make our seat's node."""
+        self.listener = Listener(self._accept, self.limits, max_connections=20)
+        listen_port = await self.listener.start("0.0.0.0", 0)
+        state = await join_table(
+            self.address[0],
+            self.address[1],
+            self.identity,
+            self.player,
+            listen_port,
+            colour=self.colour,
+            expect_fingerprint=self.expect,
+            limits=self.limits,
+            on_state=self._on_state,
+            ready=self.ready,
+            ready_changed=self.ready_changed,
+            outbox=self.outbox,
+        )
+        self._start_game(lambda: self._node(state))
+        return state
+
+    def _node(self, state: LobbyState) -> tuple[PeerNode, Listener]:
+        me = state.seat_of(self.fingerprint)
+        assert me is not None and self.listener is not None
+        setup = Setup(
+            play.game_params(state),
+            me,
+            self.master,
+            play.seat_addresses(state, self.address[0], self.address[1]),
+            state.table,
+            HUMAN,
+        )
+        node = PeerNode.create(
+            setup, self.root, limits=self.limits, stall_timeout=self.stall_timeout
+        )
+        self._node_now = node
+        return node, self.listener
+
+    async def close(self, *, bots: bool = True) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        await self._close_thread()
+
+    async def _close_table(self) -> None:
+        if self.listener is not None:
+            await self.listener.close()
+
+
+Lobby = HostLobby | GuestLobby
+
+
+def join_by_advert(advert: TableAdvert, player: str, colour: str | None = None) -> GuestLobby:
+    """A guest lobby for a table seen on the LAN (its host must prove the advertised key)."""
+    address, fingerprint = play.advert_address(advert)
+    return GuestLobby(address, player, colour=colour, expect_fingerprint=fingerprint)
+
+
+__all__ = [
+    "GuestLobby",
+    "HostLobby",
+    "Lobby",
+    "address_text",
+    "building_words",
+    "join_by_advert",
+    "options_words",
+    "problem_text",
+]
