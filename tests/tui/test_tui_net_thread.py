@@ -18,8 +18,6 @@ from typing import Any
 
 import pytest
 from textual.widgets import Static
-from tui.dialogs import DecisionDialog
-from tui.news import NewsScreen
 from tui_helpers import keys_for, sync
 
 from rattus_net.net.lobby import TableOptions
@@ -27,8 +25,10 @@ from rattus_net.net.netgame import TABLE_THREAD, DecisionWithdrawn, NetworkGame
 from rattus_net.net.node import HUMAN, PeerNode
 from rattus_net.net.tables import HostLobby
 from tui.app import RattusApp
-from tui.netscreens import NetEndScreen
-from tui.screens import LogScreen, TableScreen
+from tui.cartus.dialogs import DecisionDialog
+from tui.cartus.news import NewsScreen
+from tui.cartus.screens import NetEndScreen, TableScreen
+from tui.screens import LogScreen
 
 
 async def until(cond: Any, seconds: float = 60.0) -> None:
