@@ -607,6 +607,8 @@ class NetworkGame:
             self._pending = None
 
     def _event(self, kind: str, seat: int | None, detail: str) -> None:
+        if kind == "over":  # the record is written: the end screen, while the node answers on
+            self.outcome = self.node.outcome
         line = self._news(kind, seat, detail)
         if line is not None:
             self._net_lines.append(line)
@@ -704,6 +706,13 @@ class NetworkGame:
             return Waiting(f"The game was {safetext(s.abort.describe(self.names, self.seat))}")
         if s.finished:
             return Waiting("Game over: making sure every peer has every message...")
+        if getattr(self.node, "resumed", False) and not self.node.held:  # nobody answered yet
+            keep = max(0.0, s.timeout - (time.monotonic() - self.node._since))
+            return Waiting(
+                "Nobody else of this game is online yet (they may have ended it while you were "
+                f"away); kept for later in {int(keep) // 60}:{int(keep) % 60:02d} unless one "
+                "comes, w: wait longer"
+            )
         st = s.step
         if st is None:
             return Waiting("Connecting to the other peers...")
@@ -755,7 +764,7 @@ class NetworkGame:
 
     def verify(self) -> Verdict | None:
         """Run ``rattus verify``'s verifier on our record (slow: call it in a thread)."""
-        if self.outcome is None:
+        if self.outcome is None or self.outcome.alone:
             return None
         self.verdict = verify_record(self.outcome.record.read_bytes())
         return self.verdict
@@ -769,6 +778,13 @@ class NetworkGame:
             return "The game is still running."
         if o.finished:
             return f"Game {o.game_id[:16]} finished. Record: {o.record}"
+        if o.alone:
+            return (
+                f"Nobody else of game {o.game_id[:16]} could be reached (they may have ended "
+                "it while you were away). Nothing is recorded and nobody is blamed; the game "
+                'is kept: "Back to the network game" (or rattus resume) continues it, or '
+                "learns how it ended from the first player it reaches."
+            )
         abort = self.node.session.abort
         if abort is not None:
             return f"Game {safetext(abort.describe(self.names, self.seat))}. Record: {o.record}"
