@@ -65,12 +65,12 @@ def headless_reporter(node: PeerNode, say: Callable[[str], None]) -> None:
 
     def hook(kind: str, seat: int | None, detail: str) -> None:
         nonlocal said_round
-        line = news(kind, seat, detail)
-        if line is not None:
-            say(line)
         if kind == "linger":  # Ctrl+C now leaves (the record is written), not "interrupted"
             with contextlib.suppress(ValueError, RuntimeError, NotImplementedError):
                 asyncio.get_running_loop().add_signal_handler(signal.SIGINT, node.leave)
+        line = news(kind, seat, detail)
+        if line is not None:
+            say(line)
         game = session.game
         if game is not None and game.round > said_round and not game.is_over:
             said_round = game.round

@@ -4,8 +4,9 @@ end with contradicting records (separate processes, real sockets on loopback).
 Three peers; one is killed mid-game; the other two wait their (short) stall timeout and stop
 the game with one signed abort naming it. The killed peer is then resumed:
 
-* while a peer that stopped the game still answers (it lingers after an abort): the resumed
-  peer adopts that very signed abort, says so, and every record holds the same abort;
+* while a peer that stopped the game still answers (it lingers after an abort, announced;
+  Ctrl+C takes the other one away at once, its record written): the resumed peer adopts that
+  very signed abort, says so, and every record holds the same abort;
 * after every other peer has left: it writes no claim of its own (nobody reached, nobody
   blamed), says that nobody else of the game is online, exits 3 and keeps the game resumable;
   resumed again once a peer holding the abort is back (here: that peer's ``rattus resume``,
@@ -72,12 +73,14 @@ def _resume(tmp: Path, game: str, seat: int, *extra: str) -> subprocess.Popen[st
 def test_a_peer_back_after_the_abort_adopts_it_from_a_peer_still_answering(
     tmp_path: Path,
 ) -> None:
-    procs, game = _table(tmp_path, ("60", "0.5", "60"))
+    procs, game = _table(tmp_path, ("60", "60", "60"))
     _kill_at_round_two(procs[2])
-    # the host lingers, answering with its abort; the other guest leaves at once
+    # both answer with the abort for a minute; Ctrl+C takes the guest away at once
     read_line(procs[0], re.compile(r"(answering for up to 1:00)"), 40)
-    [(rc1, out1, err1)] = finish([procs[1]], 30)
-    assert rc1 == 1 and "aborted" in out1, (out1, err1)
+    read_line(procs[1], re.compile(r"(answering for up to 1:00)"), 40)
+    procs[1].send_signal(signal.SIGINT)
+    [(rc1, out1, err1)] = finish([procs[1]], 10)
+    assert rc1 == 1 and "aborted" in out1 and "interrupted" not in err1, (out1, err1)
     back = _resume(tmp_path, game, 2, "--linger-after-abort", "0.5")
     (rc0, out0, err0), (rc2, out2, err2) = finish([procs[0], back], 60)
     assert rc0 == 1 and rc2 == 1, (out0, err0, out2, err2)
