@@ -706,7 +706,7 @@ class NetworkGame:
             return Waiting(f"The game was {safetext(s.abort.describe(self.names, self.seat))}")
         if s.finished:
             return Waiting("Game over: making sure every peer has every message...")
-        if getattr(self.node, "resumed", False) and not self.node.held:  # nobody answered yet
+        if getattr(self.node, "resumed", False) and not self.node._reached():  # nobody yet
             keep = max(0.0, s.timeout - (time.monotonic() - self.node._since))
             return Waiting(
                 "Nobody else of this game is online yet (they may have ended it while you were "

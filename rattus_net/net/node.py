@@ -234,8 +234,13 @@ class PeerNode:
         choose: Callable[[PlayerView], Any] | None = None,
         choose_async: Callable[[PlayerView], Awaitable[Move]] | None = None,
         on_event: Callable[[str, int | None, str], None] | None = None,
+        together: frozenset[int] = frozenset(),
     ) -> None:
         self.setup = setup
+        self.together = together
+        """Seats resumed with this one in the same process (a host's bot seats, or a bot
+        seat's host and fellow bots): hearing from them is not reaching the game (see
+        :meth:`_alone`)."""
         self.journal = journal
         self.dir = directory
         self.limits = limits
@@ -697,7 +702,7 @@ class PeerNode:
                 self._wake_main.set()
             if self._alone():
                 break
-            if self.held or not self.resumed:  # (nobody reached: no stall claim, see _alone)
+            if self._reached():  # (nobody reached: no stall claim, see _alone)
                 # (staggered: our clock runs STAGGER s per seat late, for steps and links)
                 self.session.tick(time.monotonic() - self.seat * STAGGER, self.down_since)
             self._flush_outgoing()
@@ -760,6 +765,11 @@ class PeerNode:
         for task in telling:
             task.cancel()
 
+    def _reached(self) -> bool:
+        """Whether we may judge who stalls: not resumed, or some peer of the game outside
+        this process has answered (``H``) since we came back."""
+        return not self.resumed or any(s not in self.together for s in self.held)
+
     def _alone(self) -> bool:
         """Whether a resumed peer that has reached nobody of its game gives up waiting.
 
@@ -769,8 +779,9 @@ class PeerNode:
         answered (``H``) never writes a stall claim: it says that nobody else of the game is
         online, and after its stall timeout it ends without a record, the game kept
         resumable; the first peer it reaches later hands it the signed abort, if there is
-        one."""
-        if not self.resumed or self.held:
+        one. The seats resumed in the same process (:attr:`together`) do not count: a host's
+        bot seats answer it at once, and know no more than it does."""
+        if self._reached():
             return False
         waited = time.monotonic() - self._since
         if waited >= min(ABSENT_GRACE, self.session.timeout / 2) and not self._said_alone:
@@ -813,7 +824,7 @@ class PeerNode:
             self._recover(ahead)
             return False
         waiting = set(range(self.n)) - {self.seat} - set(self.held) - self.done_from
-        if waiting and not self.held:
+        if waiting and not self._reached():
             return False  # nobody reached yet: no stall claim either (see _alone)
         now = time.monotonic()
         gone = sorted(s for s in waiting if now - self._absent().get(s, now) > self.session.timeout)

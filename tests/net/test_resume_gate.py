@@ -130,3 +130,24 @@ def test_our_own_abort_is_journaled_and_back_after_a_restart(tmp_path: Path) -> 
     assert again.sent[-1] == abort.frame  # a returning peer gets it from us
     assert again._owed_abort() == [1]
     again.journal.close()
+
+
+def test_seats_back_in_the_same_process_are_not_the_game(tmp_path: Path) -> None:
+    """A host's bot seats answer it at once when it comes back, and know no more than it
+    does: hearing from them alone is still reaching nobody (no stall claim)."""
+    params, _ = table(3, 14)
+    setup = Setup(params, 0, _master(14, 0), (("127.0.0.1", 1),) * 3)
+    PeerNode.create(setup, tmp_path).journal.close()
+    node = PeerNode.load(setup.game_id, tmp_path, stall_timeout=5.0, together=frozenset({1}))
+    node.held[1] = len(node.sent)  # our bot seat said what it holds
+    node.down_since = {2: node.down_since[2] - 60.0}  # the remote guest: long gone
+
+    async def gate() -> None:
+        node._since = time.monotonic() - 6.0
+        assert not node._may_decide() and node._alone()
+        node.held[2] = len(node.sent)  # once the remote seat answers, we are back in the game
+        assert not node._alone()
+
+    asyncio.run(gate())
+    assert node.session.abort is None and node.alone
+    node.journal.close()
