@@ -42,9 +42,9 @@ from typing import Any
 
 from protocol.crypto.identity import Identity
 from protocol.errors import DecodeError, RemoteProtocolError
-from protocol.messages import CHAINED_KINDS, open_frame
+from protocol.messages import ABORT, CHAINED_KINDS, open_frame
 from protocol.params import GameParams, PeerSecrets
-from protocol.session import DisputeFault, ReplayError, Session
+from protocol.session import AbortRecord, DisputeFault, ReplayError, Session
 from protocol.session import PeerFault as SessionFault
 from protocol.wire import WireValue, decode_message
 from rattus_net.bots import make_bot
@@ -349,6 +349,8 @@ class PeerNode:
                 self._abort_kept = True  # our own signed abort, adopted again
                 with contextlib.suppress(RemoteProtocolError):
                     self.session.receive(rec[1], now)
+            elif rec[0] == "S" and len(rec) == 2 and isinstance(rec[1], bytes):
+                self._take_claim(rec[1])  # a lower seat's claim took the place of ours
             elif rec[0] == "D" and len(rec) == 2 and isinstance(rec[1], int):
                 self.done_from.add(rec[1])  # that peer had said its game was over
             elif rec[0] == "p" and len(rec) == 3 and isinstance(rec[1], int):
@@ -758,12 +760,69 @@ class PeerNode:
                 await asyncio.wait_for(self._wake_main.wait(), 0.5)
             while not self.inbox.empty():  # late frames: resends, a peer's abort
                 seat, frame = self.inbox.get_nowait()
+                if self._claims_meet(frame):
+                    continue
                 with contextlib.suppress(RemoteProtocolError):
                     self.session.receive(frame, time.monotonic(), link=seat)
         if telling:  # our "over" must leave before the links close (a lingering peer waits)
             await asyncio.wait(telling, timeout=2.0)
         for task in telling:
             task.cancel()
+
+    def _claims_meet(self, frame: bytes) -> bool:
+        """Two stall claims meet (peers that were cut off from each other, each alone long
+        enough to sign one): the claim of the lower seat stands, and ours gives way to it, so
+        that the peers that meet end with one record. Our record is written again, the claim
+        journaled (``S``) and passed on. A claim only: a proven fault, or a claim with
+        evidence, is never replaced (its evidence is checked by every peer alike)."""
+        ours = self.session.abort
+        if ours is None or ours.proven or ours.evidence or ours.by is None:
+            return False
+        try:
+            msg = open_frame(
+                frame, bytes.fromhex(self.setup.game_id), self.setup.params.identities, self.names
+            )
+        except RemoteProtocolError:
+            return False
+        if msg.kind != ABORT or msg.author >= ours.by or not self._take_claim(frame):
+            return False
+        if not self._closing:
+            self.journal.append(["S", frame])
+        self.sent.append(frame)  # passed on, as any adopted abort
+        for link in self.links.values():
+            link.wake.set()
+        self.outcome = self._finish()
+        abort = self.session.abort
+        assert abort is not None
+        self._emit(
+            "claims",
+            abort.by,
+            "two claims met (the peers were cut off from each other): the claim of the lower "
+            f"seat stands, {abort.describe(self.names, self.seat)}",
+        )
+        self._emit("over")
+        return True
+
+    def _take_claim(self, frame: bytes) -> bool:
+        """Put the signed abort ``frame`` (a claim: no evidence) in place of ours."""
+        try:
+            msg = open_frame(
+                frame, bytes.fromhex(self.setup.game_id), self.setup.params.identities, self.names
+            )
+        except RemoteProtocolError:
+            return False
+        p = msg.payload
+        blamed, reason, evidence = p.get("blame"), p.get("reason"), p.get("evidence")
+        if (
+            msg.kind != ABORT
+            or isinstance(blamed, bool)
+            or not (blamed is None or (isinstance(blamed, int) and 0 <= blamed < self.n))
+            or not isinstance(reason, str)
+            or evidence != []
+        ):
+            return False
+        self.session.abort = AbortRecord(blamed, reason, (), msg.author, frame, False)
+        return True
 
     def _reached(self) -> bool:
         """Whether we may judge who stalls: not resumed, or some peer of the game outside
