@@ -485,6 +485,12 @@ _STALL_HELP = (
     "longer (w at the table); then the game ends and the record names who stalled it"
 )
 
+_LINGER_HELP = (
+    "when the game is stopped (aborted), keep answering this many seconds so that a player "
+    "who is away learns it when he comes back (default 120; Ctrl+C leaves sooner: the record "
+    "is written); with --bot only"
+)
+
 
 def _seat_number(text: str) -> int:
     value = _positive(text)
@@ -513,6 +519,7 @@ def _add_network_parsers(sub: Any) -> None:
             help="the disc colour to sit with (default: the first one free)",
         )
         p.add_argument("--stall-timeout", type=_seconds, default=300.0, help=_STALL_HELP)
+        p.add_argument("--linger-after-abort", type=_seconds, default=120.0, help=_LINGER_HELP)
 
     hp = sub.add_parser("host", help="open a table on the local network and play at it")
     hp.add_argument(
@@ -588,6 +595,7 @@ def _add_network_parsers(sub: Any) -> None:
         help="which seat of the game (1-5), when several were played from this data directory",
     )
     up.add_argument("--stall-timeout", type=_seconds, default=300.0, help=_STALL_HELP)
+    up.add_argument("--linger-after-abort", type=_seconds, default=120.0, help=_LINGER_HELP)
 
 
 def cmd_network(args: argparse.Namespace) -> int:
@@ -698,6 +706,7 @@ def _run_network(args: argparse.Namespace, name: str, say: Any) -> int:
                     bot_seed=args.seed,
                     advertise=not args.no_advertise,
                     stall_timeout=args.stall_timeout,
+                    abort_linger=args.linger_after_abort,
                     say=say,
                 )
             )
@@ -711,6 +720,7 @@ def _run_network(args: argparse.Namespace, name: str, say: Any) -> int:
                     colour=args.colour,
                     bot_seed=args.seed,
                     stall_timeout=args.stall_timeout,
+                    abort_linger=args.linger_after_abort,
                     find_seconds=args.wait,
                     say=say,
                 )
@@ -724,6 +734,7 @@ def _run_network(args: argparse.Namespace, name: str, say: Any) -> int:
                     args.game_id,
                     seat=args.seat,
                     stall_timeout=args.stall_timeout,
+                    abort_linger=args.linger_after_abort,
                     say=say,
                     bot=bot,
                 )
@@ -734,6 +745,9 @@ def _run_network(args: argparse.Namespace, name: str, say: Any) -> int:
     except (TransportError, ProtocolError) as exc:
         print(f"{name}: {exc}", file=sys.stderr)
         return 1
+    if outcome.alone:  # nobody of the game reached: no record, the game stays resumable
+        say(play.describe(outcome))
+        return 3
     say(play.verdict_line(outcome))  # (the last line stays the one that says where the record is)
     say(play.describe(outcome))
     return 0 if outcome.finished else 1

@@ -138,6 +138,8 @@ class HostedBots:
         root = node.dir.parent.parent.parent
         runner = BotSeats()
         futures = []
+        group = frozenset((node.seat, *seats))  # back together: no news of the game for each
+        node.together = group - {node.seat}
         for seat in seats:
 
             async def run(seat: int = seat) -> None:
@@ -149,6 +151,7 @@ class HostedBots:
                         limits=limits,
                         stall_timeout=stall_timeout,
                         say=lambda line: None,
+                        together=group - {seat},
                     )
 
             futures.append(runner.start(run()))

@@ -117,6 +117,8 @@ class WaitInfo:
     stall_at: float | None = None  # (monotonic) when the first player away gets blamed
     away: bool = False  # some other player is not connected
     timeout: float = 0.0  # the session's stall timeout now
+    # (monotonic) a resumed peer that has reached nobody of its game yet: when it gives up
+    nobody_until: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +238,8 @@ class NetworkGame:
 
     def _event(self, kind: str, seat: int | None, detail: str) -> None:
         """The node's ``on_event``: a line for the log, perhaps a new snapshot."""
+        if kind == "over":  # the record is written: the end screen, while the node answers on
+            self.outcome = self.node.outcome
         line = self._news(kind, seat, detail)
         self.wait = self._wait_info()
         if line is not None:
@@ -253,6 +257,8 @@ class NetworkGame:
         s = node.session
         timeout = float(getattr(s, "timeout", node.stall_timeout))
         away = any(p not in node.links for p in range(self.n) if p != self.seat)
+        if getattr(node, "resumed", False) and not node._reached():  # nobody of the game yet
+            return WaitInfo(None, away=away, timeout=timeout, nobody_until=node._since + timeout)
         st = s.step
         if st is None:
             return WaitInfo(None, away=away, timeout=timeout)
@@ -469,6 +475,13 @@ class NetworkGame:
         if snap.finished:
             return Waiting("Game over: making sure every peer has every message...")
         w = self.wait
+        if w.nobody_until is not None:
+            keep = max(0.0, w.nobody_until - time.monotonic())
+            return Waiting(
+                "Nobody else of this game is online yet (they may have ended it while you were "
+                f"away); kept for later in {int(keep) // 60}:{int(keep) % 60:02d} unless one "
+                "comes, w: wait longer"
+            )
         if w.text is None:
             return Waiting("Connecting to the other peers...")
         now = time.monotonic()
@@ -501,7 +514,7 @@ class NetworkGame:
 
     def verify(self) -> Verdict | None:
         """Run ``rattus verify``'s verifier on our record (slow: call it in a thread)."""
-        if self.outcome is None:
+        if self.outcome is None or self.outcome.alone:
             return None
         self.verdict = verify_record(self.outcome.record.read_bytes())
         return self.verdict
@@ -515,6 +528,13 @@ class NetworkGame:
             return "The game is still running."
         if o.finished:
             return f"Game {o.game_id[:16]} finished. Record: {o.record}"
+        if o.alone:
+            return (
+                f"Nobody else of game {o.game_id[:16]} could be reached (they may have ended "
+                "it while you were away). Nothing is recorded and nobody is blamed; the game "
+                'is kept: "Back to the network game" (or rattus resume) continues it, or '
+                "learns how it ended from the first player it reaches."
+            )
         aborted = self.snapshot.aborted
         if aborted is not None:
             return f"Game {aborted}. Record: {o.record}"

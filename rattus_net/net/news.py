@@ -9,6 +9,9 @@ start of each round, so a long game shows its progress.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import signal
 from collections.abc import Callable, Sequence
 
 from protocol.safetext import safetext
@@ -47,6 +50,8 @@ class LinkNews:
             return f"{detail[:1].upper()}{detail[1:]}; the others are told."
         if kind == "journal":  # (our own journal: the line names its file)
             return safetext(detail)
+        if kind in ("linger", "alone", "claims"):  # (after an abort; nobody online; claims met)
+            return safetext(f"{detail[:1].upper()}{detail[1:]}.")
         if kind == "fault":
             return f"{name} sent something invalid: {safetext(detail)}."
         return None
@@ -60,6 +65,9 @@ def headless_reporter(node: PeerNode, say: Callable[[str], None]) -> None:
 
     def hook(kind: str, seat: int | None, detail: str) -> None:
         nonlocal said_round
+        if kind == "linger":  # Ctrl+C now leaves (the record is written), not "interrupted"
+            with contextlib.suppress(ValueError, RuntimeError, NotImplementedError):
+                asyncio.get_running_loop().add_signal_handler(signal.SIGINT, node.leave)
         line = news(kind, seat, detail)
         if line is not None:
             say(line)

@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import os
 import random
 import struct
@@ -41,10 +42,11 @@ from typing import Any
 
 from protocol.crypto.identity import Identity
 from protocol.errors import DecodeError, RemoteProtocolError
+from protocol.messages import ABORT, CHAINED_KINDS, open_frame
 from protocol.params import GameParams, PeerSecrets
-from protocol.session import DisputeFault, ReplayError, Session
+from protocol.session import AbortRecord, DisputeFault, ReplayError, Session
 from protocol.session import PeerFault as SessionFault
-from protocol.wire import WireValue
+from protocol.wire import WireValue, decode_message
 from rattus_net.bots import make_bot
 from rattus_net.bots.base import Bot
 from rattus_net.games.cartus.moves import Move, format_move, parse_move
@@ -95,9 +97,23 @@ STALL_WORDS = (
 ABSENT_GRACE = 3.0
 """Seconds a resumed peer whose game is over waits for a peer whose link is down (it has
 probably left) before it ends, instead of the full ``linger``."""
+ABORT_LINGER = 120.0
+"""Seconds a peer whose game was aborted keeps answering the peers that have not said their
+game is over (a peer away may come back and must learn the signed abort rather than write a
+claim of its own); announced, and Ctrl+C (:meth:`PeerNode.leave`) ends it sooner."""
+STAGGER = 2.0
+"""Seconds each seat waits longer than the one before it before it ends the game blaming a
+peer that is gone: the lowest seat still there signs the abort, and the others, a little
+later, adopt it instead of signing claims of their own at the same moment."""
 RECORD = "record.rattus"
 MAX_COPIES = 64
 """Frames of its own a peer sends back at once to a resumed peer that lost them (``R``/``Y``)."""
+COPY_RATE = 1.0
+"""``R`` requests answered per second on one link (a burst of :data:`COPY_BURST`): a peer
+asking again and again gets no more than that, and costs no more work or memory."""
+COPY_BURST = 2.0
+ASK_AGAIN = 2.0
+"""Seconds before a resumed peer asks a peer again for a frame of its own it still lacks."""
 
 
 class NodeError(Exception):
@@ -174,6 +190,9 @@ class Outcome:
     faults: list[str] = field(default_factory=list)
     proven: bool = False  # the abort's fault is proven by the blamed seat's signed messages
     by: str | None = None  # who stopped the game (whose claim it is, if not proven)
+    alone: bool = False
+    """A resumed peer reached nobody of its game for its stall timeout: no record is written
+    and nobody is blamed (the others may have ended the game); the game stays resumable."""
 
 
 @dataclass
@@ -183,6 +202,18 @@ class _Link:
     sent_upto: int = 0
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     asked: int = -1  # the index of our own frames we asked this peer to send back (R)
+    asked_at: float = 0.0
+    tokens: float = COPY_BURST  # R requests it may still make now (see COPY_RATE)
+    refilled: float = field(default_factory=time.monotonic)
+
+    def may_copy(self, now: float) -> bool:
+        """Whether an ``R`` request of this peer is answered (a token bucket)."""
+        self.tokens = min(COPY_BURST, self.tokens + (now - self.refilled) * COPY_RATE)
+        self.refilled = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
 
 
 class PeerNode:
@@ -198,16 +229,23 @@ class PeerNode:
         limits: TransportLimits = DEFAULT_TRANSPORT,
         stall_timeout: float = STALL_TIMEOUT,
         linger: float = 15.0,
+        abort_linger: float = ABORT_LINGER,
         bot: Bot | None = None,
         choose: Callable[[PlayerView], Any] | None = None,
         choose_async: Callable[[PlayerView], Awaitable[Move]] | None = None,
         on_event: Callable[[str, int | None, str], None] | None = None,
+        together: frozenset[int] = frozenset(),
     ) -> None:
         self.setup = setup
+        self.together = together
+        """Seats resumed with this one in the same process (a host's bot seats, or a bot
+        seat's host and fellow bots): hearing from them is not reaching the game (see
+        :meth:`_alone`)."""
         self.journal = journal
         self.dir = directory
         self.limits = limits
         self.linger = linger
+        self.abort_linger = abort_linger
         self.stall_timeout = stall_timeout
         self.seat = setup.seat
         self.n = setup.params.n
@@ -238,7 +276,12 @@ class PeerNode:
         self.received: list[list[bytes]] = [[] for _ in range(self.n)]  # each seat's frames
         # Copies of our own frames the others sent back (Y), by index in ``sent``, by seat.
         self.copies: dict[int, dict[int, bytes]] = {}
+        self.unbacked: set[int] = set()  # seats whose copies were not our messages
+        self._asking: dict[int, float] = {}  # since when we ask for our frame of an index
         self.faults: list[str] = []
+        self.alone = False  # resumed, and nobody of the game reached: see _alone
+        self.outcome: Outcome | None = None  # set once the record is written
+        self._leave = asyncio.Event()  # end the linger after an abort now (Ctrl+C)
         self.inbox: asyncio.Queue[tuple[int, bytes]] = asyncio.Queue()
         self._wake_main = asyncio.Event()
         # Seats whose link is down, and since when (every other seat until it first connects):
@@ -302,6 +345,12 @@ class PeerNode:
             elif rec[0] == "d" and len(rec) == 2:
                 assert isinstance(rec[1], str)
                 self.session.decide(parse_move(rec[1]), now)
+            elif rec[0] == "A" and len(rec) == 2 and isinstance(rec[1], bytes):
+                self._abort_kept = True  # our own signed abort, adopted again
+                with contextlib.suppress(RemoteProtocolError):
+                    self.session.receive(rec[1], now)
+            elif rec[0] == "S" and len(rec) == 2 and isinstance(rec[1], bytes):
+                self._take_claim(rec[1])  # a lower seat's claim took the place of ours
             elif rec[0] == "D" and len(rec) == 2 and isinstance(rec[1], int):
                 self.done_from.add(rec[1])  # that peer had said its game was over
             elif rec[0] == "p" and len(rec) == 3 and isinstance(rec[1], int):
@@ -347,6 +396,7 @@ class PeerNode:
                 f"{self.journal.damage}; asking the other peers what you had sent before "
                 "you decide anything",
             )
+        self._since = time.monotonic()
         for j in range(self.seat):
             self._spawn(self._dial(j))
         if self.moved is not None:  # the seats that dial us must learn where we are now
@@ -354,7 +404,11 @@ class PeerNode:
                 self._spawn(self._announce(j))
         try:
             await self._main()
-            return self._finish()
+            self.outcome = self._finish()
+            self._emit("over")
+            if not self.alone:
+                await self._linger()
+            return self.outcome
         finally:
             await self.close()
 
@@ -411,7 +465,7 @@ class PeerNode:
 
     def stall_left(self, seat: int, now: float | None = None) -> float | None:
         """Seconds left before ``seat``, whose link is down, is blamed (None if linked)."""
-        since = self.down_since.get(seat)
+        since = self._absent().get(seat)
         if since is None:
             return None
         return max(0.0, self.session.timeout - ((now or time.monotonic()) - since))
@@ -517,6 +571,8 @@ class PeerNode:
                     self._peer_moved(seat, body, conn)
                 elif tag == b"R" and len(body) == _COUNT.size:
                     (start,) = _COUNT.unpack(body)  # it lost frames of its own: send them back
+                    if not link.may_copy(time.monotonic()):
+                        continue  # (asked again too soon: nothing more than the rate allows)
                     for i, own in enumerate(self.received[seat][start : start + MAX_COPIES]):
                         await conn.send(b"Y" + _COUNT.pack(start + i) + own)
                 elif tag == b"Y" and len(body) > _COUNT.size:
@@ -550,6 +606,14 @@ class PeerNode:
                     link.sent_upto += 1
 
     def _flush_outgoing(self) -> None:
+        abort = self.session.abort
+        if abort is not None and abort.by == self.seat and not self._abort_kept:
+            # Our own abort (a stall we saw, a stop) came from the clock, not from the
+            # journal's inputs: journal the signed frame before it leaves, so that a restart
+            # holds the same decision and answers the others with it.
+            self._abort_kept = True
+            if abort.frame is not None and not self._closing:
+                self.journal.append(["A", abort.frame])
         new = self.session.take_outgoing()
         if new:
             self.sent.extend(new)
@@ -638,28 +702,165 @@ class PeerNode:
                 self.session.decide(move, time.monotonic())
                 self._flush_outgoing()
                 self._wake_main.set()
-            self.session.tick(time.monotonic(), self.down_since)
+            if self._alone():
+                break
+            if self._reached():  # (nobody reached: no stall claim, see _alone)
+                # (staggered: our clock runs STAGGER s per seat late, for steps and links)
+                self.session.tick(time.monotonic() - self.seat * STAGGER, self.down_since)
             self._flush_outgoing()
             self._emit("progress")
-        # Our game is over: let everybody have every frame, then say so and linger.
+
+    def _absent(self) -> dict[int, float]:
+        """Since when each seat whose link is down counts as gone, for the stall timeout:
+        staggered by our seat (:data:`STAGGER`), so that one abort is signed, not several."""
+        return {s: t + self.seat * STAGGER for s, t in self.down_since.items()}
+
+    def leave(self) -> None:
+        """Stop answering after an abort now (the player pressed Ctrl+C): the record is
+        already written."""
+        self._leave.set()
+        self._wake_main.set()
+
+    def _owed_abort(self) -> list[int]:
+        """The seats that may not know of our game's abort yet (they never said it is over)."""
+        if self.session.abort is None:
+            return []
+        return sorted(set(range(self.n)) - {self.seat} - self.done_from)
+
+    async def _linger(self) -> None:
+        """Our game is over: let everybody have every frame, say so, and wait for the others'
+        "over" (``D``). After an abort, a peer that has not said so may be away and come back:
+        we keep answering (its link gets our frames, the signed abort among them) for
+        ``abort_linger`` seconds, announced, unless :meth:`leave` is called."""
         self._flush_outgoing()
-        for link in list(self.links.values()):
-            self._spawn(self._send_done(link))
-        deadline = time.monotonic() + self.linger
+        telling = [asyncio.ensure_future(self._send_done(link)) for link in self.links.values()]
+        owed = self._owed_abort()
+        answering = bool(owed) and self.abort_linger > 0
+        window = self.abort_linger if answering else self.linger
+        if answering:
+            who = ", ".join(self.names[s] for s in owed)
+            self._emit(
+                "linger",
+                None,
+                f"the game was stopped; answering for up to {_clock(window)} so that {who}, "
+                "away, learns it when back (Ctrl+C leaves now: the record is written)",
+            )
+        deadline = time.monotonic() + window
         others = set(range(self.n)) - {self.seat}
         absent_since: dict[int, float] = {}
         while time.monotonic() < deadline and not others <= self.done_from:
-            if self.session.abort is not None and not self.links:
+            if self._leave.is_set():
                 break
-            if self.resumed and self._others_left(others, absent_since):
+            if not answering and self.session.abort is not None and not self.links:
+                break
+            if not answering and self.resumed and self._others_left(others, absent_since):
                 break
             self._wake_main.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake_main.wait(), 0.5)
             while not self.inbox.empty():  # late frames: resends, a peer's abort
                 seat, frame = self.inbox.get_nowait()
+                if self._claims_meet(frame):
+                    continue
                 with contextlib.suppress(RemoteProtocolError):
                     self.session.receive(frame, time.monotonic(), link=seat)
+        if telling:  # our "over" must leave before the links close (a lingering peer waits)
+            await asyncio.wait(telling, timeout=2.0)
+        for task in telling:
+            task.cancel()
+
+    def _claims_meet(self, frame: bytes) -> bool:
+        """Two stall claims meet (peers that were cut off from each other, each alone long
+        enough to sign one): the claim of the lower seat stands, and ours gives way to it, so
+        that the peers that meet end with one record. Our record is written again, the claim
+        journaled (``S``) and passed on. A claim only: a proven fault, or a claim with
+        evidence, is never replaced (its evidence is checked by every peer alike)."""
+        ours = self.session.abort
+        if ours is None or ours.proven or ours.evidence or ours.by is None:
+            return False
+        try:
+            msg = open_frame(
+                frame, bytes.fromhex(self.setup.game_id), self.setup.params.identities, self.names
+            )
+        except RemoteProtocolError:
+            return False
+        if msg.kind != ABORT or msg.author >= ours.by or not self._take_claim(frame):
+            return False
+        if not self._closing:
+            self.journal.append(["S", frame])
+        self.sent.append(frame)  # passed on, as any adopted abort
+        for link in self.links.values():
+            link.wake.set()
+        self.outcome = self._finish()
+        abort = self.session.abort
+        assert abort is not None
+        self._emit(
+            "claims",
+            abort.by,
+            "two claims met (the peers were cut off from each other): the claim of the lower "
+            f"seat stands, {abort.describe(self.names, self.seat)}",
+        )
+        self._emit("over")
+        return True
+
+    def _take_claim(self, frame: bytes) -> bool:
+        """Put the signed abort ``frame`` (a claim: no evidence) in place of ours."""
+        try:
+            msg = open_frame(
+                frame, bytes.fromhex(self.setup.game_id), self.setup.params.identities, self.names
+            )
+        except RemoteProtocolError:
+            return False
+        p = msg.payload
+        blamed, reason, evidence = p.get("blame"), p.get("reason"), p.get("evidence")
+        if (
+            msg.kind != ABORT
+            or isinstance(blamed, bool)
+            or not (blamed is None or (isinstance(blamed, int) and 0 <= blamed < self.n))
+            or not isinstance(reason, str)
+            or evidence != []
+        ):
+            return False
+        self.session.abort = AbortRecord(blamed, reason, (), msg.author, frame, False)
+        return True
+
+    def _reached(self) -> bool:
+        """Whether we may judge who stalls: not resumed, or some peer of the game outside
+        this process has answered (``H``) since we came back."""
+        return not self.resumed or any(s not in self.together for s in self.held)
+
+    def _alone(self) -> bool:
+        """Whether a resumed peer that has reached nobody of its game gives up waiting.
+
+        Its game may have been aborted by the others while it was away (they waited for it,
+        then stopped the game with a signed abort, and left). Blaming them as stalled would
+        write a record that contradicts theirs, so a resumed peer that no other peer has
+        answered (``H``) never writes a stall claim: it says that nobody else of the game is
+        online, and after its stall timeout it ends without a record, the game kept
+        resumable; the first peer it reaches later hands it the signed abort, if there is
+        one. The seats resumed in the same process (:attr:`together`) do not count: a host's
+        bot seats answer it at once, and know no more than it does."""
+        if self._reached():
+            return False
+        waited = time.monotonic() - self._since
+        if waited >= min(ABSENT_GRACE, self.session.timeout / 2) and not self._said_alone:
+            self._said_alone = True
+            left = max(0.0, self.session.timeout - waited)
+            self._emit(
+                "alone",
+                None,
+                "nobody else of this game is online (they may have ended it while you were "
+                f"away); waiting {_clock(left)} for them, then the game is kept for later "
+                "(rattus resume)",
+            )
+        if waited <= self.session.timeout:
+            return False
+        self.alone = True
+        return True
+
+    _said_alone = False
+    _since = 0.0
+    _abort_kept = False  # our own abort is journaled (see _flush_outgoing)
 
     def _may_decide(self) -> bool:
         """Whether our player may decide now (a new message of ours would be signed).
@@ -672,45 +873,20 @@ class PeerNode:
         game has said (``H``, on each new link) how many of our frames it holds. If one holds
         more than we have, our decision was sent already and is lost here: we ask those
         peers to send our frame back (``R``; they answer ``Y``) and adopt it (the move whose
-        message is exactly that signed frame, journaled again). Only if what comes back is
-        no message of ours for this step is the game stopped, by our signed abort that
-        blames nobody, rather than signed twice."""
+        message is exactly that signed frame, journaled again): see :meth:`_recover`. A
+        resumed peer that no other peer has answered yet decides nothing and blames nobody
+        (:meth:`_alone`)."""
         if not self.resumed:
             return True
         ahead = {s: h for s, h in self.held.items() if h > len(self.sent)}
         if ahead:
-            index = len(self.sent)
-            copies = self.copies.get(index, {})
-            if any(self._adopt(frame) for frame in list(copies.values())):
-                return False
-            if not copies:  # ask the peers that hold it to send our message back, and wait
-                for s in ahead:
-                    link = self.links.get(s)
-                    if link is not None and link.asked != index:
-                        link.asked = index
-                        self._spawn(self._ask(link.conn, index))
-                return False
-            holders = " and ".join(self.names[s] for s in sorted(ahead))
-            self._emit(
-                "journal",
-                self.seat,
-                f"your journal {self.journal.path} lost messages you had sent ({holders} "
-                f"hold {max(ahead.values())} of your messages, it has {len(self.sent)}) and "
-                "they cannot be recovered: rather than sign a second, different move for the "
-                "same step, the game is stopped; nobody is blamed",
-            )
-            self.session.stop(
-                f"the journal of {self.names[self.seat]} lost messages it had sent ({holders} "
-                "said they hold more of them, and sent back none it signed for this step); "
-                "stopped rather than sign a second, different move (nobody is proven to cheat)"
-            )
-            self._flush_outgoing()
+            self._recover(ahead)
             return False
         waiting = set(range(self.n)) - {self.seat} - set(self.held) - self.done_from
+        if waiting and not self._reached():
+            return False  # nobody reached yet: no stall claim either (see _alone)
         now = time.monotonic()
-        gone = sorted(
-            s for s in waiting if now - self.down_since.get(s, now) > self.session.timeout
-        )
+        gone = sorted(s for s in waiting if now - self._absent().get(s, now) > self.session.timeout)
         if gone:  # (as Session.tick does for a peer gone while it owes a message)
             step = self.session.step.index if self.session.step else -1
             self.session.stop(
@@ -721,6 +897,77 @@ class PeerNode:
             self._flush_outgoing()
             return False
         return not waiting
+
+    def _recover(self, ahead: dict[int, int]) -> None:
+        """Get back our frame ``len(self.sent)``, which the peers in ``ahead`` say they hold.
+
+        Their word (``H``) is not trusted: the frame is. Any peer holding it can send it
+        back, since it is self-authenticating (our signature). A copy that is not our signed
+        message for this sequence number is dropped and its sender's claim is marked as
+        unbacked; we keep asking (again every :data:`ASK_AGAIN` seconds). Only a message we
+        did sign for this sequence number that is no move of ours for this step stops the
+        game blaming nobody (our journal is beyond repair, and signing again would be an
+        equivocation). If nobody sends a copy within the stall timeout, the game ends like
+        any stall, naming the peer whose claim holds it up (a claim, not a cheat verdict)."""
+        index = len(self.sent)
+        copies = self.copies.get(index, {})
+        for seat, frame in list(copies.items()):
+            if self._adopt(frame):
+                return
+            if self._signed_by_us(frame):
+                self._beyond_repair(ahead)
+                return
+            del copies[seat]
+            if seat not in self.unbacked:
+                self.unbacked.add(seat)
+                self._fault(seat, "sent back, as a lost message of yours, one you never signed")
+        now = time.monotonic()
+        since = self._asking.setdefault(index, now)
+        for s in ahead:
+            link = self.links.get(s)
+            if link is not None and (link.asked != index or now - link.asked_at >= ASK_AGAIN):
+                link.asked, link.asked_at = index, now
+                self._spawn(self._ask(link.conn, index))
+        if now - since - self.seat * STAGGER <= self.session.timeout:
+            return
+        claimer = min(ahead, key=lambda s: (s not in self.unbacked, s))
+        me = self.names[self.seat]
+        step = self.session.step.index if self.session.step else -1
+        self.session.stop(
+            f"stalled: {self.names[claimer]} said it holds {ahead[claimer]} of the messages of "
+            f"{me} (more than {me} has) and sent back none that {me} signed (step {step})",
+            claimer,
+        )
+        self._flush_outgoing()
+
+    def _signed_by_us(self, frame: bytes) -> bool:
+        """Whether ``frame`` is a message we signed with the sequence number we would sign
+        next (so it is truly ours and lost, not a replay of an older one)."""
+        try:
+            msg = open_frame(
+                frame, bytes.fromhex(self.setup.game_id), self.setup.params.identities, self.names
+            )
+        except RemoteProtocolError:
+            return False
+        chained = sum(1 for f in self.sent if _is_chained(f))
+        return msg.author == self.seat and msg.chained and msg.seq == chained
+
+    def _beyond_repair(self, ahead: dict[int, int]) -> None:
+        holders = " and ".join(self.names[s] for s in sorted(ahead))
+        self._emit(
+            "journal",
+            self.seat,
+            f"your journal {self.journal.path} lost messages you had sent ({holders} "
+            f"hold {max(ahead.values())} of your messages, it has {len(self.sent)}) and "
+            "they cannot be recovered: rather than sign a second, different move for the "
+            "same step, the game is stopped; nobody is blamed",
+        )
+        self.session.stop(
+            f"the journal of {self.names[self.seat]} lost messages it had sent ({holders} "
+            "said they hold more of them, and sent back none it signed for this step); "
+            "stopped rather than sign a second, different move (nobody is proven to cheat)"
+        )
+        self._flush_outgoing()
 
     async def _ask(self, conn: Connection, index: int) -> None:
         with contextlib.suppress(TransportError):
@@ -773,6 +1020,8 @@ class PeerNode:
 
     def _finish(self) -> Outcome:
         record = self.dir / RECORD
+        if self.alone:  # nothing to record, nobody to blame: the game stays resumable
+            return Outcome(self.setup.game_id, record, False, alone=True)
         data = self.session.record_bytes()
         tmp = record.with_name(RECORD + ".tmp")
         abort = self.session.abort
@@ -809,6 +1058,21 @@ class PeerNode:
         for task in list(self._tasks):
             task.cancel()
         self.journal.close()
+
+
+def _is_chained(frame: bytes) -> bool:
+    """Whether one of our own sent frames is a chained message (not an abort or evidence)."""
+    try:
+        inner = decode_message(frame).body.get("m")
+        return isinstance(inner, bytes) and decode_message(inner).kind in CHAINED_KINDS
+    except DecodeError:
+        return False
+
+
+def _clock(seconds: float) -> str:
+    """``2:05`` for 125 seconds (rounded up)."""
+    whole = math.ceil(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
 
 
 def _seat_label(directory: Path) -> str:

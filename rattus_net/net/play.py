@@ -27,7 +27,15 @@ from rattus_net.net.discovery import (
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import HostedTable, LobbyRefusal, LobbyState, TableOptions, join_table
 from rattus_net.net.news import headless_reporter
-from rattus_net.net.node import STALL_TIMEOUT, NodeError, Outcome, PeerNode, Setup, new_master
+from rattus_net.net.node import (
+    ABORT_LINGER,
+    STALL_TIMEOUT,
+    NodeError,
+    Outcome,
+    PeerNode,
+    Setup,
+    new_master,
+)
 from rattus_net.net.persist import check_storage
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
@@ -91,6 +99,7 @@ async def host_game(
     advertise: bool = True,
     limits: TransportLimits = DEFAULT_TRANSPORT,
     stall_timeout: float = STALL_TIMEOUT,
+    abort_linger: float = ABORT_LINGER,
     say: Say = print,
 ) -> Outcome:
     check_storage()  # before anybody sits down: a full disk would end the game for all
@@ -130,7 +139,9 @@ async def host_game(
         setup = Setup(
             game_params(state), 0, master, seat_addresses(state, "", port), table, bot, bot_seed
         )
-        node = PeerNode.create(setup, limits=limits, stall_timeout=stall_timeout)
+        node = PeerNode.create(
+            setup, limits=limits, stall_timeout=stall_timeout, abort_linger=abort_linger
+        )
         headless_reporter(node, say)
 
         async def game_link(conn: Connection, hs: Handshake) -> None:
@@ -159,6 +170,7 @@ async def join_game(
     bot_seed: int | None = None,
     limits: TransportLimits = DEFAULT_TRANSPORT,
     stall_timeout: float = STALL_TIMEOUT,
+    abort_linger: float = ABORT_LINGER,
     find_seconds: float = 5.0,
     say: Say = print,
     root: Path | None = None,
@@ -208,7 +220,9 @@ async def join_game(
             bot_seed,
             hosted_by,
         )
-        node = PeerNode.create(setup, root, limits=limits, stall_timeout=stall_timeout)
+        node = PeerNode.create(
+            setup, root, limits=limits, stall_timeout=stall_timeout, abort_linger=abort_linger
+        )
         headless_reporter(node, say)
         holder["node"] = node
         say(f"game {setup.game_id} started: {_names(setup.params.config.players)}")
@@ -228,8 +242,10 @@ async def resume_game(
 ) -> Outcome:
     node = PeerNode.load(game_id, seat=seat, limits=limits, stall_timeout=stall_timeout, **kw)
     headless_reporter(node, say)
-    if node.session.finished or node.session.abort is not None:
+    if node.session.finished:
         say(f"game {game_id} is already over")
+    elif node.session.abort is not None:
+        say(f"game {game_id} is already over: {safetext(node.session.abort.describe(node.names))}")
     else:
         say(f"game {game_id} resumed at seat {node.seat + 1} ({safetext(node.names[node.seat])})")
     bots = HostedBots.resume(node, limits=limits, stall_timeout=stall_timeout)
@@ -250,6 +266,13 @@ def describe(outcome: Outcome) -> str:
     """One line for the end of a game (names and reasons from peers made safe to print)."""
     if outcome.finished:
         return f"game {outcome.game_id} finished; record: {outcome.record}"
+    if outcome.alone:
+        return (
+            f"game {outcome.game_id}: nobody else of the game could be reached (they may have "
+            "ended it while you were away); nothing is recorded and nobody is blamed: "
+            f"`rattus resume {outcome.game_id}` continues it, or learns how it ended from the "
+            "first peer it reaches"
+        )
     blamed = safetext(outcome.blamed) if outcome.blamed is not None else "nobody"
     reason = safetext(outcome.abort)
     if outcome.proven:

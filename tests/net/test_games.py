@@ -104,7 +104,7 @@ def test_a_killed_peer_resumes_and_the_game_completes(
 
 
 def test_a_peer_that_never_comes_back_is_blamed_in_a_signed_record(tmp_path: Path) -> None:
-    procs, _ = start_table(tmp_path, 3, "--stall-timeout", "3")
+    procs, _ = start_table(tmp_path, 3, "--stall-timeout", "3", "--linger-after-abort", "1")
     game = next(read_line(p, GAME_LINE, 30) for p in procs)
     deadline = time.monotonic() + 60
     while journal_size(tmp_path / "g2", game) < 40_000:
@@ -115,6 +115,7 @@ def test_a_peer_that_never_comes_back_is_blamed_in_a_signed_record(tmp_path: Pat
     for rc, out, _ in results:
         assert rc == 1
         assert "aborted" in out and "stalled" in out
+        assert "answering for up to 0:01 so that" in out  # for the absent peer to learn it
     names = []
     for _, out, _ in results:
         path = out.strip().splitlines()[-1].split("record: ")[1]

@@ -53,7 +53,9 @@ async def _ann_and_thinking_bob(
         setup = Setup(params, seat, masters[seat], addresses, "T", "random", 1)
         kw = {"choose_async": bob_thinks_forever} if seat == 1 else {}
         root = tmp_path / f"seat{seat}"
-        nodes[seat] = PeerNode.create(setup, root, stall_timeout=stall, linger=1.0, **kw)
+        nodes[seat] = PeerNode.create(
+            setup, root, stall_timeout=stall, linger=1.0, abort_linger=1.0, **kw
+        )
     return [nodes[0], nodes[1]], listeners, thinking
 
 
