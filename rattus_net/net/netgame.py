@@ -2,7 +2,11 @@
 
 :class:`NetworkGame` drives one :class:`~rattus_net.net.node.PeerNode` and offers a front end
 (the TUI's table screen and dialogs) the same interface as an offline game: ``view``,
-``my_turn``, ``play(move)``, ``new_log_lines()``, ``awaited()``...
+``my_turn``, ``play(move)``, ``new_log_lines()``, ``awaited()``... It serves any game of the
+family: the game is the one the node's parameters name (``game_name``), its views and the
+legal check of a move come through the game interface (``rattus_net/games/base.py``), and
+its words (the log, the decision awaited) from the game's side
+(:mod:`rattus_net.net.tablewords`; a front end may put its own in their place: ``words``).
 
 The node runs on the table's own thread and asyncio loop (a
 :class:`~rattus_net.net.loopthread.LoopThread`), never on the front end's: it checks every
@@ -31,6 +35,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from protocol.messages import (
     HELLO,
@@ -47,21 +52,20 @@ from protocol.messages import (
 )
 from protocol.record import Verdict, verify_record
 from protocol.safetext import safetext
-from rattus_net.engine.errors import IllegalMove, RattusError
-from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.moves import Move, Supply
-from rattus_net.games.cartus.narrate import Narrator, decision_words, narrate_view
-from rattus_net.games.cartus.view import PlayerView
+from rattus_net.engine.errors import RattusError
+from rattus_net.games import get_game
 from rattus_net.net.botseats import HostedBots
 from rattus_net.net.lobby import LobbyRefusal
 from rattus_net.net.loopthread import LoopThread
 from rattus_net.net.news import LinkNews
 from rattus_net.net.node import WAIT_MORE, Outcome, PeerNode
 from rattus_net.net.quietgc import QuietCollector
+from rattus_net.net.tablewords import TableWords, table_words
 from rattus_net.net.transport import Listener
 
 Notify = Callable[[], None]
 Cleanup = Callable[..., object]
+Move = Any  # a move of the table's game
 
 TABLE_THREAD = "rattus-table"
 """The name of a table's network thread (tests look for it)."""
@@ -70,8 +74,8 @@ STEP_WORDS = {
     HELLO: "Greeting the peers",
     RAND_COMMIT: "Drawing shared random numbers",
     RAND_REVEAL: "Drawing shared random numbers",
-    SHARES: "Revealing cards",
-    OPEN: "Opening cards",
+    SHARES: "Revealing {things}",
+    OPEN: "Opening {things}",
     MIX: "Mixing a hand",
     MOVE: "Waiting for a move",
     SUPPLY_COMMIT: "Choosing supplies",
@@ -126,7 +130,7 @@ class TableSnapshot:
     """What a front end shows of the game, as of one moment of the node's thread. ``game``
     is a copy that thread no longer touches: read it freely, never change it."""
 
-    game: Game | None
+    game: Any  # the game's own engine (``None`` before the session has one)
     step_kind: str | None  # the protocol step under way (a supply choice is checked apart)
     asked: int  # decisions asked of our player so far
     asking: bool  # the node awaits our player's decision (the ``asked``-th)
@@ -162,9 +166,12 @@ class NetworkGame:
         self.cleanup = cleanup
         self.runner = runner
         self.seat = node.seat
+        self.game_name: str = node.setup.params.game
+        self.definition = get_game(self.game_name)
+        self.secure = self.definition.secure()
         node.choose_async = self._choose
         node.on_event = self._event
-        self._narrator = Narrator(self.names, self.seat)
+        self.words: TableWords = table_words(self.game_name, self.names, self.seat)
         self._read = 0
         self._lock = threading.Lock()
         self._net_lines: list[str] = []
@@ -186,7 +193,7 @@ class NetworkGame:
         self._published: tuple[object, ...] | None = None
         # the front end's side
         self._answered = 0  # the decision our player has answered (by its number)
-        self._view: tuple[TableSnapshot, PlayerView] | None = None
+        self._view: tuple[TableSnapshot, Any] | None = None
         self._timeout_asked = 0.0
         if cleanup is None and getattr(node, "resumed", False):  # a host back: its bots too
             bots = HostedBots.resume(node, limits=node.limits, stall_timeout=node.stall_timeout)
@@ -269,11 +276,11 @@ class NetworkGame:
             who = self.names[st.senders[0]]
             text = f"Shuffling: {stage} of {self.n} peers done ({who} is shuffling)"
         elif missing:
-            text = f"{STEP_WORDS.get(st.kind, st.kind)}: waiting for " + ", ".join(
+            text = f"{self._step_words(st.kind)}: waiting for " + ", ".join(
                 self.names[p] for p in missing
             )
         else:
-            text = STEP_WORDS.get(st.kind, st.kind)
+            text = self._step_words(st.kind)
         stall_at = None
         if gone:
             text += " (" + ", ".join(self.names[p] for p in gone) + " not connected)"
@@ -283,7 +290,10 @@ class NetworkGame:
             stall_at = None if left is None else now + left
         return WaitInfo(text, st.started, stall_at, away, timeout)
 
-    async def _choose(self, view: PlayerView) -> Move:
+    def _step_words(self, kind: str) -> str:
+        return STEP_WORDS.get(kind, kind).format(things=self.words.things)
+
+    async def _choose(self, view: Any) -> Move:
         """The node's ``choose_async``: wait for the front end's :meth:`play`."""
         self._pending = asyncio.get_running_loop().create_future()
         self._asked += 1
@@ -399,15 +409,19 @@ class NetworkGame:
         return self.node.n
 
     @property
-    def view(self) -> PlayerView:
+    def view(self) -> Any:
+        """What our seat may know of the snapshot's game (the game's own view object)."""
+        return self._snap_view()[1]
+
+    def _snap_view(self) -> tuple[TableSnapshot, Any]:
+        """The latest snapshot and our view of it (cached: one view per snapshot)."""
         snap = self.snapshot
         cached = self._view
         if cached is not None and cached[0] is snap:
-            return cached[1]
+            return cached
         assert snap.game is not None
-        view = PlayerView(snap.game, self.seat)
-        self._view = (snap, view)
-        return view
+        self._view = (snap, self.definition.view(snap.game, self.seat))
+        return self._view
 
     @property
     def has_game(self) -> bool:
@@ -443,10 +457,8 @@ class NetworkGame:
             raise DecisionWithdrawn("No decision of yours is awaited now.")
         game = snap.game
         assert game is not None and self.runner is not None
-        if snap.step_kind == SUPPLY_COMMIT:
-            if not isinstance(move, Supply):
-                raise IllegalMove("a supply choice is expected")
-            game.check_supply(self.seat, move)
+        if snap.step_kind == SUPPLY_COMMIT:  # a decision the seats commit at once
+            self.secure.check_committed(game, self.seat, move)
         else:
             game.clone().apply(self.seat, move)
         self._answered = snap.asked
@@ -458,12 +470,14 @@ class NetworkGame:
     def new_log_lines(self) -> list[str]:
         with self._lock:
             lines, self._net_lines = self._net_lines, []
-        if not self.stable:
+        if self.snapshot.game is None:
             return lines
-        view = self.view
+        snap, view = self._snap_view()
+        if not snap.stable:  # (a face may still be on its way)
+            return lines
         start = self._read
-        self._read = view.log_size
-        return lines + narrate_view(view, self._narrator, start)
+        self._read = len(snap.game.log)
+        return lines + self.words.lines(view, start)
 
     def waiting(self) -> Waiting:
         """What the table waits for, with how long it has waited."""
@@ -504,9 +518,7 @@ class NetworkGame:
 
     def awaited(self) -> str:
         if self.my_turn:
-            view = self.view
-            d = view.decision
-            return "Your turn: " + (decision_words(d, self.names, view.row) if d else "decide.")
+            return "Your turn: " + self.words.decision(self.view)
         w = self.waiting()
         return f"{w.text} ({w.seconds:.0f} s)" if w.seconds >= 1 else w.text
 

@@ -408,6 +408,7 @@ def test_network_events_in_words() -> None:
         links={},
         choose_async=None,
         stall_timeout=300.0,
+        setup=SimpleNamespace(params=SimpleNamespace(game="cartus")),
     )
     game = NetworkGame(node)  # type: ignore[arg-type]
     game._event("link-up", 1, "")
