@@ -198,6 +198,12 @@ class RattusTui(TuiGame):
 
         return RattusMapScreen(game)
 
+    def network_screen(self, game: Any) -> Screen[Any]:
+        from tui.rattus.netcontroller import RattusNetwork
+        from tui.rattus.screens import RattusMapScreen
+
+        return RattusMapScreen(RattusNetwork(game))
+
     def run_offline(
         self, players: int, bots: str | None, seed: int | None, choices: Mapping[str, Any]
     ) -> int:
@@ -220,8 +226,8 @@ def tui_game(name: str) -> TuiGame:
 
 
 def network_table(game: Any) -> Screen[Any]:
-    """The table screen of a network game: its own game's (``game_name``), Rattus Cartus's
-    for a network game that names none (the only one played on the network so far)."""
+    """The table screen of a network game: its own game's (``game_name``: the driver takes
+    it from the node's parameters), Rattus Cartus's for a network game that names none."""
     return tui_game(str(getattr(game, "game_name", DEFAULT_GAME))).network_screen(game)
 
 

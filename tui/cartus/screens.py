@@ -21,6 +21,7 @@ from tui.cartus.controller import GameController
 from tui.cartus.decline import take_without_asking, toggle_always_take
 from tui.cartus.dialogs import DecisionDialog, dialog_for
 from tui.screens import LogScreen, RulesScreen
+from tui.verdict import verdict_text
 
 # --- the table ----------------------------------------------------------------------------------
 
@@ -381,12 +382,7 @@ class NetEndScreen(EndScreen):
 
     @staticmethod
     def _verdict(verdict: Verdict) -> Text:
-        head, _, rest = verdict.text().partition("\n")
-        t = Text("Verification: ", style="bold")
-        t.append(head, style="bold" if verdict.fair else "bold reverse")
-        if rest:
-            t.append("\n" + rest)
-        return t
+        return verdict_text(verdict)
 
     def _show(self, text: Text) -> None:
         self.verdict_text = text

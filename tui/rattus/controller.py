@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from rattus_net.bots.rattus import RATTUS_BOTS, RattusBot, make_rattus_bot
 from rattus_net.games.rattus.components import Components
@@ -40,6 +40,37 @@ class RattusOptions:
     human_seat: int = 0
     components: Components | None = None  # None: the shipped map and tokens
     custom_components: Any = None  # a user's components file content (embedded in saves)
+
+
+class RattusController(Protocol):
+    """What the map screen and its dialogs need of a game: :class:`RattusOffline`, or a seat
+    at a network table (:class:`tui.rattus.netcontroller.RattusNetwork`)."""
+
+    network: bool
+    save_to: Path | None
+
+    @property
+    def view(self) -> RattusView: ...
+
+    @property
+    def names(self) -> tuple[str, ...]: ...
+
+    @property
+    def my_turn(self) -> bool: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def save_problem(self) -> str | None: ...
+
+    def play(self, move: Move) -> None: ...
+
+    def advance(self) -> None: ...
+
+    def new_log_lines(self) -> list[str]: ...
+
+    def awaited(self) -> str: ...
 
 
 class RattusOffline:

@@ -23,7 +23,7 @@ from rattus_net.engine.errors import RattusError
 from rattus_net.games.rattus.decision import Kind
 from rattus_net.games.rattus.moves import Move
 from tui.rattus.choices import Choice, ChoiceTree, heading, tree_for
-from tui.rattus.controller import RattusOffline
+from tui.rattus.controller import RattusController
 from tui.rattus.render import seen_text
 
 LIST_HEIGHT = 5  # options shown at once (the rest scrolls with the cursor)
@@ -71,7 +71,7 @@ class RattusDialog(ModalScreen[bool]):
 
     def __init__(
         self,
-        controller: RattusOffline,
+        controller: RattusController,
         on_highlight: Callable[[tuple[int, ...]], None] | None = None,
     ) -> None:
         super().__init__()

@@ -1,9 +1,14 @@
-"""The Rattus map screen (offline, against bots) and its end screen.
+"""The Rattus map screen (offline against bots, or a seat at a network table) and its end
+screen.
 
 The map screen shows the board and opens the decision dialog by itself when the human must
-decide. The bots play in a worker thread after each of the human's moves. When an outbreak
-happened since the human last decided, the map stays up with the log (the outbreak told step
-by step) until he presses Enter, so he always sees what happened before deciding.
+decide. Offline, the bots play in a worker thread after each of the human's moves. At a
+network table the node plays on its own thread (:mod:`rattus_net.net.netgame`) and calls back
+on the app's loop when something happened; a one-second timer keeps the waiting line's clock
+going ("waiting for Bob", "Shuffling: 2 of 4 peers done", the countdown of a player who
+dropped off, ``w`` waits longer). When an outbreak happened since the human last decided, the
+map stays up with the log (the outbreak told step by step) until he presses Enter, so he
+always sees what happened before deciding.
 """
 
 from __future__ import annotations
@@ -18,10 +23,13 @@ from textual.widget import Widget
 from textual.widgets import Footer, RichLog, Static
 from textual.worker import Worker, WorkerState
 
+from rattus_net.net.netgame import problem_text
 from tui.rattus import render as R
-from tui.rattus.controller import RattusOffline
+from tui.rattus.controller import RattusController
 from tui.rattus.dialogs import RattusDialog
+from tui.rattus.netcontroller import RattusNetwork
 from tui.screens import LogScreen, RulesScreen
+from tui.verdict import VERIFYING, verdict_text
 
 TALL = 34  # terminal rows from which region boxes get a third line
 
@@ -33,7 +41,7 @@ class MapWidget(Widget):
     MapWidget { height: auto; width: 100%; }
     """
 
-    def __init__(self, controller: RattusOffline) -> None:
+    def __init__(self, controller: RattusController) -> None:
         super().__init__(id="r-map")
         self.controller = controller
         self.highlight: tuple[int, ...] = ()
@@ -78,9 +86,10 @@ class RattusMapScreen(Screen[None]):
         Binding("l", "full_log", "Log"),
         Binding("r", "rules", "Rules"),
         Binding("q", "leave", "Leave game"),
+        Binding("w", "wait_longer", "Wait longer", show=False),  # (said on the waiting line)
     ]
 
-    def __init__(self, controller: RattusOffline) -> None:
+    def __init__(self, controller: RattusController) -> None:
         super().__init__()
         self.controller = controller
         self.log_lines: list[str] = []
@@ -88,6 +97,8 @@ class RattusMapScreen(Screen[None]):
         self._looking = False
         self._leave_armed = False
         self.busy = False
+        self._net_pending = False
+        self._struck: tuple[int, ...] = ()  # (network) outbreaks since the last decision
 
     def compose(self) -> ComposeResult:
         yield Static(id="r-status")
@@ -101,7 +112,11 @@ class RattusMapScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.update_map()
-        if self.controller.my_turn or self.controller.is_over:
+        if self.controller.network:
+            self._listen(True)
+            self.set_interval(1.0, self._tick)
+            self.call_after_refresh(self.next_step)
+        elif self.controller.my_turn or self.controller.is_over:
             self.call_after_refresh(self.next_step)
         else:
             self.let_others_play()
@@ -109,6 +124,64 @@ class RattusMapScreen(Screen[None]):
     def on_resize(self) -> None:
         if not self.busy:  # the game changes in the worker thread meanwhile
             self.update_map()
+
+    # -- at a network table ----------------------------------------------------------------
+
+    def _hooks(self) -> list[object]:
+        hooks: list[object] = getattr(self.controller, "listeners", [])
+        return hooks
+
+    def _listen(self, on: bool) -> None:
+        hooks = self._hooks()
+        if on:
+            hooks.append(self._net_changed)
+        elif self._net_changed in hooks:
+            hooks.remove(self._net_changed)
+
+    def on_unmount(self) -> None:
+        if self.controller.network:
+            self._listen(False)
+
+    def _net_changed(self) -> None:
+        """The node says something happened: redraw once, soon (many events may come)."""
+        if not self._net_pending:
+            self._net_pending = True
+            self.call_later(self._net_redraw)
+
+    def _net_redraw(self) -> None:
+        self._net_pending = False
+        if not self.is_attached:
+            return
+        self._struck += self.struck_regions(self.update_map())
+        dialog = self.app.screen
+        if self.controller.is_over and self._dialog_open and isinstance(dialog, RattusDialog):
+            dialog.dismiss(False)  # the game stopped while the player was choosing
+            self.call_after_refresh(self.next_step)
+            return
+        self.next_step()
+
+    def on_screen_resume(self) -> None:
+        """Back from the log or the rules: a decision that came meanwhile opens now."""
+        if self.controller.network:
+            self.call_after_refresh(self.next_step)
+
+    def _tick(self) -> None:
+        if not self.controller.my_turn and not self.controller.is_over:
+            self.show_awaited()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``w`` (wait longer for a player who dropped off) exists only at a network table."""
+        if action == "wait_longer":
+            return self.controller.network
+        return True
+
+    def action_wait_longer(self) -> None:
+        wait = getattr(self.controller, "wait_longer", None)
+        line = wait() if wait is not None else None
+        if line is not None:
+            self.notify(line)
+
+    # -- offline: the bots' turns ----------------------------------------------------------
 
     def let_others_play(self) -> None:
         self.busy = True
@@ -192,8 +265,19 @@ class RattusMapScreen(Screen[None]):
             return
         if asked:
             self._looking = False
+            self._struck = ()
+        c = self.controller
+        if c.network and c.my_turn and self._struck and not asked and not c.is_over:
+            self._looking = True  # read what happened first (as offline); Enter decides
+            self.set_highlight(self._struck)
+            self._struck = ()
+            self.show_awaited()
+            return
         if self.controller.is_over:
-            self.app.switch_screen(RattusEndScreen(self.controller, self.log_lines))
+            if isinstance(c, RattusNetwork):
+                self.app.switch_screen(RattusNetEndScreen(c, self.log_lines))
+            else:
+                self.app.switch_screen(RattusEndScreen(self.controller, self.log_lines))
         elif self.controller.my_turn and not self._looking:
             self._dialog_open = True
             self.app.push_screen(
@@ -203,7 +287,11 @@ class RattusMapScreen(Screen[None]):
     def _dialog_closed(self, accepted: bool | None) -> None:
         self._dialog_open = False
         self._looking = not accepted
-        if accepted:
+        if accepted and self.controller.network:
+            self._struck = ()
+            self.update_map()  # the node carries on by itself
+            self.call_after_refresh(self.next_step)
+        elif accepted:
             self.let_others_play()
         else:
             self.update_map()
@@ -218,12 +306,18 @@ class RattusMapScreen(Screen[None]):
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen("rattus"))
 
-    def action_leave(self) -> None:
+    async def action_leave(self) -> None:
         if not self._leave_armed:
             self._leave_armed = True
+            if self.controller.network:
+                self.notify("Press q again to leave: the others will see you stall the game.")
+                return
             saved = " (it is saved: Continue it from the menu)" if self.controller.save_to else ""
             self.notify(f"Press q again to leave this game{saved}.")
             return
+        if isinstance(self.controller, RattusNetwork):
+            await self.controller.stop()
+            self.app.clear_notifications()  # "press q again" must not linger over the menu
         self.app.pop_screen()
 
 
@@ -241,7 +335,7 @@ class RattusEndScreen(Screen[None]):
         Binding("q", "quit_app", "Quit"),
     ]
 
-    def __init__(self, controller: RattusOffline, log_lines: list[str]) -> None:
+    def __init__(self, controller: RattusController, log_lines: list[str]) -> None:
         super().__init__()
         self.controller = controller
         self.log_lines = log_lines
@@ -281,3 +375,49 @@ class RattusEndScreen(Screen[None]):
 
     def action_quit_app(self) -> None:
         self.app.exit()
+
+
+class RattusNetEndScreen(RattusEndScreen):
+    """How the network game ended, the result if it was played to the end (cubes, winner,
+    tie-break), and the verifier's verdict on our record (verified in a thread)."""
+
+    controller: RattusNetwork
+
+    def __init__(self, controller: RattusNetwork, log_lines: list[str]) -> None:
+        super().__init__(controller, log_lines)
+        self.verdict_text = Text(VERIFYING, style="italic")
+
+    def compose(self) -> ComposeResult:
+        from textual.containers import VerticalScroll
+
+        c = self.controller
+        over = c.game_over
+        title = "GAME OVER: the plague has passed" if over else "THE GAME STOPPED"
+        yield Static(Text(title, style="bold"), id="end-title")
+        with VerticalScroll(id="end-scroll"):
+            yield Static(Text(c.summary()), id="end-summary")
+            yield Static(self.verdict_text, id="verdict")
+            if over:
+                yield Static(R.end_text(c.view), id="r-scoring")
+                yield Static(self.final_outbreak(), id="r-final")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        if self.controller.outcome is not None:
+            self.run_worker(self._verify, thread=True, group="verify")
+        else:
+            self._show(Text("No record to verify."))
+
+    def _verify(self) -> None:
+        try:
+            verdict = self.controller.verify()
+            text = Text("No record.") if verdict is None else verdict_text(verdict)
+        except Exception as exc:
+            text = Text(f"The record could not be verified: {problem_text(exc)}", style="bold")
+        self.app.call_from_thread(self._show, text)
+
+    def _show(self, text: Text) -> None:
+        self.verdict_text = text
+        if self.is_attached:
+            self.query_one("#verdict", Static).update(text)
