@@ -47,10 +47,8 @@ from protocol.params import GameParams, PeerSecrets
 from protocol.session import AbortRecord, DisputeFault, ReplayError, Session
 from protocol.session import PeerFault as SessionFault
 from protocol.wire import WireValue, decode_message
-from rattus_net.bots import make_bot
-from rattus_net.bots.base import Bot
-from rattus_net.games.cartus.moves import Move, format_move, parse_move
-from rattus_net.games.cartus.view import PlayerView
+from rattus_net.bots import GameBot, make_game_bot
+from rattus_net.games import get_game
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import authenticate
 from rattus_net.net.persist import (
@@ -230,9 +228,9 @@ class PeerNode:
         stall_timeout: float = STALL_TIMEOUT,
         linger: float = 15.0,
         abort_linger: float = ABORT_LINGER,
-        bot: Bot | None = None,
-        choose: Callable[[PlayerView], Any] | None = None,
-        choose_async: Callable[[PlayerView], Awaitable[Move]] | None = None,
+        bot: GameBot | None = None,
+        choose: Callable[[Any], Any] | None = None,
+        choose_async: Callable[[Any], Awaitable[Any]] | None = None,
         on_event: Callable[[str, int | None, str], None] | None = None,
         together: frozenset[int] = frozenset(),
     ) -> None:
@@ -250,6 +248,8 @@ class PeerNode:
         self.seat = setup.seat
         self.n = setup.params.n
         self.names = setup.params.config.players
+        self.definition = get_game(setup.params.game)
+        """The game of the table (its views, legal moves, move text and bots)."""
         secrets = PeerSecrets(setup.master)
         self.identity: Identity = secrets.identity()
         self.session = Session(
@@ -258,7 +258,9 @@ class PeerNode:
         seed = (
             setup.bot_seed if setup.bot_seed is not None else random.SystemRandom().getrandbits(32)
         )
-        self.bot = bot or (None if setup.bot == HUMAN else make_bot(setup.bot, seed))
+        self.bot = bot or (
+            None if setup.bot == HUMAN else make_game_bot(setup.params.game, setup.bot, seed)
+        )
         self.choose = choose
         self.choose_async = choose_async
         self.on_event = on_event
@@ -344,7 +346,7 @@ class PeerNode:
                 self.received[link].append(frame)
             elif rec[0] == "d" and len(rec) == 2:
                 assert isinstance(rec[1], str)
-                self.session.decide(parse_move(rec[1]), now)
+                self.session.decide(self.definition.parse_move(rec[1]), now)
             elif rec[0] == "A" and len(rec) == 2 and isinstance(rec[1], bytes):
                 self._abort_kept = True  # our own signed abort, adopted again
                 with contextlib.suppress(RemoteProtocolError):
@@ -370,6 +372,7 @@ class PeerNode:
                 "table": self.setup.table,
                 "seat": self.seat,
                 "players": list(self.names),
+                "game": self.setup.params.game,  # (persist.game_of reads it)
                 "status": status,
                 "listen": list(self.addresses[self.seat]),
                 "bot": self.setup.bot,  # who plays the seat: a bot kind, or HUMAN
@@ -656,14 +659,14 @@ class PeerNode:
         if dirty:
             self.journal.sync()
 
-    async def _decision(self, loop: asyncio.AbstractEventLoop) -> Move | None:
+    async def _decision(self, loop: asyncio.AbstractEventLoop) -> Any | None:
         """Our player's move. While he (or the bot) thinks, frames from the others are still
         received, so an abort or a cheat is seen at once; ``None`` if the game was aborted."""
         assert self.session.game is not None
-        view = PlayerView(self.session.game, self.seat)
+        view = self.definition.view(self.session.game, self.seat)
         if self.choose_async is not None:
             self._emit("progress")
-            thinking: asyncio.Future[Move] = asyncio.ensure_future(self.choose_async(view))
+            thinking: asyncio.Future[Any] = asyncio.ensure_future(self.choose_async(view))
         else:
             chooser = self.choose or (self.bot.choose if self.bot is not None else None)
             if chooser is None:
@@ -698,7 +701,8 @@ class PeerNode:
                 move = await self._decision(loop)
                 if move is None:
                     break  # the game was aborted while our player was thinking
-                self.journal.append(["d", format_move(move)])  # before it is signed and sent
+                # (journaled before it is signed and sent)
+                self.journal.append(["d", self.definition.format_move(move)])
                 self.session.decide(move, time.monotonic())
                 self._flush_outgoing()
                 self._wake_main.set()
@@ -979,10 +983,11 @@ class PeerNode:
         the very same bytes. False if ``frame`` is no such message."""
         game = self.session.game
         assert game is not None
-        move = self.session.recover_decision(frame, PlayerView(game, self.seat).legal())
+        move = self.session.recover_decision(frame, self.definition.legal(game, self.seat))
         if move is None:
             return False
-        self.journal.append(["d", format_move(move)])  # before it is signed and sent
+        # (journaled before it is signed and sent)
+        self.journal.append(["d", self.definition.format_move(move)])
         self.session.decide(move, time.monotonic())
         new = self.session.take_outgoing()
         if not new or new[0] != frame:  # (recover_decision checked every field)
@@ -994,8 +999,8 @@ class PeerNode:
         self._emit(
             "journal",
             self.seat,
-            f"your move ({format_move(move)}), lost from your journal, was recovered from "
-            "the other peers: the same signed message, journaled again",
+            f"your move ({self.definition.format_move(move)}), lost from your journal, was "
+            "recovered from the other peers: the same signed message, journaled again",
         )
         return True
 
