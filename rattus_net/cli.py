@@ -535,7 +535,8 @@ def _add_network_parsers(sub: Any) -> None:
         "--game",
         choices=GAMES,
         default=DEFAULT_GAME,
-        help="the game played at the table: cartus (default) or rattus (not on the network yet)",
+        help="the game played at the table: cartus (default) or rattus (2 to 4 players; "
+        "--buildings and --simultaneous-supply are Rattus Cartus options)",
     )
     hp.add_argument("--port", type=port_arg, default=0, help="TCP port (default: any free one)")
     hp.add_argument(
@@ -611,6 +612,15 @@ def cmd_network(args: argparse.Namespace) -> int:
             network_game(args.game)  # the game's network play flag: one line if it is off
         except LobbyRefusal as exc:
             raise UsageError(f"{name}: {exc}") from None
+        if args.command == "host" and args.game != "cartus":
+            from rattus_net.net.lobby import TableOptions
+
+            chosen = TableOptions(args.players, args.buildings.describe(), args.simultaneous_supply)
+            if chosen.cartus_options:
+                raise UsageError(
+                    f"{name}: --buildings and --simultaneous-supply are options of Rattus "
+                    f"Cartus; a {get_game(args.game).title} table has none"
+                )
     if args.command == "resume" and args.game_id is not None:
         args.game_id = _resume_id(name, args.game_id, args.seat)
     if args.command in ("host", "join") and args.bot is None:
@@ -715,6 +725,7 @@ def _run_network(args: argparse.Namespace, name: str, say: Any) -> int:
                 play.join_game(
                     args.address,
                     table=args.table,
+                    game=args.game,
                     bot=args.bot,
                     name=args.player,
                     colour=args.colour,
@@ -726,9 +737,13 @@ def _run_network(args: argparse.Namespace, name: str, say: Any) -> int:
                 )
             )
         else:
-            from rattus_net.bots import make_bot
+            from rattus_net.bots import make_game_bot
+            from rattus_net.net.node import read_setup
 
-            bot = None if args.bot is None else make_bot(args.bot, None)
+            bot = None
+            if args.bot is not None:  # (a bot of the game's own kind)
+                game = read_setup(args.game_id, seat=args.seat).params.game
+                bot = make_game_bot(game, args.bot, None)
             outcome = _until_signal(
                 play.resume_game(
                     args.game_id,

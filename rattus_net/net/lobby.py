@@ -121,14 +121,19 @@ MAX_GAME_NAME = 32
 """Longest game name read from a peer (ours are a few letters; a longer one is not a game)."""
 
 
+CARTUS_BUILDINGS = "random-cards"
+"""The building selection of a table by default (a Rattus Cartus option)."""
+
+
 @dataclass(frozen=True, slots=True)
 class TableOptions:
     """Options of a table; the host may change them until somebody is ready. ``game`` names
     the game played (``rattus_net.games``); ``buildings`` and ``simultaneous_supply`` are
-    Rattus Cartus's options."""
+    Rattus Cartus's options: :meth:`check` sets them back to their defaults at a table of
+    another game (a Rattus table plays the shipped components, and has no other option)."""
 
     players: int = 3
-    buildings: str = "random-cards"
+    buildings: str = CARTUS_BUILDINGS
     simultaneous_supply: bool = False
     game: str = DEFAULT_GAME
 
@@ -138,12 +143,19 @@ class TableOptions:
             raise LobbyRefusal(
                 f"{game.title} is for {game.min_players} to {game.max_players} players"
             )
-        if self.game == "cartus":
-            try:
-                BuildingSelection.parse(self.buildings)
-            except (RattusError, ValueError) as exc:
-                raise LobbyRefusal(f"bad building selection: {exc}") from None
+        if self.game != "cartus":  # (Rattus Cartus's options do not apply: ignored)
+            return replace(self, buildings=CARTUS_BUILDINGS, simultaneous_supply=False)
+        try:
+            BuildingSelection.parse(self.buildings)
+        except (RattusError, ValueError) as exc:
+            raise LobbyRefusal(f"bad building selection: {exc}") from None
         return self
+
+    @property
+    def cartus_options(self) -> bool:
+        """Whether a Rattus Cartus option is set away from its default (the command line
+        refuses them for another game in one line)."""
+        return self.buildings != CARTUS_BUILDINGS or self.simultaneous_supply
 
     @property
     def definition(self) -> GameDefinition:
@@ -400,7 +412,7 @@ class LobbyCore:
     def set_options(self, options: TableOptions) -> None:
         """Change the options (host only); everybody must confirm again by getting ready."""
         self._require_open()
-        options.check()
+        options = options.check()
         if options.players < len(self.state.seats):
             raise LobbyRefusal(f"{len(self.state.seats)} players are already seated")
         seats = tuple(replace(s, ready=False) for s in self.state.seats)

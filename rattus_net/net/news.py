@@ -13,8 +13,10 @@ import asyncio
 import contextlib
 import signal
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from protocol.safetext import safetext
+from rattus_net.games.rattus.game import RattusGame
 from rattus_net.net.node import PeerNode
 
 
@@ -57,6 +59,18 @@ class LinkNews:
         return None
 
 
+def round_line(game: Any) -> tuple[int, str]:
+    """The round ``game`` (a node's engine) is in, and the line that says so. Rattus Cartus
+    plays the rounds of its plan; a Rattus round begins with each turn of the starting player
+    (the game ends when the rat supply or a player's cubes run out, so the line says how
+    many tokens the supply has left); 0 before the first turn."""
+    if isinstance(game, RattusGame):
+        first = game.first_player
+        rounds = sum(1 for e in game.log if e.kind == "turn" and e.player == first)
+        return rounds, f"round {rounds} (rat supply: {len(game.rat_supply)} tokens)"
+    return game.round, f"round {game.round} of {game.plan.rounds}"
+
+
 def headless_reporter(node: PeerNode, say: Callable[[str], None]) -> None:
     """Hook ``say`` lines onto ``node``: the news of the links, and each new round."""
     session = node.session
@@ -72,12 +86,15 @@ def headless_reporter(node: PeerNode, say: Callable[[str], None]) -> None:
         if line is not None:
             say(line)
         game = session.game
-        if game is not None and game.round > said_round and not game.is_over:
-            said_round = game.round
-            say(f"round {game.round} of {game.plan.rounds}")
+        if game is None or game.is_over:
+            return
+        now, line = round_line(game)
+        if now > said_round:
+            said_round = now
+            say(line)
 
     node.on_event = hook
     node.say_drops = say
 
 
-__all__ = ["LinkNews", "headless_reporter"]
+__all__ = ["LinkNews", "headless_reporter", "round_line"]

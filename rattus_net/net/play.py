@@ -15,7 +15,10 @@ from typing import Any
 from protocol.crypto.identity import Identity
 from protocol.params import GameParams, PeerSecrets
 from protocol.safetext import safetext
+from rattus_net.games import get_game
 from rattus_net.games.cartus.config import GameConfig
+from rattus_net.games.rattus.game import RattusConfig
+from rattus_net.games.rattus.loader import default_components
 from rattus_net.net.botseats import HostedBots
 from rattus_net.net.discovery import (
     Advertiser,
@@ -49,14 +52,46 @@ Say = Callable[[str], None]
 
 
 def game_params(state: LobbyState) -> GameParams:
-    """The parameters every seat derives from the started lobby (so the game id agrees)."""
-    config = GameConfig(
-        players=tuple(s.name for s in state.seats),
-        buildings=state.options.selection,
-        simultaneous_supply=state.options.simultaneous_supply,
-        colours=tuple(s.colour for s in state.seats),
+    """The parameters every seat derives from the started lobby (so the game id agrees): the
+    configuration of the table's game. A Rattus table plays the shipped components (the
+    parameters carry their fingerprint); Rattus Cartus's options do not apply to it."""
+    players = tuple(s.name for s in state.seats)
+    config: Any
+    if state.options.game == "rattus":
+        config = RattusConfig(players, default_components())
+    else:
+        config = GameConfig(
+            players=players,
+            buildings=state.options.selection,
+            simultaneous_supply=state.options.simultaneous_supply,
+            colours=tuple(s.colour for s in state.seats),
+        )
+    return GameParams(config, tuple(s.public for s in state.seats), state.nonce, state.options.game)
+
+
+def table_advert(table: str, fingerprint: str, state: LobbyState) -> TableAdvert:
+    """The advert of a hosted table: its name, host key, seats and game."""
+    options = state.options
+    return TableAdvert(
+        table,
+        fingerprint,
+        len(state.seats),
+        state.free,
+        state.phase,
+        game=options.game,
+        game_version=options.definition.network_version,
     )
-    return GameParams(config, tuple(s.public for s in state.seats), state.nonce)
+
+
+def advert_changes(state: LobbyState) -> dict[str, Any]:
+    """What an advert says anew when the lobby changed (the host may change the game too)."""
+    return {
+        "seats_taken": len(state.seats),
+        "seats_free": state.free,
+        "state": state.phase,
+        "game": state.options.game,
+        "game_version": state.options.definition.network_version,
+    }
 
 
 def seat_addresses(state: LobbyState, host: str, port: int) -> tuple[tuple[str, int], ...]:
@@ -115,21 +150,13 @@ async def host_game(
     updates: set[asyncio.Task[None]] = set()
     try:
         if aiozc is not None:
-            st = hosted.core.state
-            advertiser = Advertiser(
-                aiozc,
-                TableAdvert(table, identity.fingerprint, len(st.seats), st.free, st.phase),
-                port,
-            )
+            advert = table_advert(table, identity.fingerprint, hosted.core.state)
+            advertiser = Advertiser(aiozc, advert, port)
             await advertiser.start()
             adv = advertiser
 
             def changed(state: LobbyState) -> None:
-                task = asyncio.get_running_loop().create_task(
-                    adv.update(
-                        seats_taken=len(state.seats), seats_free=state.free, state=state.phase
-                    )
-                )
+                task = asyncio.get_running_loop().create_task(adv.update(**advert_changes(state)))
                 updates.add(task)
                 task.add_done_callback(updates.discard)
 
@@ -164,6 +191,7 @@ async def join_game(
     address: tuple[str, int] | None,
     *,
     table: str | None = None,
+    game: str | None = None,
     bot: str,
     name: str | None = None,
     colour: str | None = None,
@@ -178,12 +206,16 @@ async def join_game(
 ) -> Outcome:
     """Join a table and let ``bot`` play the seat. ``root`` is the data directory for this
     seat's journal and record (default: the user's). Checks first that it can hold the game
-    (StorageError otherwise), before sitting down."""
+    (StorageError otherwise), before sitting down. ``game``: join only a table of that game
+    (LobbyRefusal, in one line, at a table of another)."""
     check_storage(root)
     expect: str | None = None
     if address is None:
         assert table is not None
-        address, expect = advert_address(await find_advert(table, find_seconds))
+        advert = await find_advert(table, find_seconds)
+        if game is not None and advert.game != game:
+            raise LobbyRefusal(_other_game(advert.name, advert.game_title, game))
+        address, expect = advert_address(advert)
     master = new_master()
     identity: Identity = PeerSecrets(master).identity()
     holder: dict[str, PeerNode] = {}
@@ -207,6 +239,7 @@ async def join_game(
             colour=colour,
             expect_fingerprint=expect,
             limits=limits,
+            on_state=None if game is None else _only(game),
         )
         me = state.seat_of(identity.fingerprint)
         assert me is not None
@@ -258,6 +291,22 @@ async def resume_game(
             await bots.finish(node.linger + 30.0)
 
 
+def _other_game(table: str, title: str, game: str) -> str:
+    return f"table {safetext(table)!r} plays {safetext(title)}, not {get_game(game).title}"
+
+
+def _only(game: str) -> Callable[[LobbyState], None]:
+    """A lobby watcher that leaves the table if it plays (or the host switches it to) another
+    game than ``game``."""
+
+    def check(state: LobbyState) -> None:
+        if state.options.game != game:
+            title = state.options.definition.title
+            raise LobbyRefusal(_other_game(state.table, title, game))
+
+    return check
+
+
 def _names(names: tuple[str, ...]) -> str:
     return ", ".join(safetext(n) for n in names)
 
@@ -297,6 +346,7 @@ def verdict_line(outcome: Outcome) -> str:
 __all__ = [
     "NodeError",
     "advert_address",
+    "advert_changes",
     "describe",
     "find_advert",
     "game_params",
@@ -304,5 +354,6 @@ __all__ = [
     "join_game",
     "resume_game",
     "seat_addresses",
+    "table_advert",
     "verdict_line",
 ]

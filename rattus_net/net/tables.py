@@ -92,7 +92,10 @@ def building_words(selection: str) -> str:
 
 
 def options_words(options: TableOptions) -> str:
-    """``4 players, random cards, supplies in turn``."""
+    """``4 players, random cards, supplies in turn`` (Rattus Cartus); ``3 players`` for a
+    game without options (Rattus: the shipped map and tokens)."""
+    if options.game != "cartus":
+        return f"{options.players} players"
     buildings = building_words(options.buildings)
     simultaneous = "simultaneous" if options.simultaneous_supply else "in turn"
     return f"{options.players} players, {buildings}, supplies {simultaneous}"
@@ -227,12 +230,8 @@ class HostLobby(_Lobby):
         check_storage(self.root)  # (a full or read-only disk: said before anybody sits)
         await self._table().run(self._open_here())
         if self._aiozc is not None:
-            st = self.state
-            self._advertiser = Advertiser(
-                self._aiozc,
-                TableAdvert(self.table, self.fingerprint, len(st.seats), st.free, st.phase),
-                self.port,
-            )
+            advert = play.table_advert(self.table, self.fingerprint, self.state)
+            self._advertiser = Advertiser(self._aiozc, advert, self.port)
             try:
                 await self._advertiser.start()
                 self._unsignal = withdraw_on_signals(self._advertiser)  # SIGTERM, SIGHUP
@@ -270,11 +269,7 @@ class HostLobby(_Lobby):
 
     def _changed_ui(self, state: LobbyState) -> None:
         if self._advertiser is not None and not self.closed:
-            self._spawn(
-                self._advertiser.update(
-                    seats_taken=len(state.seats), seats_free=state.free, state=state.phase
-                )
-            )
+            self._spawn(self._advertiser.update(**play.advert_changes(state)))
         self._tell()
 
     def _ask(self, fn: Callable[[], Any]) -> Any:
@@ -299,7 +294,7 @@ class HostLobby(_Lobby):
         hosted = self.hosted
         assert hosted is not None
         self._ask(lambda: hosted.core.set_options(options))
-        self.options = options
+        self.options = options = options.check()
         self.news.append(f"Options: {options_words(options)}; all get ready again.")
 
     def my_ready(self) -> bool:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from rattus_net.cli import main
+from rattus_net.games.rattus.definition import RattusDefinition
 from rattus_net.net.persist import check_game_id, game_of, shown_game_id, split_game_id
 
 GID = "0123456789abcdef" * 2
@@ -29,13 +30,36 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
         ("join", "--game", "rattus", "--table", "Attic", "--bot", "random"),
     ],
 )
-def test_network_rattus_is_refused_in_one_line_until_its_flag_is_on(
-    capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+def test_a_game_whose_network_flag_is_off_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...]
 ) -> None:
+    monkeypatch.setattr(RattusDefinition, "network_play", False)  # (as before Rattus tables)
     code, out, err = run(capsys, *args)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith(f"rattus {args[0]}: {NOT_YET}")
     assert "rattus play --game rattus" in err
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (("--simultaneous-supply",), "--buildings and --simultaneous-supply are options of"),
+        (("--buildings", "first-game"), "--buildings and --simultaneous-supply are options of"),
+        (("--players", "5", "--no-advertise"), "Rattus is for 2 to 4 players"),
+    ],
+)
+def test_a_rattus_table_refuses_what_does_not_apply_to_it_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    extra: tuple[str, ...],
+    message: str,
+) -> None:
+    monkeypatch.setenv("RATTUS_DATA_DIR", str(tmp_path))
+    args = ["host", "--game", "rattus", "--name", "Attic", "--players", "2", "--bot", "random"]
+    code, out, err = run(capsys, *args, *extra)
+    assert code in (1, 2) and out == ""
+    assert err.count("\n") == 1 and err.startswith("rattus host: ") and message in err
 
 
 def test_host_and_join_document_the_game(capsys: pytest.CaptureFixture[str]) -> None:

@@ -36,7 +36,13 @@ def test_adverts_name_the_game_and_older_ones_read_as_rattus_cartus() -> None:
     assert back.compatible
 
 
-def test_a_table_of_a_game_not_played_here_is_listed_but_not_compatible() -> None:
+def test_a_table_of_a_game_not_played_here_is_listed_but_not_compatible(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from rattus_net.games.rattus.definition import RattusDefinition
+
+    assert TableAdvert("Board", FP, 1, 2, "open", game="rattus").compatible  # (played here)
+    monkeypatch.setattr(RattusDefinition, "network_play", False)  # (a game not played here)
     rattus = TableAdvert("Board", FP, 1, 2, "open", game="rattus")
     back = TableAdvert.from_txt(rattus.to_txt())
     assert back.game == "rattus" and back.game_title == "Rattus"

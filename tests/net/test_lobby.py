@@ -270,19 +270,23 @@ def test_the_table_names_its_game_on_the_wire_and_older_hosts_mean_rattus_cartus
         ({"game_version": 9}, "Rattus Cartus version 9; this program plays version 1"),
         ({"game_version": "1"}, "version must be a number"),
         ({"game": "rattus", "players": 2}, "Rattus cannot be played on the network yet"),
+        ({"game": "rattus", "players": 5}, "Rattus is for 2 to 4 players"),
     ],
 )
 def test_a_table_of_another_game_or_version_is_refused_in_one_line(
-    change: dict[str, object], match: str
+    change: dict[str, object], match: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    if "network yet" in match:  # (a game whose network play does not exist)
+        monkeypatch.setattr(RattusDefinition, "network_play", False)
     options = {**TableOptions(players=2).to_wire(), **change}
     with pytest.raises(DecodeError, match=match):
         TableOptions.from_wire(options)  # type: ignore[arg-type]
 
 
-def test_rattus_tables_wait_for_its_network_play_behind_one_flag(
+def test_a_game_s_tables_wait_for_its_network_play_behind_one_flag(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setattr(RattusDefinition, "network_play", False)
     with pytest.raises(NotNetworked, match="rattus play --game rattus") as refused:
         TableOptions(players=2, game="rattus").check()
     assert "network tables play Rattus Cartus" in refused.value.reason
@@ -291,3 +295,52 @@ def test_rattus_tables_wait_for_its_network_play_behind_one_flag(
     assert TableOptions(players=4, game="rattus").check().game == "rattus"
     with pytest.raises(LobbyRefusal, match="Rattus is for 2 to 4 players"):
         TableOptions(players=5, game="rattus").check()
+
+
+def test_rattus_tables_ignore_the_options_of_rattus_cartus() -> None:
+    """A Rattus table has no option but its players: Rattus Cartus's options are set back
+    to their defaults (the command line refuses them in words), the table's state carries
+    the game and the options words say only the players."""
+    from rattus_net.net.tables import options_words
+
+    options = TableOptions(3, "first-game", True, "rattus")
+    assert options.cartus_options
+    checked = options.check()
+    assert checked == TableOptions(3, game="rattus") and not checked.cartus_options
+    core = LobbyCore.open("Board", ident().public, options)
+    assert core.state.options == checked
+    back = LobbyState.from_wire(core.state.to_wire())
+    assert back.options.game == "rattus" and back.options.definition.title == "Rattus"
+    assert options_words(back.options) == "3 players"
+    assert options_words(TableOptions(3)) == "3 players, random cards, supplies in turn"
+    core.set_options(TableOptions(2, "nonsense", True, "rattus"))
+    assert core.state.options == TableOptions(2, game="rattus")
+
+
+def test_a_started_rattus_table_gives_rattus_parameters_and_its_advert_names_the_game() -> None:
+    from protocol.params import GameParams
+    from rattus_net.games.rattus.game import RattusConfig
+    from rattus_net.games.rattus.loader import default_components
+    from rattus_net.games.rattus.secure import fingerprint
+    from rattus_net.net import play
+
+    a, b = ident(), ident()
+    core = LobbyCore.open("Board", a.public, TableOptions(2, game="rattus"))
+    advert = play.table_advert("Board", a.fingerprint, core.state)
+    assert (advert.to_txt()["game"], advert.to_txt()["gv"]) == ("rattus", "1")
+    core.sit(a.public, "Ann", "", 4000)
+    core.sit(b.public, "Bob", "10.0.0.2", 4001)
+    core.set_ready(a.fingerprint, True)
+    core.set_ready(b.fingerprint, True)
+    state = core.start(os.urandom(32))
+    params = play.game_params(state)
+    assert params.game == "rattus" and isinstance(params.config, RattusConfig)
+    assert params.config.players == ("Ann", "Bob")
+    wire = params.to_wire()
+    assert isinstance(wire, dict) and wire["components"] == fingerprint(default_components())
+    assert GameParams.from_wire(wire).game_id() == params.game_id()  # (every seat agrees)
+    assert play.advert_changes(state)["game"] == "rattus"
+    # a Rattus Cartus table's parameters name no game, as before
+    cartus = LobbyCore.open("Kitchen", a.public, TableOptions(2))
+    assert play.table_advert("Kitchen", a.fingerprint, cartus.state).game == "cartus"
+    assert play.advert_changes(cartus.state)["game"] == "cartus"

@@ -1,6 +1,7 @@
 """Several games in the TUI shell: the registry, the host form's game, each table's game in the
 table list and the lobby, and the menu's Host and Join rows, all following each game's
-``network_play`` flag (on for Rattus Cartus; off for Rattus until its network play exists)."""
+``network_play`` flag (on for both games; the tests of a game whose flag is off turn Rattus's
+off)."""
 
 from __future__ import annotations
 
@@ -26,16 +27,17 @@ def text_of(screen: object, selector: str) -> str:
 
 
 @pytest.fixture
-def rattus_on_the_network(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The day Rattus's network play exists: its flag turns on, nothing else changes."""
-    monkeypatch.setattr(RattusDefinition, "network_play", True)
+def rattus_off_the_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game whose network play does not exist (Rattus's flag turned off, as it was before
+    Rattus tables existed): the forms and the menu refuse it in words."""
+    monkeypatch.setattr(RattusDefinition, "network_play", False)
 
 
 def test_the_registry_has_every_game_with_its_flag() -> None:
     assert tuple(g.name for g in TUI_GAMES) == GAMES
     assert [g.title for g in TUI_GAMES] == ["Rattus Cartus", "Rattus"]
     assert (tui_game("rattus").min_players, tui_game("rattus").max_players) == (2, 4)
-    assert [g.name for g in network_games()] == ["cartus"]
+    assert [g.name for g in network_games()] == ["cartus", "rattus"]
     assert tui_game("cartus").table_options == ("buildings", "simultaneous")
     assert tui_game("rattus").table_options == ()
 
@@ -50,7 +52,9 @@ def test_the_unfinished_network_game_names_its_game() -> None:
 
 
 @sync
-async def test_the_host_form_chooses_the_game_and_says_rattus_is_not_on_the_network_yet() -> None:
+async def test_the_host_form_chooses_the_game_and_says_rattus_is_not_on_the_network_yet(
+    rattus_off_the_network: None,
+) -> None:
     app = RattusApp(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         host = HostScreen("Hana")
@@ -76,7 +80,9 @@ async def test_the_host_form_chooses_the_game_and_says_rattus_is_not_on_the_netw
 
 
 @sync
-async def test_the_menu_says_which_games_the_network_plays_and_opens_the_host_form_on_one() -> None:
+async def test_the_menu_says_which_games_the_network_plays_and_opens_the_host_form_on_one(
+    rattus_off_the_network: None,
+) -> None:
     app = RattusApp(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -94,9 +100,7 @@ async def test_the_menu_says_which_games_the_network_plays_and_opens_the_host_fo
 
 
 @sync
-async def test_with_the_flag_on_rattus_tables_are_offered_everywhere(
-    rattus_on_the_network: None,
-) -> None:
+async def test_with_the_flag_on_rattus_tables_are_offered_everywhere() -> None:
     app = RattusApp(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -121,7 +125,9 @@ async def test_with_the_flag_on_rattus_tables_are_offered_everywhere(
 
 
 @sync
-async def test_the_table_list_shows_each_game_and_refuses_one_not_played_here() -> None:
+async def test_the_table_list_shows_each_game_and_refuses_one_not_played_here(
+    rattus_off_the_network: None,
+) -> None:
     app = RattusApp(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         join = JoinScreen("Gus", discover=False)

@@ -24,6 +24,7 @@ class RattusDefinition(GameDefinition):
     title = "Rattus"
     min_players = 2
     max_players = 4
+    network_play = True
 
     def new_game(
         self, players: Sequence[str], options: Mapping[str, Any] | None = None
