@@ -1,0 +1,172 @@
+"""Rattus tables hosted from the TUI with bot seats (in-process ``HostLobby``, not advertised):
+played to the end by pressing keys in the map's dialogs, the end screen with the cubes, the
+winner and the verifier's verdict (FAIR); a player gone too long stops the game, and the
+Rattus end screen says so with the verdict on the record."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+from rattus_helpers import keys_for
+from textual.widgets import Static
+from tui_helpers import sync
+
+from rattus_net.net.lobby import TableOptions
+from rattus_net.net.tables import HostLobby
+from tui.app import RattusApp
+from tui.rattus.dialogs import RattusDialog
+from tui.rattus.netcontroller import RattusNetwork
+from tui.rattus.screens import RattusMapScreen, RattusNetEndScreen
+
+
+async def until(cond: Any, seconds: float = 60.0) -> None:
+    for _ in range(int(seconds * 20)):
+        if cond():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("timed out")
+
+
+def text_of(screen: Any, selector: str) -> str:
+    return str(screen.query_one(selector, Static).render())
+
+
+async def seat_bots_and_start(app: RattusApp, lobby: HostLobby, pilot: Any, players: int) -> None:
+    await until(lambda: lobby.hosted is not None)
+    for _ in range(players - 1):
+        await pilot.press("b")
+    await until(lambda: len(lobby.state.seats) == players)
+    await pilot.press("space")
+    await until(lambda: isinstance(app.screen, RattusMapScreen | RattusDialog), 120)
+
+
+async def play_to_the_end(app: RattusApp, pilot: Any, seed: int, seconds: float = 300) -> set[str]:
+    """Press keys in every dialog (Enter on the map after an outbreak) until the end screen;
+    returns the kinds of the decisions taken and the waiting lines seen meanwhile."""
+    rng = random.Random(seed)
+    seen: set[str] = set()
+    for _ in range(int(seconds * 20)):
+        screen = app.screen
+        if isinstance(screen, RattusNetEndScreen):
+            return seen
+        if isinstance(screen, RattusDialog):
+            seen.add(screen.kind.value)
+            await pilot.press(*keys_for(screen, rng))
+            assert not screen.error or screen.error.startswith("No decision"), screen.error
+        elif isinstance(screen, RattusMapScreen):
+            seen.add("line: " + text_of(screen, "#r-awaited"))
+            if screen._looking:  # an outbreak to read first: Enter decides
+                await pilot.press("enter")
+            await pilot.pause(0.05)
+        else:
+            await pilot.pause(0.05)
+    raise AssertionError(f"the game did not end: {app.screen}")
+
+
+async def hosted_game_to_the_end(tmp_path: Path, players: int, seed: int) -> None:
+    lobby = HostLobby(
+        "Plague", TableOptions(players, game="rattus"), "Hana", advertise=False, root=tmp_path
+    )
+    app = RattusApp(lobby=lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await seat_bots_and_start(app, lobby, pilot, players)
+        seen = await play_to_the_end(app, pilot, seed)
+        assert {"start", "turn"} <= seen, seen
+        end = app.screen
+        assert isinstance(end, RattusNetEndScreen)
+        c = end.controller
+        assert isinstance(c, RattusNetwork) and c.game_over
+        await until(lambda: bool(end.query("#verdict")))  # (composed)
+        await until(lambda: c.verdict is not None, 120)
+        await until(lambda: "Verification: FAIR" in text_of(end, "#verdict"), 10)
+        assert "GAME OVER" in text_of(end, "#end-title")
+        assert "finished. Record:" in text_of(end, "#end-summary")
+        scoring = text_of(end, "#r-scoring")
+        assert "TOTAL" in scoring and "Winner: " in scoring
+        assert all(name in scoring for name in c.names)
+        await c.stop()
+    await lobby.close()
+
+
+@sync
+async def test_a_hosted_two_player_rattus_table_is_played_to_a_fair_end(tmp_path: Path) -> None:
+    await hosted_game_to_the_end(tmp_path, 2, seed=1)
+
+
+@sync
+async def test_a_hosted_four_player_rattus_table_is_played_to_a_fair_end(tmp_path: Path) -> None:
+    await hosted_game_to_the_end(tmp_path, 4, seed=2)
+
+
+@sync
+async def test_a_player_gone_too_long_stops_the_rattus_game_and_the_end_screen_says_so(
+    tmp_path: Path,
+) -> None:
+    lobby = HostLobby(
+        "Stall",
+        TableOptions(2, game="rattus"),
+        "Hana",
+        advertise=False,
+        root=tmp_path,
+        stall_timeout=2.0,
+    )
+    app = RattusApp(lobby=lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await seat_bots_and_start(app, lobby, pilot, 2)
+        assert lobby.remove_bot()  # the bot's program goes
+        seen = await play_to_the_end(app, pilot, seed=3, seconds=120)
+        # the map said whom it waited for, and when the game would end without him
+        assert any("(Agnes not connected); ends in 0:0" in line for line in seen), seen
+        end = app.screen
+        assert isinstance(end, RattusNetEndScreen)
+        c = end.controller
+        assert c.outcome is not None and not c.outcome.finished and not c.game_over
+        await until(lambda: bool(end.query("#end-summary")))
+        assert "THE GAME STOPPED" in text_of(end, "#end-title")
+        summary = text_of(end, "#end-summary")
+        assert "Agnes" in summary and "stalled" in summary and "Record:" in summary
+        assert not end.query("#r-scoring")  # (no result: the game did not end)
+        await until(lambda: c.verdict is not None, 60)
+        await until(lambda: "Verification: " in text_of(end, "#verdict"), 10)
+        await c.stop()  # (what leaving the end screen does)
+    await lobby.close()
+
+
+@sync
+async def test_back_to_the_network_game_resumes_a_rattus_seat_on_the_map() -> None:
+    """The host leaves its Rattus table mid-game (its bot seat goes with it); the menu offers
+    "Back to the network game": the seat comes back on the Rattus map, its bot seat too, and
+    the game is played to a fair end."""
+    from tui.screens import MenuScreen
+
+    lobby = HostLobby("Back", TableOptions(2, game="rattus"), "Hana", advertise=False)
+    app = RattusApp(lobby=lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await seat_bots_and_start(app, lobby, pilot, 2)
+        rng = random.Random(4)
+        for _ in range(3):  # a few decisions, then leave
+            await until(lambda: isinstance(app.screen, RattusDialog), 60)
+            await pilot.press(*keys_for(app.screen, rng))  # type: ignore[arg-type]
+        await until(lambda: isinstance(app.screen, RattusMapScreen | RattusDialog), 60)
+        for _ in range(6):  # (Escape steps back, from the first step to the map)
+            if isinstance(app.screen, RattusDialog):
+                await pilot.press("escape")
+        await until(lambda: isinstance(app.screen, RattusMapScreen), 10)
+        await pilot.press("q", "q")
+        await until(lambda: isinstance(app.screen, MenuScreen), 30)
+        menu = app.screen
+        assert isinstance(menu, MenuScreen) and menu.unfinished is not None
+        assert menu.unfinished.describe() == "Rattus at 'Back', you are Hana"
+        assert menu.items[0] == "network"
+        await pilot.press("enter")  # "Back to the network game"
+        await until(lambda: isinstance(app.screen, RattusMapScreen | RattusDialog), 60)
+        await play_to_the_end(app, pilot, seed=5)
+        end = app.screen
+        assert isinstance(end, RattusNetEndScreen) and end.controller.game_over
+        await until(lambda: end.controller.verdict is not None, 120)
+        await until(lambda: "Verification: FAIR" in text_of(end, "#verdict"), 10)
+        await end.controller.stop()
+    await lobby.close()
