@@ -42,11 +42,13 @@ from rattus_net.net.tables import (
     problem_text,
 )
 from rattus_net.settings import load_settings, save_settings
-from tui.games import TUI_GAMES, TuiGame, network_games, network_table
+from tui.games import TUI_GAMES, TuiGame, network_games, network_table, tui_game
 from tui.offline import default_bot_kind
 from tui.paths import FileAccess, PathRefused
 
 BUILDINGS = ("first-game", "random-buildings", "random-cards")
+OPTION_ROWS = {"buildings": "buildings", "supplies": "simultaneous"}  # lobby key -> form row
+OPTION_KEYS = {"buildings": "g: buildings", "simultaneous": "s: supplies"}
 _GAME_ROWS = frozenset(r for g in TUI_GAMES for r in g.table_options)
 """Host form rows that belong to one game or another (shown while it is chosen)."""
 
@@ -545,10 +547,12 @@ class LobbyScreen(Screen[None]):
                     style="bold",
                 )
                 if lobby.is_host:
+                    own = self._own_options(state.options.game)
+                    keys = ", ".join(["p: players", *(OPTION_KEYS[o] for o in own)])
                     t.append(
                         f"b: add a bot ({BOT_LEVELS[self.bot_kind]}, k changes), "
                         "x: remove the last bot. c: your colour.\n"
-                        "p: players, g: buildings, s: supplies (all get ready again).\n"
+                        f"{keys} (all get ready again).\n"
                     )
                 else:
                     t.append("c: another colour.\n")
@@ -603,6 +607,14 @@ class LobbyScreen(Screen[None]):
                 lobby.news.append(problem_text(exc))
         self.redraw()
 
+    @staticmethod
+    def _own_options(game: str) -> tuple[str, ...]:
+        """The host form's rows of ``game``'s own options (none for an unknown game)."""
+        try:
+            return tui_game(game).table_options
+        except KeyError:
+            return ()
+
     def action_option(self, which: str) -> None:
         """The host changes one table option: the next player count that fits the seated
         players, the next building selection, or supplies in turn / simultaneous."""
@@ -610,6 +622,8 @@ class LobbyScreen(Screen[None]):
         if not isinstance(lobby, HostLobby) or lobby.hosted is None or self.starting:
             return
         now = lobby.state.options
+        if which != "players" and OPTION_ROWS[which] not in self._own_options(now.game):
+            return  # (an option of another game: Rattus has no buildings)
         if which == "players":
             low = max(len(lobby.state.seats), now.definition.min_players)
             fitting = list(range(low, now.definition.max_players + 1))

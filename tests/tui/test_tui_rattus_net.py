@@ -170,3 +170,27 @@ async def test_back_to_the_network_game_resumes_a_rattus_seat_on_the_map() -> No
         await until(lambda: "Verification: FAIR" in text_of(end, "#verdict"), 10)
         await end.controller.stop()
     await lobby.close()
+
+
+@sync
+async def test_the_rattus_lobby_offers_only_its_own_options(tmp_path: Path) -> None:
+    """Buildings and supplies are Rattus Cartus's: a Rattus table's lobby neither lists their
+    keys nor changes anything (nor un-readies anybody) when they are pressed."""
+    from tui.netscreens import LobbyScreen
+
+    lobby = HostLobby("Own", TableOptions(3, game="rattus"), "Hana", advertise=False, root=tmp_path)
+    app = RattusApp(lobby=lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(lambda: lobby.hosted is not None)
+        await pilot.press("b")
+        await until(lambda: len(lobby.state.seats) == 2 and lobby.state.seats[1].ready)
+        screen = app.screen
+        assert isinstance(screen, LobbyScreen)
+        body = text_of(screen, "#lobby-body")
+        assert "p: players (all get ready again)" in body and "buildings" not in body
+        before = lobby.state.options
+        await pilot.press("g", "s")
+        assert lobby.state.options == before and lobby.state.seats[1].ready
+        await pilot.press("p")  # (its own option still changes)
+        await until(lambda: lobby.state.options.players == 4)
+    await lobby.close()
