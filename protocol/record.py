@@ -32,7 +32,7 @@ from protocol.safetext import safetext
 from protocol.session import DisputeFault, ProvenFault, Session
 from protocol.wire import Limits, WireValue, decode_value, encode_value
 from rattus_net.engine.errors import RattusError
-from rattus_net.games.base import OpenedGame
+from rattus_net.games.base import OpenedGame, SecureGame
 
 FORMAT = "rattus-secure-record"
 VERSION = 3
@@ -109,6 +109,7 @@ class Verdict:
     shares_verified: int = 0
     mixes_verified: int = 0
     draws: int = 0
+    randoms: int = 0
     result: dict[str, Any] | None = None
     seats: tuple[int, ...] = ()
     reason: str = ""
@@ -117,6 +118,8 @@ class Verdict:
     """The face-level record of a fair, finished game (``replay(upto)``, ``dumps()``)."""
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    secure: SecureGame | None = None
+    """The game the record names: it says which counts apply and words the result."""
 
     @property
     def fair(self) -> bool:
@@ -159,6 +162,7 @@ class Verdict:
             "shares_verified": self.shares_verified,
             "mixes_verified": self.mixes_verified,
             "draws": self.draws,
+            "randoms": self.randoms,
             "result": self.result,
             "seats": [{"seat": s + 1, "name": self.name(s)} for s in self.seats],
             "cheater": self.name(self.cheater) if self.cheater is not None else None,
@@ -176,25 +180,31 @@ class Verdict:
             ],
             "notes": [safetext(n) for n in self.notes],
             "seconds": round(self.seconds, 3),
+            "game": self.secure.name if self.secure is not None else None,
+            "report": self.report_lines(),
         }
+
+    def report_lines(self) -> list[str]:
+        """The game's lines about the checks and the result (``SecureGame.verdict_lines``),
+        each made safe: the game writes the names of the record as they are."""
+        checks = {
+            "messages": self.messages,
+            "shuffles_verified": self.shuffles_verified,
+            "mixes_verified": self.mixes_verified,
+            "shares_verified": self.shares_verified,
+            "draws": self.draws,
+            "randoms": self.randoms,
+        }
+        result = self.result if self.fair else None
+        if self.secure is None:  # no game: the counts alone
+            return [", ".join(f"{v} {k}" for k, v in checks.items())]
+        return [safetext(line) for line in self.secure.verdict_lines(checks, result)]
 
     def text(self) -> str:
         lines = [self.headline()]
         for s, (name, fp) in enumerate(zip(self.players, self.fingerprints, strict=True)):
             lines.append(f"  seat {s + 1}: {safetext(name)} (key {fp})")
-        lines.append(
-            f"  {self.messages} signed messages, {self.shuffles_verified} shuffle proofs, "
-            f"{self.mixes_verified} hand-mixing proofs, "
-            f"{self.shares_verified} decryption-share proofs checked"
-        )
-        if self.draws:
-            lines.append(f"  {self.draws} building draws (commit-reveal rounds) checked")
-        if self.result is not None and self.fair:
-            r = self.result
-            won = r.get("winners", [r["winner"]] if "winner" in r else [])
-            winners = ", ".join(safetext(w) for w in won) or "nobody"
-            score = r.get("vp", r.get("cubes"))
-            lines.append(f"  result: {safetext(score)}  winner: {winners}")
+        lines.extend(f"  {line}" for line in self.report_lines())
         for e in self.evidence:
             lines.append(f"  evidence: {e.describe(self.players)}")
         lines.extend(f"  {safetext(note)}" for note in self.notes)
@@ -303,6 +313,7 @@ def verify_record(data: bytes) -> Verdict:
         players=params.players,
         fingerprints=tuple(i.fingerprint for i in params.identities),
         game_id=session.game_id.hex(),
+        secure=session.secure,
     )
     try:
         _verify(session, messages, abort, verdict)
@@ -315,6 +326,7 @@ def verify_record(data: bytes) -> Verdict:
     verdict.shares_verified = session.ops["shares_verified"]
     verdict.mixes_verified = session.ops["mixes_verified"]
     verdict.draws = session.ops["draws"]
+    verdict.randoms = len(session.record.randoms)
     verdict.seconds = time.perf_counter() - start
     return verdict
 

@@ -229,3 +229,14 @@ class SecureGame(ABC):
     def face_replay(self, opened: OpenedGame) -> tuple[Any, dict[str, Any]]:
         """The face-level record of a finished secure game (it has ``replay(upto)`` and
         ``dumps()``) and the result of replaying it."""
+
+    @abstractmethod
+    def verdict_lines(
+        self, checks: Mapping[str, int], result: Mapping[str, Any] | None
+    ) -> list[str]:
+        """What ``rattus verify`` says of a record of this game below its headline and seats:
+        the proofs it checked, only the counts that apply to this game (``checks``: the
+        verifier's counts by name: ``messages``, ``shuffles_verified``, ``mixes_verified``,
+        ``shares_verified``, ``draws``, ``randoms``), and, for a fair finished game, its
+        ``result`` (as ``result_summary`` gives it) in words a player reads. Plain lines,
+        names from the record as they are: the verifier makes every line safe to print."""

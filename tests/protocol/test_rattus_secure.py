@@ -81,7 +81,7 @@ def test_peers_play_rattus_to_the_end_and_the_record_verifies(played: Played) ->
     for peer in played.net.peers:
         assert peer.game is not None and peer.game.is_over
         assert result_summary(peer.game) == v.result
-    assert "result:" in v.text() and "winner:" in v.text()
+    assert f"Winner: {v.result['winner']}" in v.text() and "hand-mixing" not in v.text()
 
 
 def test_the_secure_game_is_the_local_game_of_the_same_seed(played: Played) -> None:
@@ -179,7 +179,8 @@ def test_rattus_verify_and_replay_read_a_rattus_record_file(
     export = tmp_path / "face.json"
     assert main(["verify", str(record), "--export", str(export)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("FAIR") and "4 shuffle proofs" in out and "winner:" in out
+    assert out.startswith("FAIR") and "4 shuffle proofs" in out and "Winner:" in out
+    assert "hand-mixing" not in out
     assert main(["replay", str(export)]) == 0  # the face-level Rattus record
     from_export = capsys.readouterr().out
     assert main(["replay", str(record)]) == 0  # the signed record, replayed face by face

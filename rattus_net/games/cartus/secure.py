@@ -222,6 +222,21 @@ class CartusSecure(SecureGame):
         game, _ = rec.replay()
         return rec, result_summary(game)
 
+    def verdict_lines(
+        self, checks: Mapping[str, int], result: Mapping[str, Any] | None
+    ) -> list[str]:
+        lines = [
+            f"{checks['messages']} signed messages, {checks['shuffles_verified']} shuffle "
+            f"proofs, {checks['mixes_verified']} hand-mixing proofs, "
+            f"{checks['shares_verified']} decryption-share proofs checked"
+        ]
+        if checks["draws"]:
+            lines.append(f"{checks['draws']} building draws (commit-reveal rounds) checked")
+        if result is not None:
+            winners = ", ".join(str(w) for w in result["winners"]) or "nobody"
+            lines.append(f"result: {result['vp']}  winner: {winners}")
+        return lines
+
 
 def face_record(opened: OpenedGame) -> GameRecord:
     """The face-level engine record of a finished, verified secure game."""

@@ -26,6 +26,7 @@ from rattus_net.games.rattus.game import RattusConfig, RattusGame
 from rattus_net.games.rattus.loader import default_components
 from rattus_net.games.rattus.moves import Move, MoveSyntaxError, format_move, parse_move
 from rattus_net.games.rattus.record import PILES, RattusRecord, result_summary
+from rattus_net.games.rattus.report import REASONS
 
 TOKENS = 49
 MAX_MOVE_TEXT = 200
@@ -101,6 +102,52 @@ class RattusSecure(SecureGame):
         rec = face_record(opened)
         game, _ = rec.replay()
         return rec, result_summary(game)
+
+    def verdict_lines(
+        self, checks: Mapping[str, int], result: Mapping[str, Any] | None
+    ) -> list[str]:
+        """No hand is mixed and nothing is drawn like Rattus Cartus's buildings, so those
+        counts are left out; the public random numbers (commit-reveal rounds) are counted."""
+        lines = [
+            f"{checks['messages']} signed messages, {checks['shuffles_verified']} shuffle "
+            f"proofs, {checks['shares_verified']} decryption-share proofs checked"
+        ]
+        if checks.get("randoms"):
+            lines.append(
+                f"{checks['randoms']} public random numbers (commit-reveal rounds) checked"
+            )
+        if result is not None:
+            lines.extend(result_lines(result))
+        return lines
+
+
+def result_lines(result: Mapping[str, Any]) -> list[str]:
+    """The result of a record (``result_summary``) as a player reads it: why the game ended,
+    each player's cubes on the board and in the palace, the winner and, if the most cubes were
+    tied, that the tie-break decided (rules section 4: the tied player earliest in the final
+    round's order wins, the player who ended the game counting as last)."""
+    cubes: Mapping[str, int] = result["cubes"]
+    palace: Mapping[str, int] = result["palace"]
+    dead: Mapping[str, int] = result["dead"]
+    winner = result["winner"]
+    why = REASONS.get(result["reason"], str(result["reason"]))
+    lines = [f"The game ended after {result['ended_by']}'s turn: {why}"]
+    width = max(len(str(name)) for name in cubes)
+    for name, total in cubes.items():
+        unit = "cube" if total == 1 else "cubes"
+        lines.append(
+            f"  {name:<{width}}  {total:>2} {unit} ({total - palace[name]} on the board, "
+            f"{palace[name]} in the palace, {dead[name]} dead)"
+        )
+    tied = [name for name, total in cubes.items() if total == cubes[winner] and name != winner]
+    if tied:
+        lines.append(
+            f"Winner: {winner}, tied with {', '.join(tied)} on {cubes[winner]} cubes: the "
+            "tie-break decided (the tied player earliest in the final round's order wins)"
+        )
+    else:
+        lines.append(f"Winner: {winner} (most cubes on the board and in the palace)")
+    return lines
 
 
 def face_record(opened: OpenedGame) -> RattusRecord:

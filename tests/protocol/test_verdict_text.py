@@ -1,0 +1,129 @@
+"""What ``rattus verify`` prints is the game's own: Rattus speaks of cubes and the winner and
+counts no hand-mixing proof (it has no hands); Rattus Cartus's report is the one it always
+was; every string of a record is made safe before it reaches a terminal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from protocol.record import DAMAGED, FAIR, Verdict
+from rattus_net.cli import main
+from rattus_net.games.cartus.secure import CartusSecure
+from rattus_net.games.rattus.secure import RattusSecure, result_lines
+
+OLD_JSON_KEYS = {
+    "kind", "fair", "players", "fingerprints", "game_id", "messages", "shuffles_verified",
+    "shares_verified", "mixes_verified", "draws", "result", "seats", "cheater", "reason",
+    "evidence", "notes", "seconds",
+}  # fmt: skip
+
+
+def test_a_rattus_record_verifies_in_rattus_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["selfplay", "--game", "rattus", "--players", "3", "--games", "1", "--seed", "3"]
+    assert main([*args, "--secure", "--record-dir", str(tmp_path)]) == 0
+    capsys.readouterr()
+    record = str(tmp_path / "game-3.rattus")
+    assert main(["verify", record]) == 0
+    text = capsys.readouterr().out
+    assert main(["verify", record, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert text.startswith("FAIR") and "hand-mixing" not in text and "building" not in text
+    result = data["result"]
+    for name, total in result["cubes"].items():
+        palace = result["palace"][name]
+        board = f"{total - palace} on the board, {palace} in the palace"
+        assert any(line.strip().startswith(name) and board in line for line in text.splitlines())
+    assert f"Winner: {result['winner']} " in text
+    assert "{" not in text  # no raw dict
+    # --json keeps every field and adds the game's words.
+    assert set(data) >= OLD_JSON_KEYS and data["game"] == "rattus" and data["randoms"] > 0
+    assert data["mixes_verified"] == 0
+    assert [f"  {line}" for line in data["report"]] == text.splitlines()[4:]
+
+
+def _rattus_result(cubes: dict[str, int], winner: str) -> dict[str, Any]:
+    return {
+        "cubes": cubes,
+        "palace": {name: 1 for name in cubes},
+        "dead": {name: 3 for name in cubes},
+        "ended_by": "Bob",
+        "reason": "supply",
+        "winner": winner,
+    }
+
+
+def test_rattus_result_says_when_the_tie_break_decided() -> None:
+    plain = result_lines(_rattus_result({"Ann": 7, "Bob": 5}, "Ann"))
+    assert plain == [
+        "The game ended after Bob's turn: the rat supply ran out",
+        "  Ann   7 cubes (6 on the board, 1 in the palace, 3 dead)",
+        "  Bob   5 cubes (4 on the board, 1 in the palace, 3 dead)",
+        "Winner: Ann (most cubes on the board and in the palace)",
+    ]
+    tied = result_lines(_rattus_result({"Ann": 7, "Bob": 7, "Cy": 1}, "Bob"))
+    assert tied[-1] == (
+        "Winner: Bob, tied with Ann on 7 cubes: the tie-break decided (the tied player "
+        "earliest in the final round's order wins)"
+    )
+    assert "   1 cube (0 on the board" in tied[3]
+
+
+def test_foreign_names_in_a_rattus_result_cannot_drive_the_terminal() -> None:
+    evil = "Eve\x1b[2J\u202e"
+    v = Verdict(
+        kind=FAIR,
+        players=("Ann", evil),
+        fingerprints=("aa", "bb"),
+        game_id="00" * 32,
+        result=_rattus_result({"Ann": 3, evil: 4}, evil),
+        secure=RattusSecure(),
+    )
+    text, report = v.text(), v.to_dict()["report"]
+    for out in (text, *report):
+        assert "\x1b" not in out and "\u202e" not in out
+    assert "Winner: Eve\\x1b[2J\\u202e" in text
+    assert any("Eve\\x1b[2J\\u202e" in line and "4 cubes" in line for line in report)
+
+
+def _cartus(kind: str, draws: int) -> Verdict:
+    return Verdict(
+        kind=kind,
+        players=("Ann", "B\x07b"),
+        fingerprints=("aa", "bb"),
+        game_id="ab" * 32,
+        messages=306,
+        shuffles_verified=3,
+        shares_verified=369,
+        mixes_verified=22,
+        draws=draws,
+        randoms=2,
+        result={"vp": {"Ann": 47, "B\x07b": 25}, "rats": {}, "nuns": 1, "dead": [], "winners": []},
+        reason="bad",
+        seconds=0.5,
+        secure=CartusSecure(),
+    )
+
+
+def test_the_rattus_cartus_report_is_unchanged() -> None:
+    """The lines as Rattus Cartus's report has always printed them (the randoms not)."""
+    assert _cartus(FAIR, 9).text() == (
+        f"FAIR: game {'ab' * 8} verified in 0.50 s\n"
+        "  seat 1: Ann (key aa)\n"
+        "  seat 2: B\\x07b (key bb)\n"
+        "  306 signed messages, 3 shuffle proofs, 22 hand-mixing proofs, 369 decryption-share "
+        "proofs checked\n"
+        "  9 building draws (commit-reveal rounds) checked\n"
+        "  result: {'Ann': 47, 'B\\x07b': 25}  winner: nobody"
+    )
+    assert _cartus(DAMAGED, 0).text().splitlines()[1:] == [
+        "  seat 1: Ann (key aa)",
+        "  seat 2: B\\x07b (key bb)",
+        "  306 signed messages, 3 shuffle proofs, 22 hand-mixing proofs, 369 decryption-share "
+        "proofs checked",
+    ]
