@@ -158,6 +158,23 @@ def test_the_protocol_takes_a_game_by_its_interface() -> None:
     assert "rattus_net.games.base" in imports(ROOT / "protocol/params.py")
 
 
+def test_the_network_stack_takes_a_game_by_its_interface() -> None:
+    """``rattus_net/net/`` (the lobby, the network table and session, its words and news)
+    serves any game: of ``rattus_net.games`` it may name only the registry and the interface,
+    never a game (what it needs of one is a method of ``GameDefinition``)."""
+    allowed = {"rattus_net.games", "rattus_net.games.base"}
+    bad = [
+        f"{p.relative_to(ROOT)} imports {n}"
+        for p in layer_files("rattus_net/net")
+        for n in imports(p)
+        if n.startswith("rattus_net.games") and n not in allowed
+    ]
+    assert not bad, "\n".join(bad)
+    # The check reads the layer's files (its import statements, those in functions too).
+    assert "rattus_net.games.base" in imports(ROOT / "rattus_net/net/tablewords.py")
+    assert "rattus_net.games" in imports(ROOT / "rattus_net/net/lobby.py")
+
+
 # The TUI shell takes every game through ``tui.games`` (the registry): these modules may import
 # no particular game, neither its rules nor its screens. (The network lobbies and the network
 # game's driver live in ``rattus_net/net/``.)

@@ -12,6 +12,12 @@ The network table (``protocol/``) needs more of a game than the local stack does
 configuration and moves travel as plain values, which face codes a masked card or token may
 hold, which moves hide a part until later and how to replay a finished game face by face for
 the verifier. That is :class:`SecureGame`, reached through ``GameDefinition.secure()``.
+
+The network stack (``rattus_net/net/``: the lobby, the table, its words) names no game either:
+what it needs of one beside :class:`SecureGame` is here too: which of the lobby's options the
+game plays and whether their values are good (``table_options``, ``check_table_options``), the
+configuration a started lobby agrees on (``network_config``), a progress line for the headless
+commands (``progress``) and the table's words for a seat (``table_words``: :class:`TableWords`).
 """
 
 from __future__ import annotations
@@ -71,6 +77,27 @@ class Outcome:
     breakdown: tuple[str, ...]
 
 
+class TableOptionError(ValueError):
+    """A table option's value that the game refuses (the message says which and why)."""
+
+
+class TableWords(Protocol):
+    """What a network table says of one game, for one seat."""
+
+    things: str
+    """What the table masks, shuffles and reveals ("cards", "tokens")."""
+
+    def lines(self, view: Any, start: int) -> list[str]:
+        """The view's log from event ``start`` on, in sentences (called in order, once per
+        event: a narrator may keep what it needs across calls)."""
+        ...
+
+    def decision(self, view: Any) -> str:
+        """The decision the view's seat must take, as a short sentence ("place 2 start
+        cubes.")."""
+        ...
+
+
 class GameDefinition(ABC):
     """A game of the family, behind the interface the shared stack uses."""
 
@@ -85,6 +112,9 @@ class GameDefinition(ABC):
     network_version: int = 1
     """The version of the game's moves and records at a network table: peers of the same
     game but another version cannot share a table (adverts and the lobby say so)."""
+    table_options: frozenset[str] = frozenset()
+    """The lobby's options this game plays (by their names in ``check_table_options``); the
+    lobby sets every other option back to its default at a table of this game."""
 
     @abstractmethod
     def new_game(self, players: Sequence[str], options: Mapping[str, Any] | None = None) -> Any:
@@ -116,6 +146,29 @@ class GameDefinition(ABC):
 
     def secure(self) -> SecureGame:
         """The game as the network table plays it (see :class:`SecureGame`)."""
+        raise NotImplementedError(f"{self.title} cannot be played over the network yet")
+
+    def check_table_options(self, options: Mapping[str, Any]) -> None:
+        """Raise :class:`TableOptionError` if one of this game's options (``table_options``)
+        has a value it cannot play; ``options`` maps the lobby's option names to values."""
+        return None  # (a game without options of its own has none to refuse)
+
+    def network_config(
+        self, players: Sequence[str], colours: Sequence[str], options: Mapping[str, Any]
+    ) -> Any:
+        """The configuration of a network table of this game, agreed by every seat from the
+        started lobby: the players and their colours in seat order and the lobby's options
+        (checked by ``check_table_options``). The ``secure()`` game plays it."""
+        raise NotImplementedError(f"{self.title} cannot be played over the network yet")
+
+    def progress(self, game: Any) -> tuple[int, str]:
+        """How far ``game`` has come: a number that grows with each round (0 before the
+        first) and the line that says so ("round 2 of 6"), for the headless commands."""
+        raise NotImplementedError
+
+    def table_words(self, names: Sequence[str], seat: int) -> TableWords:
+        """The default words of a network table of this game for ``seat`` (``names``
+        already safe to show)."""
         raise NotImplementedError(f"{self.title} cannot be played over the network yet")
 
     def settle(self, game: Any, table: Any) -> None:

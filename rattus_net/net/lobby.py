@@ -28,10 +28,8 @@ from protocol.crypto.identity import Identity, PublicIdentity
 from protocol.errors import DecodeError, RemoteProtocolError
 from protocol.wire import WireValue, decode_message, encode_message
 from rattus_net.bots import BOT_KINDS
-from rattus_net.engine.errors import RattusError
 from rattus_net.games import DEFAULT_GAME, GAMES, GameDefinition, get_game
-from rattus_net.games.cartus.config import BuildingSelection
-from rattus_net.games.cartus.data import COLOURS
+from rattus_net.games.base import TableOptionError
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.handshake import field as body_field
 from rattus_net.net.names import MAX_NAME, BadName, check_name
@@ -114,8 +112,10 @@ def network_game(name: str) -> GameDefinition:
     return game
 
 
-SEAT_COLOURS: tuple[str, ...] = tuple(COLOURS)
-"""The disc colours a seat sits with at a network table, in the order they are offered."""
+SEAT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple")
+"""The disc colours a seat sits with at a network table, in the order they are offered: the
+lobby's, whatever the game (the five of Rattus Cartus's discs, whose configuration checks a
+seat's colour against its own list; a Rattus table's seats take them too)."""
 
 MAX_GAME_NAME = 32
 """Longest game name read from a peer (ours are a few letters; a longer one is not a game)."""
@@ -124,13 +124,19 @@ MAX_GAME_NAME = 32
 CARTUS_BUILDINGS = "random-cards"
 """The building selection of a table by default (a Rattus Cartus option)."""
 
+OPTION_DEFAULTS: dict[str, Any] = {"buildings": CARTUS_BUILDINGS, "simultaneous_supply": False}
+"""Every game option a lobby carries, by name, with its default: a game plays those it names
+(``GameDefinition.table_options``) and checks their values; at a table of another game an
+option is set back to its default."""
+
 
 @dataclass(frozen=True, slots=True)
 class TableOptions:
     """Options of a table; the host may change them until somebody is ready. ``game`` names
     the game played (``rattus_net.games``); ``buildings`` and ``simultaneous_supply`` are
-    Rattus Cartus's options: :meth:`check` sets them back to their defaults at a table of
-    another game (a Rattus table plays the shipped components, and has no other option)."""
+    Rattus Cartus's options: :meth:`check` sets an option back to its default at a table of a
+    game that does not play it (``GameDefinition.table_options``: a Rattus table plays the
+    shipped components, and has no other option) and lets the game check the others."""
 
     players: int = 3
     buildings: str = CARTUS_BUILDINGS
@@ -143,13 +149,19 @@ class TableOptions:
             raise LobbyRefusal(
                 f"{game.title} is for {game.min_players} to {game.max_players} players"
             )
-        if self.game != "cartus":  # (Rattus Cartus's options do not apply: ignored)
-            return replace(self, buildings=CARTUS_BUILDINGS, simultaneous_supply=False)
+        unplayed = {k: v for k, v in OPTION_DEFAULTS.items() if k not in game.table_options}
+        checked = self  # (another game's options are ignored: back to their defaults)
+        if any(getattr(self, k) != v for k, v in unplayed.items()):
+            checked = replace(self, **unplayed)
         try:
-            BuildingSelection.parse(self.buildings)
-        except (RattusError, ValueError) as exc:
-            raise LobbyRefusal(f"bad building selection: {exc}") from None
-        return self
+            game.check_table_options(checked.game_options())
+        except TableOptionError as exc:
+            raise LobbyRefusal(str(exc)) from None
+        return checked
+
+    def game_options(self) -> dict[str, Any]:
+        """The game options of the table, by name (see ``OPTION_DEFAULTS``)."""
+        return {k: getattr(self, k) for k in OPTION_DEFAULTS}
 
     @property
     def cartus_options(self) -> bool:
@@ -160,10 +172,6 @@ class TableOptions:
     @property
     def definition(self) -> GameDefinition:
         return get_game(self.game)
-
-    @property
-    def selection(self) -> BuildingSelection:
-        return BuildingSelection.parse(self.buildings)
 
     def to_wire(self) -> dict[str, WireValue]:
         return {
@@ -251,7 +259,7 @@ class Seat:
         assert isinstance(sign, bytes) and isinstance(port, int)
         if bot is not None and bot not in BOT_KINDS:
             raise DecodeError(peer, "unknown bot kind")
-        if colour not in COLOURS or not 0 < port < 65536:
+        if colour not in SEAT_COLOURS or not 0 < port < 65536:
             raise DecodeError(peer, "bad colour or port")
         PublicIdentity.from_bytes(sign, peer=peer)
         name = _wire_name(name, "player name", peer)
@@ -365,8 +373,8 @@ class LobbyCore:
         if not 0 < port < 65536:
             raise LobbyRefusal("bad port")
         taken_colours = {s.colour for s in self.state.seats}
-        if colour not in COLOURS or colour in taken_colours:
-            colour = next(c for c in COLOURS if c not in taken_colours)
+        if colour not in SEAT_COLOURS or colour in taken_colours:
+            colour = next(c for c in SEAT_COLOURS if c not in taken_colours)
         base = clean_name(name)
         names = {s.name for s in self.state.seats}
         final, n = base, 2
@@ -400,8 +408,8 @@ class LobbyCore:
         i = self.state.seat_of(fingerprint)
         if i is None:
             raise LobbyRefusal("take a seat before choosing a colour")
-        if colour not in COLOURS:
-            raise LobbyRefusal(f"no colour {colour!r} (one of {', '.join(COLOURS)})")
+        if colour not in SEAT_COLOURS:
+            raise LobbyRefusal(f"no colour {colour!r} (one of {', '.join(SEAT_COLOURS)})")
         if any(s.colour == colour for j, s in enumerate(self.state.seats) if j != i):
             return False
         seats = list(self.state.seats)
@@ -453,7 +461,7 @@ class LobbyCore:
             self.set_ready(peer, bool(ready))
         elif msg.kind == "lobby/colour":
             colour = body_field(body, "colour", str, peer=peer, max_len=20)
-            if colour not in COLOURS:
+            if colour not in SEAT_COLOURS:
                 raise DecodeError(peer, f"no colour {colour!r}")
             self.set_colour(peer, str(colour))  # a colour taken meanwhile: the state says so
         elif msg.kind == "lobby/leave":

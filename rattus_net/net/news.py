@@ -4,7 +4,8 @@
 sentences: who is connected, who dropped off the table and came back, who sent something
 invalid. The TUI's log and the headless commands' output (``rattus host/join/resume --bot``)
 say the same things. :func:`headless_reporter` adds, for the headless commands, a line at the
-start of each round, so a long game shows its progress.
+start of each round, so a long game shows its progress (``GameDefinition.progress``: the
+game says what a round is).
 """
 
 from __future__ import annotations
@@ -13,10 +14,8 @@ import asyncio
 import contextlib
 import signal
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from protocol.safetext import safetext
-from rattus_net.games.rattus.game import RattusGame
 from rattus_net.net.node import PeerNode
 
 
@@ -59,18 +58,6 @@ class LinkNews:
         return None
 
 
-def round_line(game: Any) -> tuple[int, str]:
-    """The round ``game`` (a node's engine) is in, and the line that says so. Rattus Cartus
-    plays the rounds of its plan; a Rattus round begins with each turn of the starting player
-    (the game ends when the rat supply or a player's cubes run out, so the line says how
-    many tokens the supply has left); 0 before the first turn."""
-    if isinstance(game, RattusGame):
-        first = game.first_player
-        rounds = sum(1 for e in game.log if e.kind == "turn" and e.player == first)
-        return rounds, f"round {rounds} (rat supply: {len(game.rat_supply)} tokens)"
-    return game.round, f"round {game.round} of {game.plan.rounds}"
-
-
 def headless_reporter(node: PeerNode, say: Callable[[str], None]) -> None:
     """Hook ``say`` lines onto ``node``: the news of the links, and each new round."""
     session = node.session
@@ -88,7 +75,7 @@ def headless_reporter(node: PeerNode, say: Callable[[str], None]) -> None:
         game = session.game
         if game is None or game.is_over:
             return
-        now, line = round_line(game)
+        now, line = node.definition.progress(game)  # (the game's own words: 0 before round 1)
         if now > said_round:
             said_round = now
             say(line)
@@ -97,4 +84,4 @@ def headless_reporter(node: PeerNode, say: Callable[[str], None]) -> None:
     node.say_drops = say
 
 
-__all__ = ["LinkNews", "headless_reporter", "round_line"]
+__all__ = ["LinkNews", "headless_reporter"]

@@ -16,9 +16,6 @@ from protocol.crypto.identity import Identity
 from protocol.params import GameParams, PeerSecrets
 from protocol.safetext import safetext
 from rattus_net.games import get_game
-from rattus_net.games.cartus.config import GameConfig
-from rattus_net.games.rattus.game import RattusConfig
-from rattus_net.games.rattus.loader import default_components
 from rattus_net.net.botseats import HostedBots
 from rattus_net.net.discovery import (
     Advertiser,
@@ -53,20 +50,16 @@ Say = Callable[[str], None]
 
 def game_params(state: LobbyState) -> GameParams:
     """The parameters every seat derives from the started lobby (so the game id agrees): the
-    configuration of the table's game. A Rattus table plays the shipped components (the
-    parameters carry their fingerprint); Rattus Cartus's options do not apply to it."""
-    players = tuple(s.name for s in state.seats)
-    config: Any
-    if state.options.game == "rattus":
-        config = RattusConfig(players, default_components())
-    else:
-        config = GameConfig(
-            players=players,
-            buildings=state.options.selection,
-            simultaneous_supply=state.options.simultaneous_supply,
-            colours=tuple(s.colour for s in state.seats),
-        )
-    return GameParams(config, tuple(s.public for s in state.seats), state.nonce, state.options.game)
+    configuration of the table's game, built by the game from the seats and its own options
+    (``GameDefinition.network_config``: a Rattus table plays the shipped components, the
+    parameters carry their fingerprint)."""
+    options = state.options
+    config = options.definition.network_config(
+        tuple(s.name for s in state.seats),
+        tuple(s.colour for s in state.seats),
+        options.game_options(),
+    )
+    return GameParams(config, tuple(s.public for s in state.seats), state.nonce, options.game)
 
 
 def table_advert(table: str, fingerprint: str, state: LobbyState) -> TableAdvert:

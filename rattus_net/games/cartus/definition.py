@@ -9,14 +9,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rattus_net.engine.errors import SetupError
-from rattus_net.games.base import GameDefinition, Outcome
+from rattus_net.engine.errors import RattusError, SetupError
+from rattus_net.games.base import GameDefinition, Outcome, TableOptionError
 from rattus_net.games.cartus.choices import ChoiceSpace
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.local import LocalTable
 from rattus_net.games.cartus.moves import Move, format_move, parse_move
 from rattus_net.games.cartus.secure import CartusSecure
+from rattus_net.games.cartus.tablewords import CartusWords
 from rattus_net.games.cartus.view import PlayerView
 
 
@@ -29,6 +30,8 @@ class CartusGame(GameDefinition):
     min_players = 2
     max_players = 5
     network_play = True
+    table_options = frozenset({"buildings", "simultaneous_supply"})
+    """At a network table: the building selection (its text) and the simultaneous supply."""
 
     def new_game(self, players: Sequence[str], options: Mapping[str, Any] | None = None) -> Game:
         opts = dict(options or {})
@@ -61,6 +64,29 @@ class CartusGame(GameDefinition):
 
     def secure(self) -> CartusSecure:
         return CartusSecure()
+
+    def check_table_options(self, options: Mapping[str, Any]) -> None:
+        try:
+            BuildingSelection.parse(options["buildings"])
+        except (RattusError, ValueError) as exc:
+            raise TableOptionError(f"bad building selection: {exc}") from None
+
+    def network_config(
+        self, players: Sequence[str], colours: Sequence[str], options: Mapping[str, Any]
+    ) -> GameConfig:
+        return GameConfig(
+            players=tuple(players),
+            buildings=BuildingSelection.parse(options["buildings"]),
+            simultaneous_supply=bool(options["simultaneous_supply"]),
+            colours=tuple(colours),
+        )
+
+    def progress(self, game: Game) -> tuple[int, str]:
+        """Rattus Cartus plays the rounds of its plan."""
+        return game.round, f"round {game.round} of {game.plan.rounds}"
+
+    def table_words(self, names: Sequence[str], seat: int) -> CartusWords:
+        return CartusWords(names, seat)
 
     def outcome(self, game: Game) -> Outcome | None:
         r = game.result

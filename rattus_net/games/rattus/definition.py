@@ -13,6 +13,7 @@ from rattus_net.games.rattus.moves import Move, format_move, parse_move
 from rattus_net.games.rattus.report import REASONS
 from rattus_net.games.rattus.rules import legal
 from rattus_net.games.rattus.secure import RattusSecure
+from rattus_net.games.rattus.tablewords import RattusWords
 from rattus_net.games.rattus.view import RattusView
 
 
@@ -54,6 +55,26 @@ class RattusDefinition(GameDefinition):
 
     def secure(self) -> RattusSecure:
         return RattusSecure()
+
+    def network_config(
+        self, players: Sequence[str], colours: Sequence[str], options: Mapping[str, Any]
+    ) -> RattusConfig:
+        """A network table plays the shipped components (the game parameters carry their
+        fingerprint); Rattus has no table option, and its seats no colour of their own."""
+        from rattus_net.games.rattus.loader import default_components
+
+        return RattusConfig(tuple(players), default_components())
+
+    def progress(self, game: RattusGame) -> tuple[int, str]:
+        """A round begins with each turn of the starting player (the game ends when the rat
+        supply or a player's cubes run out, so the line says how many tokens the supply has
+        left)."""
+        first = game.first_player
+        rounds = sum(1 for e in game.log if e.kind == "turn" and e.player == first)
+        return rounds, f"round {rounds} (rat supply: {len(game.rat_supply)} tokens)"
+
+    def table_words(self, names: Sequence[str], seat: int) -> RattusWords:
+        return RattusWords(names, seat)
 
     def outcome(self, game: RattusGame) -> Outcome | None:
         r = game.result
