@@ -16,6 +16,7 @@ from textual.worker import Worker, WorkerState
 from protocol.record import Verdict
 from rattus_net.games.cartus import data as D
 from rattus_net.net.netgame import NetworkGame, problem_text
+from rattus_net.net.quietgc import QuietCollector
 from tui.cartus import render as R
 from tui.cartus.controller import GameController
 from tui.cartus.decline import take_without_asking, toggle_always_take
@@ -47,6 +48,7 @@ class TableScreen(Screen[None]):
     def __init__(self, controller: GameController) -> None:
         super().__init__()
         self.controller = controller
+        self._quiet = QuietCollector()  # short collector pauses while the table is played
         self._net_pending = False
         self.log_lines: list[str] = []
         self._leave_armed = False
@@ -76,6 +78,8 @@ class TableScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if not self.controller.network:  # (a network table's driver keeps its own)
+            self._quiet.start()
         self.update_table()
         if self.controller.network:
             self._listen(True)
@@ -94,6 +98,7 @@ class TableScreen(Screen[None]):
             hooks.remove(self._net_changed)
 
     def on_unmount(self) -> None:
+        self._quiet.stop()
         if self.controller.network:
             self._listen(False)
 

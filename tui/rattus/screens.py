@@ -24,6 +24,7 @@ from textual.widgets import Footer, RichLog, Static
 from textual.worker import Worker, WorkerState
 
 from rattus_net.net.netgame import problem_text
+from rattus_net.net.quietgc import QuietCollector
 from tui.rattus import render as R
 from tui.rattus.controller import RattusController
 from tui.rattus.dialogs import RattusDialog
@@ -92,6 +93,7 @@ class RattusMapScreen(Screen[None]):
     def __init__(self, controller: RattusController) -> None:
         super().__init__()
         self.controller = controller
+        self._quiet = QuietCollector()  # short collector pauses while the table is played
         self.log_lines: list[str] = []
         self._dialog_open = False
         self._looking = False
@@ -111,6 +113,8 @@ class RattusMapScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if not self.controller.network:  # (a network table's driver keeps its own)
+            self._quiet.start()
         self.update_map()
         if self.controller.network:
             self._listen(True)
@@ -139,6 +143,7 @@ class RattusMapScreen(Screen[None]):
             hooks.remove(self._net_changed)
 
     def on_unmount(self) -> None:
+        self._quiet.stop()
         if self.controller.network:
             self._listen(False)
 
