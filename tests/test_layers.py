@@ -186,6 +186,7 @@ TUI_SHELL = (
     "tui/paths.py",
     "tui/saves.py",
     "tui/offline.py",
+    "tui/gametable.py",
     "tui/verdict.py",
 )
 GAME_PACKAGES = ("rattus_net.games.cartus", "rattus_net.games.rattus", "tui.cartus", "tui.rattus")

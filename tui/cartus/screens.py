@@ -16,24 +16,23 @@ from textual.worker import Worker, WorkerState
 from protocol.record import Verdict
 from rattus_net.games.cartus import data as D
 from rattus_net.net.netgame import NetworkGame, problem_text
-from rattus_net.net.quietgc import QuietCollector
 from tui.cartus import render as R
 from tui.cartus.controller import GameController
 from tui.cartus.decline import take_without_asking, toggle_always_take
 from tui.cartus.dialogs import DecisionDialog, dialog_for
+from tui.gametable import GameTable
 from tui.screens import LogScreen, RulesScreen
 from tui.verdict import verdict_text
 
 # --- the table ----------------------------------------------------------------------------------
 
 
-class TableScreen(Screen[None]):
+class TableScreen(GameTable[GameController]):
     """The table of a game. Dialogs open by themselves when you must decide.
 
     Offline, the bots play in a worker thread after each of your moves. At a network table the
-    node plays on its own thread (:mod:`rattus_net.net.netgame`); it calls back on the app's
-    loop when something happened (a move, a peer dropping or coming back, a fault), and a
-    one-second timer keeps the "waiting for" line's clock going."""
+    node plays on its own thread (:mod:`rattus_net.net.netgame`) and says when something
+    happened (:class:`tui.gametable.GameTable` listens)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "decide", "Decide"),
@@ -45,14 +44,12 @@ class TableScreen(Screen[None]):
         Binding("w", "wait_longer", "Wait longer", show=False),  # (said on the awaited line)
     ]
 
+    dialog_type = DecisionDialog
+
     def __init__(self, controller: GameController) -> None:
-        super().__init__()
-        self.controller = controller
-        self._quiet = QuietCollector()  # short collector pauses while the table is played
-        self._net_pending = False
+        super().__init__(controller)
         self.log_lines: list[str] = []
         self._leave_armed = False
-        self._dialog_open = False
         # The player closed the decision's dialog (Escape) to look at the table: it opens
         # again when he asks (Enter), not at the next network event.
         self._looking = False
@@ -78,46 +75,11 @@ class TableScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        if not self.controller.network:  # (a network table's driver keeps its own)
-            self._quiet.start()
         self.update_table()
-        if self.controller.network:
-            self._listen(True)
-            self.set_interval(1.0, self._tick)
-            self.call_after_refresh(self.next_step)
-        elif self.controller.my_turn or self.controller.is_over:
-            self.call_after_refresh(self.next_step)
-        else:
-            self.let_others_play()
+        self.begin_play()
 
-    def _listen(self, on: bool) -> None:
-        hooks: list[object] = getattr(self.controller, "listeners", [])
-        if on:
-            hooks.append(self._net_changed)
-        elif self._net_changed in hooks:
-            hooks.remove(self._net_changed)
-
-    def on_unmount(self) -> None:
-        self._quiet.stop()
-        if self.controller.network:
-            self._listen(False)
-
-    def _net_changed(self) -> None:
-        """The node says something happened: redraw once, soon (many events may come)."""
-        if not self._net_pending:
-            self._net_pending = True
-            self.call_later(self._net_redraw)
-
-    def _net_redraw(self) -> None:
-        self._net_pending = False
-        if self.is_attached:
-            self.update_table()
-            dialog = self.app.screen
-            if self.controller.is_over and self._dialog_open and isinstance(dialog, DecisionDialog):
-                dialog.dismiss(False)  # the game stopped while the player was choosing
-                self.call_after_refresh(self.next_step)
-                return
-            self.next_step()
+    def redraw_for_network(self) -> None:
+        self.update_table()
 
     def on_resize(self) -> None:
         self.update_table()  # the hand and the status line are laid out for the width
@@ -127,9 +89,8 @@ class TableScreen(Screen[None]):
         came meanwhile opens now."""
         self.call_after_refresh(self.next_step)
 
-    def _tick(self) -> None:
-        if not self.controller.my_turn and not self.controller.is_over:
-            self.query_one("#awaited", Static).update(Text(self.controller.awaited()))
+    def show_waiting(self) -> None:
+        self.query_one("#awaited", Static).update(Text(self.controller.awaited()))
 
     def let_others_play(self) -> None:
         """Bots may think for a while: they play in a worker thread; the table shows the last
@@ -277,19 +238,6 @@ class TableScreen(Screen[None]):
         from tui.help import open_help
 
         open_help(self, "the table", "Your decision's dialog opens by itself; Esc puts it aside.")
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """``w`` (wait longer for a player who dropped off) exists only at a network table."""
-        if action == "wait_longer":
-            return getattr(self.controller, "wait_longer", None) is not None
-        return True
-
-    def action_wait_longer(self) -> None:
-        """At a network table, give the players who dropped off more time."""
-        wait = getattr(self.controller, "wait_longer", None)
-        line = wait() if wait is not None else None
-        if line is not None:
-            self.notify(line)
 
     async def action_leave(self) -> None:
         if not self._leave_armed:

@@ -24,7 +24,7 @@ from textual.widgets import Footer, RichLog, Static
 from textual.worker import Worker, WorkerState
 
 from rattus_net.net.netgame import problem_text
-from rattus_net.net.quietgc import QuietCollector
+from tui.gametable import GameTable
 from tui.rattus import render as R
 from tui.rattus.controller import RattusController
 from tui.rattus.dialogs import RattusDialog
@@ -69,7 +69,7 @@ def style_of(line: str) -> str:
     return ""
 
 
-class RattusMapScreen(Screen[None]):
+class RattusMapScreen(GameTable[RattusController]):
     """The map of an offline Rattus game."""
 
     DEFAULT_CSS = """
@@ -90,16 +90,14 @@ class RattusMapScreen(Screen[None]):
         Binding("w", "wait_longer", "Wait longer", show=False),  # (said on the waiting line)
     ]
 
+    dialog_type = RattusDialog
+
     def __init__(self, controller: RattusController) -> None:
-        super().__init__()
-        self.controller = controller
-        self._quiet = QuietCollector()  # short collector pauses while the table is played
+        super().__init__(controller)
         self.log_lines: list[str] = []
-        self._dialog_open = False
         self._looking = False
         self._leave_armed = False
         self.busy = False
-        self._net_pending = False
         self._struck: tuple[int, ...] = ()  # (network) outbreaks since the last decision
 
     def compose(self) -> ComposeResult:
@@ -113,17 +111,8 @@ class RattusMapScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        if not self.controller.network:  # (a network table's driver keeps its own)
-            self._quiet.start()
         self.update_map()
-        if self.controller.network:
-            self._listen(True)
-            self.set_interval(1.0, self._tick)
-            self.call_after_refresh(self.next_step)
-        elif self.controller.my_turn or self.controller.is_over:
-            self.call_after_refresh(self.next_step)
-        else:
-            self.let_others_play()
+        self.begin_play()
 
     def on_resize(self) -> None:
         if not self.busy:  # the game changes in the worker thread meanwhile
@@ -131,60 +120,16 @@ class RattusMapScreen(Screen[None]):
 
     # -- at a network table ----------------------------------------------------------------
 
-    def _hooks(self) -> list[object]:
-        hooks: list[object] = getattr(self.controller, "listeners", [])
-        return hooks
-
-    def _listen(self, on: bool) -> None:
-        hooks = self._hooks()
-        if on:
-            hooks.append(self._net_changed)
-        elif self._net_changed in hooks:
-            hooks.remove(self._net_changed)
-
-    def on_unmount(self) -> None:
-        self._quiet.stop()
-        if self.controller.network:
-            self._listen(False)
-
-    def _net_changed(self) -> None:
-        """The node says something happened: redraw once, soon (many events may come)."""
-        if not self._net_pending:
-            self._net_pending = True
-            self.call_later(self._net_redraw)
-
-    def _net_redraw(self) -> None:
-        self._net_pending = False
-        if not self.is_attached:
-            return
+    def redraw_for_network(self) -> None:
         self._struck += self.struck_regions(self.update_map())
-        dialog = self.app.screen
-        if self.controller.is_over and self._dialog_open and isinstance(dialog, RattusDialog):
-            dialog.dismiss(False)  # the game stopped while the player was choosing
-            self.call_after_refresh(self.next_step)
-            return
-        self.next_step()
 
     def on_screen_resume(self) -> None:
         """Back from the log or the rules: a decision that came meanwhile opens now."""
         if self.controller.network:
             self.call_after_refresh(self.next_step)
 
-    def _tick(self) -> None:
-        if not self.controller.my_turn and not self.controller.is_over:
-            self.show_awaited()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """``w`` (wait longer for a player who dropped off) exists only at a network table."""
-        if action == "wait_longer":
-            return self.controller.network
-        return True
-
-    def action_wait_longer(self) -> None:
-        wait = getattr(self.controller, "wait_longer", None)
-        line = wait() if wait is not None else None
-        if line is not None:
-            self.notify(line)
+    def show_waiting(self) -> None:
+        self.show_awaited()
 
     # -- offline: the bots' turns ----------------------------------------------------------
 
