@@ -215,12 +215,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # the reader went away (``rattus verify R | head``): say nothing more, and keep the
+        # interpreter's last flush from failing on the closed pipe too
+        _silence_stdout()
+        return 1
     except (RattusError, OSError) as exc:
         print(f"rattus: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("rattus: interrupted", file=sys.stderr)
         return 130
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device (its reader has gone)."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def _components_only_for_rattus(args: argparse.Namespace) -> None:

@@ -212,3 +212,27 @@ def test_network_seats_can_ask_for_a_colour(capsys: pytest.CaptureFixture[str]) 
     assert args.colour is None  # the first free colour
     code, _, err = run(capsys, "host", "--name", "T", "--players", "2", "--colour", "pink")
     assert code == 2 and "invalid choice: 'pink'" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_reader_that_goes_away_gets_no_error_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``rattus verify R | head -3``: once ``head`` has gone, the rest of the output meets a
+    closed pipe. That ends the command quietly, not with "rattus: [Errno 32] Broken pipe"."""
+    import io
+    import os
+
+    sink = os.open(tmp_path / "gone", os.O_WRONLY | os.O_CREAT)
+
+    class ClosedPipe(io.StringIO):
+        def write(self, s: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def fileno(self) -> int:
+            return sink
+
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    code = main(["selfplay", "--players", "2", "--games", "1", "--seed", "1", "--bots", "random"])
+    assert code == 1
+    assert capsys.readouterr().err == ""
+    os.close(sink)
