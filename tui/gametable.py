@@ -6,6 +6,8 @@ base holds what does not depend on the game, so that both behave alike:
 
 * While the table is on screen, CPython's full garbage collections are kept short
   (:class:`rattus_net.net.quietgc.QuietCollector`; a network table's driver runs its own).
+* The end screen: its own game's result, scrolled by the keys, and the same ways out (the
+  menu, the log, quit).
 * At a network table the player's node plays on its own thread and says when something
   happened; the table redraws once for a burst of such news, closes a dialog the game no
   longer awaits, and a one-second timer keeps the waiting line's clock going. ``w`` gives the
@@ -16,9 +18,11 @@ from __future__ import annotations
 
 from typing import Generic, Protocol, TypeVar
 
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 
 from rattus_net.net.quietgc import QuietCollector
+from tui.screens import LogScreen
 
 
 class TableController(Protocol):
@@ -132,4 +136,26 @@ class GameTable(Screen[None], Generic[C]):
             self.notify(line)
 
 
-__all__ = ["GameTable", "TableController"]
+class GameEndScreen(Screen[None], Generic[C]):
+    """The end of a game. A subclass composes the result inside ``#end-scroll`` and binds
+    its keys to ``menu``, ``full_log`` and ``quit_app``."""
+
+    def __init__(self, controller: C, log_lines: list[str]) -> None:
+        super().__init__()
+        self.controller = controller
+        self.log_lines = log_lines
+
+    def on_mount(self) -> None:
+        self.query_one("#end-scroll", VerticalScroll).focus()
+
+    def action_menu(self) -> None:
+        self.app.pop_screen()
+
+    def action_full_log(self) -> None:
+        self.app.push_screen(LogScreen(self.log_lines))
+
+    def action_quit_app(self) -> None:
+        self.app.exit()
+
+
+__all__ = ["GameEndScreen", "GameTable", "TableController"]

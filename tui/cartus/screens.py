@@ -9,7 +9,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, RichLog, Static
 from textual.worker import Worker, WorkerState
 
@@ -20,7 +19,7 @@ from tui.cartus import render as R
 from tui.cartus.controller import GameController
 from tui.cartus.decline import take_without_asking, toggle_always_take
 from tui.cartus.dialogs import DecisionDialog, dialog_for
-from tui.gametable import GameTable
+from tui.gametable import GameEndScreen, GameTable
 from tui.screens import LogScreen, RulesScreen
 from tui.verdict import verdict_text
 
@@ -259,7 +258,7 @@ class TableScreen(GameTable[GameController]):
 # --- the end ------------------------------------------------------------------------------------
 
 
-class EndScreen(Screen[None]):
+class EndScreen(GameEndScreen[GameController]):
     """The full scoring breakdown and the winner."""
 
     HELP_TITLE = "the end of the game"
@@ -269,28 +268,11 @@ class EndScreen(Screen[None]):
         Binding("q", "quit_app", "Quit"),
     ]
 
-    def __init__(self, controller: GameController, log_lines: list[str]) -> None:
-        super().__init__()
-        self.controller = controller
-        self.log_lines = log_lines
-
     def compose(self) -> ComposeResult:
         yield Static(Text("GAME OVER: the plague reveals the rats", style="bold"), id="end-title")
         with VerticalScroll(id="end-scroll"):
             yield Static(R.scoring(self.controller.view), id="scoring")
         yield Footer()
-
-    def on_mount(self) -> None:
-        self.query_one("#end-scroll", VerticalScroll).focus()
-
-    def action_menu(self) -> None:
-        self.app.pop_screen()
-
-    def action_full_log(self) -> None:
-        self.app.push_screen(LogScreen(self.log_lines))
-
-    def action_quit_app(self) -> None:
-        self.app.exit()
 
 
 # --- the end of a network game ------------------------------------------------------------------

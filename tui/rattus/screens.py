@@ -18,13 +18,12 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, RichLog, Static
 from textual.worker import Worker, WorkerState
 
 from rattus_net.net.netgame import problem_text
-from tui.gametable import GameTable
+from tui.gametable import GameEndScreen, GameTable
 from tui.rattus import render as R
 from tui.rattus.controller import RattusController
 from tui.rattus.dialogs import RattusDialog
@@ -271,7 +270,7 @@ class RattusMapScreen(GameTable[RattusController]):
         self.app.pop_screen()
 
 
-class RattusEndScreen(Screen[None]):
+class RattusEndScreen(GameEndScreen[RattusController]):
     """Cubes per player region by region and in the palace, the winner, the tie-break."""
 
     DEFAULT_CSS = """
@@ -284,11 +283,6 @@ class RattusEndScreen(Screen[None]):
         Binding("l", "full_log", "Log"),
         Binding("q", "quit_app", "Quit"),
     ]
-
-    def __init__(self, controller: RattusController, log_lines: list[str]) -> None:
-        super().__init__()
-        self.controller = controller
-        self.log_lines = log_lines
 
     def compose(self) -> ComposeResult:
         from textual.containers import VerticalScroll
@@ -311,20 +305,6 @@ class RattusEndScreen(Screen[None]):
                 t.append(line + "\n", style=style_of(line))
         t.rstrip()
         return t
-
-    def on_mount(self) -> None:
-        from textual.containers import VerticalScroll
-
-        self.query_one("#end-scroll", VerticalScroll).focus()
-
-    def action_menu(self) -> None:
-        self.app.pop_screen()
-
-    def action_full_log(self) -> None:
-        self.app.push_screen(LogScreen(self.log_lines))
-
-    def action_quit_app(self) -> None:
-        self.app.exit()
 
 
 class RattusNetEndScreen(RattusEndScreen):
