@@ -11,6 +11,8 @@ import os
 import time
 from pathlib import Path
 
+import pytest
+
 from protocol.params import GameParams, PeerSecrets
 from protocol.record import decode_record, verify_record
 from rattus_net.games.cartus.config import GameConfig
@@ -18,6 +20,8 @@ from rattus_net.net.node import Outcome, PeerNode, Setup
 from rattus_net.net.transport import Connection, Listener
 
 from .procs import free_port
+
+pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
 
 async def _cut_and_heal(tmp_path: Path) -> tuple[list[Outcome], list[PeerNode], list[int]]:

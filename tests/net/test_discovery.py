@@ -145,6 +145,7 @@ def browse_in(lab: NetnsLab, host: int, seconds: float) -> list[list[object]]:
     return json.loads(out.stdout)  # type: ignore[no-any-return]
 
 
+@pytest.mark.slow
 def test_a_table_is_found_from_other_namespaces_and_updates_live(lab: NetnsLab) -> None:
     host = lab.popen(0, [sys.executable, "-c", ADVERTISE])
     assert host.stdout is not None and host.stdin is not None

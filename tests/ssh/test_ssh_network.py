@@ -9,8 +9,12 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from protocol.record import verify_record
 from ssh.sshlib import Pane, Server, keygen, keys_for_screen
+
+pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
 
 def open_a_table(pane: Pane) -> int:

@@ -22,6 +22,7 @@ from tui.rattus.screens import MapWidget, RattusEndScreen, RattusMapScreen
 from tui.screens import MenuScreen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "seed", "keys"), [(2, 1, False), (3, 3, False), (4, 8, True)])
 @sync
 async def test_whole_game_through_the_map(players: int, seed: int, keys: bool) -> None:

@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rattus_helpers import keys_for
 from textual.widgets import Static
 from tui_helpers import sync
@@ -20,6 +21,8 @@ from tui.app import RattusApp
 from tui.rattus.dialogs import RattusDialog
 from tui.rattus.netcontroller import RattusNetwork
 from tui.rattus.screens import RattusMapScreen, RattusNetEndScreen
+
+pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
 
 async def until(cond: Any, seconds: float = 60.0) -> None:
