@@ -39,7 +39,10 @@ async def test_whole_game_through_the_map(players: int, seed: int, keys: bool) -
         assert "Winner:" in text and "palace" in text and "TOTAL" in text
         assert screen.controller.names[result.winner] in text.split("Winner:")[1]
         final = str(screen.query_one("#r-final", Static).render())
-        assert "The final outbreak" in final and "Outbreak in " in final
+        assert "the final outbreak (Up/Down scroll)" in final and "Outbreak in " in final
+        assert "The game ends after" in final and "Final round" in final
+        # from the start of the turn that ended the game
+        assert final.split("scroll):\n")[1].startswith("-- ")
         await pilot.press("enter")  # typed ahead: does not skip the result
         assert app.screen is screen
         await pilot.press("escape")
@@ -297,12 +300,25 @@ def test_the_end_screen_tells_the_tie_break() -> None:
     assert "Tie-break" not in text and f"Winner: {R.letter(r.winner)}" in text
     for region, cubes in zip(c.view.regions, c.view.cubes, strict=True):
         assert (region in text) == any(cubes)
-    # the same board with a tie on totals, decided by the final round's order
-    tied = replace(r, board=(4, 4, 2), palace=(1, 1, 0), tie_order=(1, 0, 2), winner=1)
+    names = c.view.names
+    assert f"Final round: {', '.join(names[s] if s else 'You' for s in r.final_order)}." in text
+    # the same board with a tie on totals; seat 2 ended it: the tie goes from seat 2's left
+    tied = replace(
+        r,
+        board=(4, 4, 2),
+        palace=(1, 1, 0),
+        final_order=(1, 0),
+        tie_order=(0, 1, 2),
+        ender=2,
+        winner=0,
+    )
     c.game.result = tied
     text = R.end_text(c.view).plain
-    assert "Winner: B " in text and "Tie-break" in text
-    assert "earliest in the final round's order" in text
+    assert "Winner: R " in text and "(you)" in text and "Tie-break" in text
+    assert (
+        f"You and {names[1]} tied on 5 cubes: a tie goes to the player who would have had the "
+        f"next turn (from {names[2]}'s left: You, {names[1]}, {names[2]})."
+    ) in " ".join(text.split())
 
 
 def test_a_users_map_with_other_region_names_still_draws() -> None:
