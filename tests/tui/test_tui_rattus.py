@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from rattus_helpers import play_rattus_to_end, rattus_at
@@ -336,3 +337,64 @@ def test_a_users_map_with_other_region_names_still_draws() -> None:
     drawn = R.map_text(c.view, 80).plain
     assert "Albion" in drawn and "Anglia" not in drawn
     assert "Also linked: " in drawn and "Scandia" in drawn.split("Also linked: ")[1]
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 4), (4, 6)])
+def test_the_map_log_speaks_to_you_and_tells_the_end_after_the_last_turn(
+    players: int, seed: int
+) -> None:
+    from rattus_net.cli_rattus import play_bots
+    from rattus_net.games.rattus.loader import default_components
+    from rattus_net.games.rattus.view import RattusView
+    from tui.rattus.narrate import Narrator
+
+    game, _ = play_bots(["heuristic"] * players, seed, default_components())
+    r = game.result
+    assert r is not None
+    ender = game.config.players[r.ender]
+    for seat in range(players):
+        lines = Narrator(game.config.players, seat).lines(RattusView(game, seat).events())
+        for line in lines:
+            assert not re.search(r"\bYou \w+s\b|\bYou's\b|\byou's\b", line), line
+        end = next(i for i, line in enumerate(lines) if line.startswith("The game ends after"))
+        whose = "your" if seat == r.ender else f"{ender}'s"
+        assert lines[end].startswith(f"The game ends after {whose} turn")
+        # the whole last turn comes first: its plague move, spread and outbreak
+        last_turn = max(i for i in range(end) if lines[i].startswith("-- "))
+        assert lines[last_turn] == f"-- {whose[0].upper() + whose[1:]} turn --"
+        assert any("moved the plague piece" in line for line in lines[last_turn:end])
+        assert lines[end + 1].startswith("Final round (class cards only), counter-clockwise")
+        for s in r.final_order:  # nobody takes a card in the final round: these hold now
+            name = "You" if s == seat else game.config.players[s]
+            no_card = f"{name} (no card)" in lines[end + 1]
+            assert no_card == (not game.cards_of(s)), lines[end + 1]
+
+
+def test_the_map_shows_rings_cubes_left_and_the_final_rounds_order() -> None:
+    c = rattus_at(Kind.FINAL, players=4, seed=2)
+    view = c.view
+    ender = view.ender
+    assert ender is not None
+    status = R.status(view).plain
+    order = " > ".join(f"{R.letter(s)} {c.names[s] if s else 'You'}" for s in view.final_order)
+    assert status.startswith("RATTUS  FINAL ROUND " + order)
+    assert status.endswith(f"({R.letter(ender)} {c.names[ender]} ended)")
+    players = R.players_text(view).plain
+    for s in range(4):
+        assert f"cubes left {view.supply[s]:>2}" in players
+    drawn = R.map_text(view, 80).plain
+    assert f"ringed {view.supply_rings}, out {view.removed}" in drawn
+    # At the start every region holds its ringed start token, face down: "@".
+    start = rattus_at(Kind.START, players=4, seed=2).view
+    assert all(R.token_marks(start, r) == "@" for r in range(len(start.regions)))
+    assert "Anglia          @" in R.map_text(start, 80).plain
+    assert "? token @ ringed ! seen" in drawn
+
+
+def test_the_status_says_last_turn_once_the_rat_supply_ran_out() -> None:
+    from rattus_net.games.rattus.decision import SUPPLY
+
+    c = rattus_at(Kind.TURN, players=2, seed=1)
+    assert "LAST TURN" not in R.status(c.view).plain
+    c.game.end_reason, c.game.ender = SUPPLY, c.game.active
+    assert "LAST TURN (rat supply empty)" in R.status(c.view).plain

@@ -33,6 +33,11 @@ PILES = ("start tokens", "rat supply")
 PILE_KEYS = {"start tokens": "start", "rat supply": "supply"}
 
 
+class OldRulesRecord(RecordError):
+    """A record of version 1, played under the old rules (struck cubes left the game, the
+    other end and tie-break): it would not replay the same, so it is refused."""
+
+
 @dataclass
 class RattusRecord:
     """A Rattus game's setup and decisions; ``moves`` are ``(seat, move)`` in order."""
@@ -156,7 +161,7 @@ class RattusRecord:
             raise RecordError(f'not a Rattus record: "game" must be "{GAME}"')
         version = obj.get("version")
         if version == 1 and not isinstance(version, bool):
-            raise RecordError(
+            raise OldRulesRecord(
                 "a Rattus record of version 1 was played under the old rules (struck cubes "
                 f"left the game): this program replays version {VERSION} only"
             )
