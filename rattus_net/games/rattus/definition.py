@@ -13,7 +13,7 @@ from rattus_net.games.rattus.moves import Move, format_move, parse_move
 from rattus_net.games.rattus.person import Persons
 from rattus_net.games.rattus.report import result_text
 from rattus_net.games.rattus.rules import legal
-from rattus_net.games.rattus.secure import RattusSecure
+from rattus_net.games.rattus.secure import RULES, RattusSecure
 from rattus_net.games.rattus.tablewords import RattusWords
 from rattus_net.games.rattus.view import RattusView
 
@@ -27,9 +27,10 @@ class RattusDefinition(GameDefinition):
     min_players = 2
     max_players = 4
     network_play = True
-    network_version = 2
+    network_version = RULES
     """2: struck cubes go back to the supply, the new end of the game and tie-break (issue
-    19); a table of version 1 plays other rules, so it is refused."""
+    19); a table of version 1 plays other rules, so it is refused (the game parameters carry
+    the same number: ``secure.RULES``)."""
 
     def new_game(
         self, players: Sequence[str], options: Mapping[str, Any] | None = None

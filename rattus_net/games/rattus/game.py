@@ -30,7 +30,6 @@ from rattus_net.games.rattus.errors import NoSuchRegion
 from rattus_net.games.rattus.moves import Move
 
 CUBES = 20
-MAX_TOKENS = 3
 REMOVED = {2: 12, 3: 6, 4: 0}  # tokens removed unseen from the rat supply [C count]
 KNIGHT_BONUS = 2
 CARD_INDEX = {code: CARDS.index(card) for card, code in CODE_OF.items()}  # class code -> card
