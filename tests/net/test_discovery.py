@@ -41,9 +41,14 @@ def test_a_table_of_a_game_not_played_here_is_listed_but_not_compatible(
 ) -> None:
     from rattus_net.games.rattus.definition import RattusDefinition
 
-    assert TableAdvert("Board", FP, 1, 2, "open", game="rattus").compatible  # (played here)
+    version = RattusDefinition.network_version
+    assert TableAdvert("Board", FP, 1, 2, "open", game="rattus", game_version=version).compatible
+    old = TableAdvert("Board", FP, 1, 2, "open", game="rattus", game_version=1)
+    assert old.why_not() == (
+        "table 'Board' plays Rattus version 1; this program plays version 2: update one of them"
+    )
     monkeypatch.setattr(RattusDefinition, "network_play", False)  # (a game not played here)
-    rattus = TableAdvert("Board", FP, 1, 2, "open", game="rattus")
+    rattus = TableAdvert("Board", FP, 1, 2, "open", game="rattus", game_version=version)
     back = TableAdvert.from_txt(rattus.to_txt())
     assert back.game == "rattus" and back.game_title == "Rattus"
     assert not back.compatible and "not on the network yet" in (back.incompatibility or "")
