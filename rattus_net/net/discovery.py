@@ -50,8 +50,8 @@ vanished without a goodbye (killed, unplugged) leaves the list within about
 least: python-zeroconf enforces that minimum on pointers.)"""
 RECHECK = 5.0
 """Seconds between a browser's checks that its tables' hosts still answer."""
-_FP = re.compile(r"^[0-9a-f]{16}$")
-_GAME = re.compile(r"^[a-z][a-z0-9-]{0,31}$")
+_FP = re.compile(r"[0-9a-f]{16}")
+_GAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
 _MAX_TXT_VALUE = 200
 
 
@@ -181,7 +181,7 @@ class TableAdvert:
 
         version = number("v", 0, 65535)
         fp = fields.get("fp", "")
-        if not _FP.match(fp):
+        if not _FP.fullmatch(fp):
             raise AdvertError("TXT field 'fp' is not a key fingerprint")
         state = fields.get("state", "")
         if state not in STATES:
@@ -196,7 +196,7 @@ class TableAdvert:
         except BadName as exc:
             raise AdvertError(f"TXT field 'name': {exc}") from None
         game = fields.get("game", DEFAULT_GAME)
-        if not _GAME.match(game):
+        if not _GAME.fullmatch(game):
             raise AdvertError("TXT field 'game' is not a game name")
         return cls(
             name=name,

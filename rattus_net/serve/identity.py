@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,23}$")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,23}")
 NAMES_FILE = "names.json"
 
 
@@ -29,7 +29,7 @@ class BadNameError(ValueError):
 
 def check_name(name: str) -> str:
     """The name itself if it is a safe player and folder name, else :class:`BadNameError`."""
-    if not NAME.match(name):
+    if not NAME.fullmatch(name):
         shown = name.encode("ascii", "backslashreplace").decode()[:40]
         raise BadNameError(
             f"{shown!r} cannot be a player name here: use 1 to 24 letters, digits, '-' or '_', "

@@ -84,7 +84,7 @@ def game_command() -> list[str]:
     return [sys.executable, "-m", "rattus_net"]
 
 
-TERM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
+TERM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
 
 
 def game_environment(player: Player, term: str) -> dict[str, str]:
@@ -93,7 +93,7 @@ def game_environment(player: Player, term: str) -> dict[str, str]:
     env = {k: os.environ[k] for k in PASSED_ON if k in os.environ}
     env.setdefault("LANG", "C.UTF-8")
     env.update(
-        TERM=term if TERM_NAME.match(term) else "xterm-256color",  # the client's, if sane
+        TERM=term if TERM_NAME.fullmatch(term) else "xterm-256color",  # the client's, if sane
         USER=player.name,
         LOGNAME=player.name,
         HOME=str(player.home),

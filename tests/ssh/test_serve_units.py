@@ -17,7 +17,8 @@ def test_safe_names_are_accepted(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["", "..", "../etc", "a/b", "-rf", "_x", "a b", "ünï", "a" * 25, "a\x1b[2J", ".ssh"]
+    "name",
+    ["", "..", "../etc", "a/b", "-rf", "_x", "a b", "ünï", "a" * 25, "a\x1b[2J", ".ssh", "alice\n"],
 )
 def test_odd_names_are_refused_clearly(name: str) -> None:
     with pytest.raises(BadNameError, match="cannot be a player name here") as err:
@@ -104,6 +105,8 @@ def test_a_game_sees_only_its_players_environment(
     assert env["RATTUS_CONFIG_DIR"] == str(tmp_path / "alice" / "config")
     assert env["HOME"] == str(tmp_path / "alice")
     assert game_environment(player, "x\x1b]0;owned\x07")["TERM"] == "xterm-256color"
+    # the whole string must be a terminal name: a trailing newline is not one
+    assert game_environment(player, "xterm\n")["TERM"] == "xterm-256color"
 
 
 def test_a_game_may_open_typed_paths_only_in_its_players_folder(
