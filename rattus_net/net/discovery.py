@@ -36,6 +36,7 @@ from rattus_net.net.names import (
     check_name_bytes,
     instance_label,
 )
+from rattus_net.net.served import ANY_ADDRESS, listen_host
 
 log = logging.getLogger(__name__)
 
@@ -211,7 +212,11 @@ class TableAdvert:
 
 
 def local_addresses() -> list[str]:
-    """IPv4 addresses to advertise: every non-loopback one (loopback only if nothing else)."""
+    """IPv4 addresses to advertise: every non-loopback one (loopback only if nothing else);
+    only the one a server running this game lets its tables listen on, if it says so."""
+    listen = listen_host()
+    if listen != ANY_ADDRESS:
+        return [listen]
     addrs = sorted(
         {
             ip.ip
