@@ -31,10 +31,13 @@ ALLOWED = {
     },
     "tui": {"tui", "rattus_net", "protocol"},
     # the SSH server is an adapter at the edge: it runs the TUI as a program, never imports it
+    # (its preloaded parent names the game's modules, as data, and imports them by name)
     "rattus_net/serve": {"rattus_net.serve", "rattus_net.net"},
+    # the browser's front door shares the SSH server's identities, limits and parent
+    "rattus_net/web": {"rattus_net.web", "rattus_net.serve", "rattus_net.net"},
 }
 # Packages only the CLI may import (nothing inside the game depends on them).
-EDGE_ONLY = ("rattus_net.serve",)
+EDGE_ONLY = ("rattus_net.serve", "rattus_net.web")
 PROJECT = ("rattus_net", "tui", "protocol")
 # The pure engine has no I/O, no clock and no hidden randomness: where chance is needed (the
 # local table, filling a record's unfixed card order, sampling hidden cards for a search bot)

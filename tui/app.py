@@ -50,7 +50,11 @@ class NoTerminal(RattusError):
 
 
 def has_terminal() -> bool:
-    return sys.stdin.isatty() and sys.stdout.isatty()
+    """A terminal to draw in: stdin and stdout are one, or Textual draws in a browser page
+    (``rattus web`` sets its web driver, which speaks over pipes)."""
+    from textual import constants
+
+    return (sys.stdin.isatty() and sys.stdout.isatty()) or "web_driver" in (constants.DRIVER or "")
 
 
 class TooSmallScreen(ModalScreen[None]):
