@@ -522,7 +522,9 @@ class WebServer:
             raise web.HTTPNotFound(text="no such download (it may be over)") from None
         owner = getattr(meta.app_service, "owner", None)
         if visitor is None or owner is None or owner.visitor is not visitor:
+            self.refused(self.address(request), visitor.name if visitor else "", "a download")
             raise web.HTTPForbidden(text="this download is another player's")
+        self.say(f"rattus web: {visitor.name} downloads {meta.file_name}")
         response = web.StreamResponse()
         content_type = meta.mime_type + (f"; charset={meta.encoding}" if meta.encoding else "")
         response.headers["Content-Type"] = content_type
