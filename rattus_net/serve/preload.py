@@ -43,6 +43,7 @@ import socket
 import subprocess
 import sys
 import termios
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,6 +73,10 @@ PRELOAD = (
 )
 """The modules a session's program imports on its way to the menu and into a game; named, so
 that this package does not import the TUI (one that fails to import is left out)."""
+
+WARM_UP = "tui.app:warm_up"
+"""Run once in the parent after the imports: the program draws its menu headless, so that
+what every session would build the same way on its first screen is built once, and shared."""
 
 PROGRAM = "rattus_net"
 """The module a child runs as ``__main__`` (``python -m rattus_net``: the menu)."""
@@ -145,7 +150,6 @@ def _become(request: dict[str, Any], fds: list[int]) -> None:
     constants = sys.modules.get("textual.constants")
     if constants is not None:
         importlib.reload(constants)  # read once from the environment, at import
-    gc.unfreeze()
     sys.argv = ["rattus"]
     import runpy
 
@@ -233,6 +237,13 @@ def main(argv: list[str]) -> None:
     control = socket.socket(fileno=int(argv[0]))
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C at the server's terminal: its own
     failed = preload()
+    module, _, function = WARM_UP.partition(":")
+    try:
+        getattr(importlib.import_module(module), function)()
+    except Exception as exc:
+        failed.append(f"{WARM_UP}: {exc}")
+    if threading.active_count() > 1:  # a fork copies only the thread that forks
+        failed.append(f"{threading.active_count() - 1} threads left running by the warm-up")
     for line in failed:
         print(f"rattus serve: not preloaded: {line}", file=sys.stderr, flush=True)
     gc.collect()
