@@ -236,11 +236,13 @@ class GameServer(SessionHost):
             except ClaimError as exc:
                 self.say(f"rattus serve: {exc}")
                 why = "the server cannot keep names just now: try again later"
+        old = self.by_name.get(folder_name(player.name))
+        if why is None and old is not None and player.key is None:
+            why = f"someone plays as {player.name} here now: choose another name"
         if why is not None:
             remove_home(player)
             self.refused(session.address, player.name, why)
             return why
-        old = self.by_name.get(folder_name(player.name))
         if old is not None:
             await old.replaced()
             self.leave(old)

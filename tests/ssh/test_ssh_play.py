@@ -231,6 +231,12 @@ def test_open_entry_keeps_nothing_and_idle_sessions_close(
         guest.wait_for(MENU)
         [folder] = (tmp_path / "state" / "open").iterdir()  # a temporary folder of his own
         assert folder.name.startswith("hugo-")
+        # names are the login: another guest may not take the name while hugo plays
+        other = subprocess.run(
+            server.ssh(None, "hugo", "-tt"), capture_output=True, text=True, timeout=30
+        )
+        assert other.returncode == 1 and "someone plays as hugo here now" in other.stdout
+        server.wait_line(r"refused 'hugo' from 127\.0\.0\.1: someone plays as hugo")
         guest.wait_for(r"idle for 3 s: disconnected \(your game is kept\)", 20)
         server.wait_line(r"hugo has left")
     finally:
