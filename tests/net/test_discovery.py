@@ -166,3 +166,11 @@ def test_a_table_is_found_from_other_namespaces_and_updates_live(lab: NetnsLab) 
     host.stdin.flush()
     host.wait(10)
     assert browse_in(lab, 2, 1.0) == []
+
+
+@pytest.mark.parametrize("field", ["fp", "game"])
+def test_a_txt_field_with_a_trailing_newline_is_refused(field: str) -> None:
+    """The patterns match the whole field: ``$`` alone would let ``"...\\n"`` through."""
+    txt = TableAdvert("Kitchen", FP, 2, 1, "open").to_txt()
+    with pytest.raises(AdvertError):
+        TableAdvert.from_txt({**txt, field: txt[field] + "\n"})

@@ -86,7 +86,7 @@ async def hosted_game_to_the_end(tmp_path: Path, players: int, seed: int) -> Non
         await until(lambda: c.verdict is not None, 120)
         await until(lambda: "Verification: FAIR" in text_of(end, "#verdict"), 10)
         assert "GAME OVER" in text_of(end, "#end-title")
-        assert "finished. Record:" in text_of(end, "#end-summary")
+        assert "finished.\nRecord:" in text_of(end, "#end-summary")
         scoring = text_of(end, "#r-scoring")
         assert "TOTAL" in scoring and "Winner: " in scoring
         assert all(name in scoring for name in c.names)
