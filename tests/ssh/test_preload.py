@@ -13,6 +13,8 @@ import pytest
 
 from rattus_net.serve.preload import Launcher
 
+pytestmark = pytest.mark.slow  # processes, SSH or a browser
+
 TESTS = str(Path(__file__).resolve().parent.parent)
 
 

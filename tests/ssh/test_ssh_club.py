@@ -9,7 +9,11 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from ssh.sshlib import Pane, Server, keygen
+
+pytestmark = pytest.mark.slow  # processes, SSH or a browser
 
 MENU = r"Play against bots"
 

@@ -31,6 +31,8 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTEFACTS = Path(os.environ.get("RATTUS_ARTEFACTS", ROOT / "test-artefacts")) / "web"
 MENU = r"Play against bots"
 
+pytestmark = pytest.mark.slow  # processes, SSH or a browser
+
 if not have_chromium():  # pragma: no cover - CI installs it (.ci/run)
     pytest.skip(
         "Chromium is not installed here (apt-get install chromium)", allow_module_level=True
