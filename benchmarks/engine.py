@@ -63,14 +63,14 @@ def play_rattus(players: int, seed: int) -> int:
 
 def rattus_endings(players: int, kind: str, games: int) -> str:
     """One line: how ``games`` Rattus games of ``players`` ``kind`` bots ended."""
-    from rattus_net.cli_rattus import play_bots
     from rattus_net.games.rattus.decision import CUBES_OUT, SUPPLY
+    from rattus_net.kit.registry import get_game
+    from rattus_net.selfplay import play_game
 
-    comps = default_components()
     ends = {SUPPLY: 0, CUBES_OUT: 0}
     ties = struck = turns = 0
     for seed in range(games):
-        game, _ = play_bots([kind] * players, seed, comps)
+        game = play_game(get_game("rattus"), players, seed, [kind], {}).game
         r = game.result
         assert r is not None
         ends[r.reason] += 1

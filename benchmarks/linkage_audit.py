@@ -27,7 +27,8 @@ from protocol.seeded import SeededChance, seeded_params
 from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.local import LocalTable
 from rattus_net.games.cartus.view import PlayerView
-from rattus_net.selfplay import _seats
+from rattus_net.kit.registry import get_game
+from rattus_net.selfplay import setup_seats
 
 
 def main() -> int:
@@ -43,7 +44,8 @@ def main() -> int:
     for _ in range(args.games):
         n, seed = rng.randint(2, 5), rng.randrange(1_000_000)
         kinds = [rng.choice(["random", "heuristic"])]
-        _, config, bots = _seats(n, seed, kinds, None, rng.random() < 0.3)
+        values = {"simultaneous_supply": rng.random() < 0.3}
+        _, config, bots = setup_seats(get_game("cartus"), n, seed, kinds, values)
         params, secrets = seeded_params(config, seed)
         table = AuditTable(
             LocalTable(seed, chance_source=SeededChance(params, secrets)), secrets=secrets

@@ -41,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from protocol.record import decode_record
 from protocol.seeded import seeded_params
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
+from rattus_net.kit.registry import get_game
 from rattus_net.net.node import PeerNode, Setup
 from rattus_net.net.persist import seat_dir
 from rattus_net.selfplay import play_secure_game
@@ -177,7 +178,7 @@ def bad_links(players: int, seed: int, repeats: int) -> None:
 
 def memory_game(players: int, seed: int) -> tuple[float, bytes]:
     start = time.perf_counter()
-    played = play_secure_game(players, seed, ["random"])
+    played = play_secure_game(get_game("cartus"), players, seed, ["random"], {})
     return time.perf_counter() - start, played.record
 
 

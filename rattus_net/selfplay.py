@@ -1,17 +1,21 @@
-"""Whole games between bots on the local table: for `rattus selfplay`, tests and benchmarks."""
+"""Whole games between bots, any game: for ``rattus selfplay``, tests and benchmarks.
+
+Seat ``s`` is played by a bot of ``kinds[s]`` named ``{kind}-{s + 1}``, seeded from the game's
+seed, so a seed fixes the whole game. When the game's options are those a network table plays,
+the local table draws its chance as the honest seeded peers of a secure game would
+(``protocol/seeded.py``), so the local game and the secure game of one seed are the same game
+(:func:`play_secure_game` plays the latter, every seat a protocol endpoint in memory).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from rattus_net.bots import Bot, make_bot
-from rattus_net.engine.chance import ChanceSource
-from rattus_net.games.cartus.config import BuildingSelection, GameConfig
-from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.local import LocalTable
-from rattus_net.games.cartus.view import PlayerView
+from rattus_net.kit.errors import SetupError
+from rattus_net.kit.interface import AnyGame, Table
+from rattus_net.kit.options import OptionValues
 
 if TYPE_CHECKING:
     from protocol.session import Session
@@ -20,8 +24,17 @@ if TYPE_CHECKING:
 @dataclass
 class SelfplayGame:
     seed: int
-    game: Game
-    table: LocalTable
+    game: Any  # the game's state, finished
+    table: Table
+    bots: list[str]
+
+
+@dataclass
+class SecureSelfplayGame:
+    seed: int
+    game: Any  # seat 0's own engine (every peer ends with the same public state)
+    sessions: list[Session]
+    record: bytes  # the signed record (rattus verify)
     bots: list[str]
 
 
@@ -34,82 +47,68 @@ def seat_bots(kinds: Sequence[str], players: int) -> list[str]:
     return list(kinds)
 
 
-def _seats(
-    players: int,
-    seed: int,
-    kinds: Sequence[str],
-    selection: BuildingSelection | None,
-    simultaneous_supply: bool,
-) -> tuple[list[str], GameConfig, list[Bot]]:
-    """Bot kinds per seat, the game's configuration and the seeded bots of a self-play game
-    (the local and the secure game of one seed share them)."""
-    names = seat_bots(kinds, players)
-    config = GameConfig(
-        players=tuple(f"{k}-{s + 1}" for s, k in enumerate(names)),
-        buildings=selection or BuildingSelection.random_cards(),
-        simultaneous_supply=simultaneous_supply,
-        # Secure games mix hands (no handle may tell where a card came from); mixing changes
-        # what a seat can follow in other hands, so the local game mixes too, to stay equal.
-        mix_hands=True,
+def secure_options(game: AnyGame, values: OptionValues) -> bool:
+    """Whether a network table plays a game of these option values: every option that
+    configures the game but is not a table option is at its default."""
+    defaults = game.options.defaults()
+    return game.network_play and all(
+        o.lobby_key is not None or values.get(o.name, defaults[o.name]) == defaults[o.name]
+        for o in game.options.options
+        if o.configures
     )
-    return names, config, [make_bot(k, seed * 7919 + s) for s, k in enumerate(names)]
+
+
+def setup_seats(
+    game: AnyGame, players: int, seed: int, kinds: Sequence[str], values: OptionValues
+) -> tuple[list[str], Any, list[Any]]:
+    """Bot kinds per seat, the configuration and the seeded bots of a self-play game (the
+    local and the secure game of one seed share them)."""
+    names = seat_bots(kinds, players)
+    config = game.configure(tuple(f"{k}-{s + 1}" for s, k in enumerate(names)), values)
+    if secure_options(game, values):
+        # A secure game may play a configuration otherwise (Rattus Cartus mixes hands: no
+        # handle may tell where a card came from); the local game does too, to stay equal.
+        config = game.secure().secure_config(config)
+    bots = [game.make_bot(k, seed * 7919 + s) for s, k in enumerate(names)]
+    return names, config, bots
 
 
 def play_game(
-    players: int,
-    seed: int,
-    kinds: Sequence[str],
-    selection: BuildingSelection | None = None,
-    simultaneous_supply: bool = False,
+    game: AnyGame, players: int, seed: int, kinds: Sequence[str], values: OptionValues
 ) -> SelfplayGame:
-    """Play one seeded game between bots; the seed fixes the cards and every bot's choices."""
-    names, config, bots = _seats(players, seed, kinds, selection, simultaneous_supply)
-    game = Game(config)
-    table = LocalTable(seed, chance_source=_seeded_chance(config, seed))
-    game.attach(table)
-    views = [PlayerView(game, s) for s in range(players)]
-    while not game.is_over:
-        d = game.decision
-        assert d is not None  # the attached table answers every request
-        seat = d.players[0]
-        game.apply(seat, bots[seat].choose(views[seat]))
-    return SelfplayGame(seed, game, table, names)
+    """Play one seeded game between bots; the seed fixes the faces and every bot's choices."""
+    names, config, bots = setup_seats(game, players, seed, kinds, values)
+    chance = None
+    if secure_options(game, values):
+        from protocol.seeded import SeededChance, seeded_params
 
-
-def _seeded_chance(config: GameConfig, seed: int) -> ChanceSource:
-    """The chance honest seeded peers of a secure game produce, so that the local game and
-    the secure game of one seed are the same game (see protocol/seeded.py)."""
-    from protocol.seeded import SeededChance, seeded_params
-
-    return SeededChance(*seeded_params(config, seed))
-
-
-@dataclass
-class SecureSelfplayGame:
-    seed: int
-    game: Game  # seat 0's own engine (every peer ends with the same public state)
-    sessions: list[Session]
-    record: bytes  # the signed record (rattus verify)
-    bots: list[str]
+        chance = SeededChance(*seeded_params(config, seed, game.name))
+    state = game.new_game(config)
+    table = game.local_table(seed, chance)
+    views = [game.view(state, s) for s in range(players)]
+    while True:
+        game.settle(state, table)
+        if state.is_over:
+            return SelfplayGame(seed, state, table, names)
+        seat = state.to_act()[0]
+        state.apply(seat, bots[seat].choose(views[seat]))
 
 
 def play_secure_game(
-    players: int,
-    seed: int,
-    kinds: Sequence[str],
-    selection: BuildingSelection | None = None,
-    simultaneous_supply: bool = False,
+    game: AnyGame, players: int, seed: int, kinds: Sequence[str], values: OptionValues
 ) -> SecureSelfplayGame:
     """The game of :func:`play_game` with every seat a separate protocol endpoint over an
     in-memory network (full cryptography). Each bot decides from its OWN peer's engine."""
     from protocol.memnet import MemoryNetwork
     from protocol.seeded import seeded_params
 
-    names, config, bots = _seats(players, seed, kinds, selection, simultaneous_supply)
-    params, secrets = seeded_params(config, seed)
+    if not secure_options(game, values):
+        raise SetupError(f"--secure plays {game.title} as a network table plays it")
+    names, config, bots = setup_seats(game, players, seed, kinds, values)
+    params, secrets = seeded_params(config, seed, game.name)
     net = MemoryNetwork(params, secrets)
-    net.run(lambda game, seat: bots[seat].choose(PlayerView(game, seat)))
+    net.run(lambda state, seat: bots[seat].choose(game.view(state, seat)))
     first = net.peers[0]
     if first.abort is not None or not first.finished or first.game is None:
-        raise RuntimeError(f"secure game {seed} did not finish: {first.abort}")
+        raise SetupError(f"the secure game of seed {seed} stopped: {first.abort}")
     return SecureSelfplayGame(seed, first.game, net.peers, first.record_bytes(), names)

@@ -1,25 +1,28 @@
-"""The player's remembered choices: name, colour, bot level, the last table options.
+"""The player's remembered choices: name, colour, bot level, players, each game's options.
 
-A small JSON file in the user's config directory (``platformdirs.user_config_dir``, or
-``$RATTUS_CONFIG_DIR``), so that the menu, the host and join forms start from what the player
-chose last time. It is only a convenience: a missing file gives the defaults, and a damaged or
-foreign one is ignored with a note (never a crash); unknown keys are ignored, so that older and
-newer versions of the program can share the file. Written to a temporary file and renamed, so
-a crash while saving leaves the previous file whole.
+A small JSON file in the user's config directory (``rattus_net.paths.settings_path``), so that
+the menu, the host and join forms start from what the player chose last time. It is only a
+convenience: a missing file gives the defaults, and a damaged or foreign one is ignored with a
+note (never a crash); unknown keys are ignored, so that older and newer versions of the program
+can share the file. Each game's options are kept under its name (``games``), and read back
+through the game's own options (``rattus_net/kit/options.py``): a value the game no longer
+takes is forgotten. Written to a temporary file and renamed, so a crash while saving leaves
+the previous file whole.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, fields, replace
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
-ENV_CONFIG_DIR = "RATTUS_CONFIG_DIR"
-FILE_NAME = "settings.json"
+from rattus_net.kit.errors import SetupError
+from rattus_net.kit.options import OptionValue, OptionValues
+from rattus_net.kit.registry import get_game
+from rattus_net.paths import settings_path
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,21 +33,33 @@ class Settings:
     colour: str = ""  # the disc colour asked for at a network table
     bots: str = ""  # the bots' kind (level) against bots and for bot seats
     players: int = 3  # the last number of players (offline and hosted)
-    buildings: str = ""  # the last building selection (first-game, random-cards...)
-    simultaneous_supply: bool = False  # the last hosted table's supply mode
     always_take: bool = False  # carry out an offered action without asking (ruling 17)
+    games: Mapping[str, Mapping[str, OptionValue]] = field(default_factory=dict)
+    """Per game, the last values of its options (as the menu and the host form left them)."""
 
+    def options(self, game: str) -> dict[str, OptionValue]:
+        """The remembered values of ``game``'s options that it still takes (none of an
+        unknown game)."""
+        try:
+            schema = get_game(game).options
+        except ValueError:
+            return {}
+        out: dict[str, OptionValue] = {}
+        for name, value in self.games.get(game, {}).items():
+            option = schema.by_name.get(name)
+            if option is None or not option.remember:
+                continue
+            try:
+                out[name] = option.value(value)
+            except SetupError:
+                continue
+        return out
 
-def config_dir() -> Path:
-    """``$RATTUS_CONFIG_DIR``, or the platform's user config dir for Rattus Net."""
-    override = os.environ.get(ENV_CONFIG_DIR)
-    if override:
-        return Path(override)
-    return Path(platformdirs.user_config_dir("rattus-net", appauthor=False))
-
-
-def settings_path() -> Path:
-    return config_dir() / FILE_NAME
+    def with_options(self, game: str, values: OptionValues) -> Settings:
+        """These settings, with ``values`` remembered as ``game``'s (added to the others)."""
+        games = {k: dict(v) for k, v in self.games.items()}
+        games[game] = {**games.get(game, {}), **values}
+        return replace(self, games=games)
 
 
 def _from_dict(data: Any) -> Settings:
@@ -55,12 +70,19 @@ def _from_dict(data: Any) -> Settings:
     values: dict[str, Any] = {}
     defaults = Settings()
     for f in fields(Settings):
-        if f.name not in data:
+        if f.name not in data or f.name == "games":
             continue
         value = data[f.name]
         default = getattr(defaults, f.name)
         if type(value) is type(default):  # bool is not int here, nor int bool
             values[f.name] = value
+    games = data.get("games")
+    if isinstance(games, dict):
+        values["games"] = {
+            str(game): {str(k): v for k, v in kept.items() if type(v) in (bool, int, str)}
+            for game, kept in games.items()
+            if isinstance(kept, dict)
+        }
     return replace(defaults, **values)
 
 
@@ -90,8 +112,10 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     # a name of its own per process: two programs of one account may save at the same time
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    data = asdict(settings)
+    data["games"] = {k: dict(v) for k, v in settings.games.items()}
     with open(tmp, "w", encoding="utf-8") as f:
-        f.write(json.dumps(asdict(settings), indent=2) + "\n")
+        f.write(json.dumps(data, indent=2) + "\n")
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)

@@ -1,20 +1,18 @@
 """The Textual app of Rattus Net, and the functions that start it.
 
-``run_menu()`` opens the main menu; ``run_offline(players, bots, seed, buildings)`` goes straight
-into a game of Rattus Cartus against bots (what ``rattus play`` does; each game's package has
-its own: ``tui.cartus.app``, ``tui.rattus.app``); ``run_lobby(lobby)`` opens the lobby of a
+``run_menu()`` opens the main menu; ``run_offline(game, players, bots, seed, values)`` goes
+straight into a game against bots (what ``rattus play`` does; each game's package has its own
+start: ``tui.cartus.app``, ``tui.rattus.app``); ``run_lobby(lobby)`` opens the lobby of a
 network table (``rattus host`` / ``rattus join`` without ``--bot``); ``run_network_game(node)``
-the table of a network game resumed from its journal (``rattus resume``). ``python -m tui.app
-[--players N] [--bots KIND] [--seed S] [--buildings SEL]`` runs the menu or an offline game.
+the table of a network game resumed from its journal (``rattus resume``).
 
 The app knows no particular game: the games' screens come from ``tui.games``.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import partial
 from typing import Any, ClassVar
 
@@ -27,8 +25,7 @@ from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from rattus_net.bots import BOT_KINDS
-from rattus_net.engine.errors import RattusError, SetupError
+from rattus_net.kit.errors import RattusNetError
 from rattus_net.net.netgame import NetworkGame
 from rattus_net.net.node import PeerNode
 from rattus_net.net.tables import Lobby
@@ -38,7 +35,7 @@ from tui.screens import MenuScreen
 MIN_WIDTH, MIN_HEIGHT = 80, 24  # every screen is laid out for at least this
 
 
-class NoTerminal(RattusError):
+class NoTerminal(RattusNetError):
     """stdin or stdout is not a terminal (``ssh -T``, a pipe): the screen cannot be drawn and
     keys would be read line by line."""
 
@@ -235,14 +232,13 @@ def run_menu(seed: int | None = None) -> int:
 
 
 def run_offline(
-    players: int = 3, bots: str | None = None, seed: int | None = None, buildings: Any = None
-) -> int:
-    """Start an offline game of Rattus Cartus against bots straight away (``rattus play``);
-    returns an exit status. Raises ``ValueError`` (a ``SetupError`` for bad buildings) for bad
-    options, before the screen is taken over."""
-    return tui_game("cartus").run_offline(
-        players, bots, seed, {} if buildings is None else {"buildings": buildings}
-    )
+    game: str, players: int = 3, bots: str | None = None, seed: int | None = None,
+    values: Mapping[str, Any] | None = None,
+) -> int:  # fmt: skip
+    """Start an offline game of ``game`` against bots straight away (``rattus play``; its
+    option values ``values``); returns an exit status. Raises ``ValueError`` (a
+    ``SetupError`` for bad options) for bad options, before the screen is taken over."""
+    return tui_game(game).run_offline(players, bots, seed, values or {})
 
 
 def run_network_game(node: PeerNode) -> int:
@@ -256,32 +252,3 @@ def run_lobby(lobby: Lobby) -> int:
     """Open the TUI in the lobby of a network table (``rattus host``/``rattus join``)."""
     RattusApp(lobby=lobby).run()
     return 0
-
-
-def add_play_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of ``rattus play``, for the CLI to reuse."""
-    parser.add_argument("--players", type=int, default=None, help="2 to 5, you included")
-    parser.add_argument("--bots", choices=BOT_KINDS, default=None, help="the bots' kind")
-    parser.add_argument("--seed", type=int, default=None, help="fix the cards and the bots")
-    parser.add_argument(
-        "--buildings",
-        default="first-game",
-        help="first-game, random-buildings, random-cards, or six buildings",
-    )
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="rattus-tui", description="Rattus Net in a terminal")
-    add_play_arguments(parser)
-    args = parser.parse_args(argv)
-    if args.players is None and args.bots is None:
-        return run_menu(args.seed)
-    try:
-        return run_offline(args.players or 3, args.bots, args.seed, args.buildings)
-    except (SetupError, ValueError) as exc:
-        parser.error(str(exc))
-    return 2
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

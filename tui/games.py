@@ -17,7 +17,8 @@ from typing import Any, Protocol
 
 from textual.screen import Screen
 
-from rattus_net.games import DEFAULT_GAME, GAMES, GameDefinition, get_game
+from rattus_net.kit.interface import AnyGame
+from rattus_net.kit.registry import game_names, get_game, unnamed_game
 
 
 class Saved(Protocol):
@@ -54,7 +55,7 @@ class TuiGame(ABC):
     """Its own rows of the host form (options of ``rattus_net.net.lobby.TableOptions``)."""
 
     @property
-    def definition(self) -> GameDefinition:
+    def definition(self) -> AnyGame:
         return get_game(self.name)
 
     @property
@@ -207,17 +208,19 @@ class RattusTui(TuiGame):
     def run_offline(
         self, players: int, bots: str | None, seed: int | None, choices: Mapping[str, Any]
     ) -> int:
+        from rattus_net.games.rattus.loader import components_path, load_custom
         from tui.offline import default_bot_kind
         from tui.rattus.app import run_rattus
 
-        return run_rattus(players, bots or default_bot_kind(), seed)
+        comps, custom = load_custom(components_path(choices))
+        return run_rattus(players, bots or default_bot_kind(), seed, comps, custom)
 
 
 _TUI_GAMES: dict[str, TuiGame] = {g.name: g for g in (CartusTui(), RattusTui())}
-assert tuple(_TUI_GAMES) == GAMES, "every game of rattus_net.games has its TUI here"
+assert tuple(_TUI_GAMES) == game_names(), "every registered game has its TUI here"
 
 TUI_GAMES: tuple[TuiGame, ...] = tuple(_TUI_GAMES.values())
-"""Every game, the default (Rattus Cartus) first, as ``rattus_net.games.GAMES`` lists them."""
+"""Every game, the default first, as the registry lists them."""
 
 
 def tui_game(name: str) -> TuiGame:
@@ -228,7 +231,7 @@ def tui_game(name: str) -> TuiGame:
 def network_table(game: Any) -> Screen[Any]:
     """The table screen of a network game: its own game's (``game_name``: the driver takes
     it from the node's parameters), Rattus Cartus's for a network game that names none."""
-    return tui_game(str(getattr(game, "game_name", DEFAULT_GAME))).network_screen(game)
+    return tui_game(str(getattr(game, "game_name", unnamed_game().name))).network_screen(game)
 
 
 def network_games() -> tuple[TuiGame, ...]:

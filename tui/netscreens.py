@@ -28,6 +28,7 @@ from protocol.record import verify_record
 from protocol.safetext import safetext
 from protocol.wire import PROTOCOL_VERSION
 from rattus_net.bots import BOT_KINDS, BOT_LEVELS
+from rattus_net.kit.options import OptionValue
 from rattus_net.net.discovery import TableAdvert, TableBrowser, local_addresses, new_zeroconf
 from rattus_net.net.lobby import SEAT_COLOURS, LobbyRefusal, LobbyState, TableOptions, network_game
 from rattus_net.net.persist import list_games
@@ -38,7 +39,6 @@ from rattus_net.net.tables import (
     HostLobby,
     Lobby,
     address_text,
-    building_words,
     join_by_advert,
     options_words,
     problem_text,
@@ -50,6 +50,7 @@ from tui.paths import FileAccess, PathRefused
 
 BUILDINGS = ("first-game", "random-buildings", "random-cards")
 OPTION_ROWS = {"buildings": "buildings", "supplies": "simultaneous"}  # lobby key -> form row
+ROW_OPTIONS = {"buildings": "buildings", "simultaneous": "simultaneous_supply"}  # row -> option
 OPTION_KEYS = {"buildings": "g: buildings", "simultaneous": "s: supplies"}
 _GAME_ROWS = frozenset(r for g in TUI_GAMES for r in g.table_options)
 """Host form rows that belong to one game or another (shown while it is chosen)."""
@@ -198,8 +199,10 @@ class HostScreen(FormScreen):
         self.game = [g.name for g in TUI_GAMES].index(name)
         top, low = self.chosen.max_players, self.chosen.min_players
         self.players = min(top, max(low, last.players))
-        self.buildings = BUILDINGS.index(last.buildings) if last.buildings in BUILDINGS else 2
-        self.simultaneous = last.simultaneous_supply
+        kept = {k: v for g in TUI_GAMES for k, v in last.options(g.name).items()}
+        buildings = kept.get("buildings")
+        self.buildings = BUILDINGS.index(buildings) if buildings in BUILDINGS else 2
+        self.simultaneous = bool(kept.get("simultaneous_supply", False))
 
     def compose(self) -> ComposeResult:
         with Vertical(id="form"):
@@ -222,17 +225,24 @@ class HostScreen(FormScreen):
         fixed = {"player"} if self.served.player else set()
         return tuple(r for r in self.ROWS if (r in own or r not in _GAME_ROWS) and r not in fixed)
 
+    def option_values(self) -> dict[str, OptionValue]:
+        """The chosen game's own table options, as its rows set them."""
+        rows: dict[str, OptionValue] = {
+            "buildings": BUILDINGS[self.buildings],
+            "simultaneous": self.simultaneous,
+        }
+        own = {o.name for o in self.chosen.definition.options.table}
+        return {ROW_OPTIONS[r]: v for r, v in rows.items() if ROW_OPTIONS[r] in own}
+
     def options(self) -> TableOptions:
-        return TableOptions(
-            self.players, BUILDINGS[self.buildings], self.simultaneous, self.chosen.name
-        )
+        return TableOptions(self.players, self.chosen.name, self.option_values())
 
     def redraw(self) -> None:
         labels = {
             "game": f"Game           < {self.chosen.title} >",
             "colour": f"Colour         < {SEAT_COLOURS[self.colour]} >",
             "players": f"Players        < {self.players} >  (you, and guests or bots)",
-            "buildings": f"Buildings      < {building_words(BUILDINGS[self.buildings])} >",
+            "buildings": f"Buildings      < {BUILDINGS[self.buildings].replace('-', ' ')} >",
             "simultaneous": "Supplies       < "
             + ("simultaneous" if self.simultaneous else "in turn")
             + " >",
@@ -282,9 +292,9 @@ class HostScreen(FormScreen):
             name=load_settings().name if self.served.player else player,
             colour=SEAT_COLOURS[self.colour],
             players=self.players,
-            buildings=BUILDINGS[self.buildings],
-            simultaneous_supply=self.simultaneous,
         )
+        with contextlib.suppress(OSError):
+            save_settings(load_settings().with_options(self.chosen.name, self.option_values()))
         lobby = HostLobby(table, self.options(), player, colour=SEAT_COLOURS[self.colour])
         self.app.switch_screen(LobbyScreen(lobby))
 
@@ -682,10 +692,14 @@ class LobbyScreen(Screen[None]):
             fitting = list(range(low, now.definition.max_players + 1))
             new = replace(now, players=fitting[(fitting.index(now.players) + 1) % len(fitting)])
         elif which == "buildings":
-            i = BUILDINGS.index(now.buildings) if now.buildings in BUILDINGS else -1
-            new = replace(now, buildings=BUILDINGS[(i + 1) % len(BUILDINGS)])
+            was = now.values.get("buildings")
+            i = BUILDINGS.index(str(was)) if was in BUILDINGS else -1
+            new = replace(
+                now, values={**now.values, "buildings": BUILDINGS[(i + 1) % len(BUILDINGS)]}
+            )
         else:
-            new = replace(now, simultaneous_supply=not now.simultaneous_supply)
+            simultaneous = not now.values.get("simultaneous_supply", False)
+            new = replace(now, values={**now.values, "simultaneous_supply": simultaneous})
         try:
             lobby.set_options(new)
         except Exception as exc:

@@ -18,8 +18,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-ENV_FILES_ROOT = "RATTUS_FILES_ROOT"
-"""The folder the TUI may open typed paths in (set by ``rattus serve``; unset: anywhere)."""
+from rattus_net.paths import ENV_FILES_ROOT
 
 OUTSIDE = "only files in your own folder can be opened here"
 

@@ -24,13 +24,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rattus_net.engine.errors import RattusError
 from rattus_net.games import DEFAULT_GAME, get_game
+from rattus_net.kit.errors import RattusNetError
 from rattus_net.net.node import HUMAN, JOURNAL
 from rattus_net.net.persist import game_of, unfinished_games
 
 
-class SaveError(RattusError):
+class SaveError(RattusNetError):
     """A save that cannot be read: the message says why (the game cannot be continued)."""
 
 
@@ -159,6 +159,8 @@ def unfinished_network_game(root: Path | None = None) -> UnfinishedNetworkGame |
         except OSError:
             continue
         table, game = str(meta.get("table", "")), game_of(meta)
+        if game is None:  # an older version's folder: it cannot be resumed
+            continue
         found.append(
             (when, UnfinishedNetworkGame(game_id, table, str(players[seat]), len(players), game))
         )

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 from dataclasses import replace
 from importlib import resources
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import events
@@ -91,7 +91,9 @@ class MenuScreen(Screen[None]):
         self.bot_index = kinds.index(bots)
         # each game's own choices, as positions in their lists (kept in the settings)
         self.choices: dict[str, int] = {
-            c.key: c.index(str(getattr(self.settings, c.key, ""))) for c in self._all_choices()
+            c.key: c.index(str(self.settings.options(g.name).get(c.key, "")))
+            for g in TUI_GAMES
+            for c in g.choices
         }
         # a second Enter on "Play" replaces the saved game; a second q quits with a game
         # unfinished (any other key forgets)
@@ -284,9 +286,11 @@ class MenuScreen(Screen[None]):
     def remember(self) -> None:
         """Keep the menu's choices for next time (a config dir that cannot be written only
         costs the convenience)."""
-        changes: dict[str, Any] = {"players": self.players, "bots": self.bot_kind}
-        changes.update(self.choice_values())
-        self.settings = replace(self.settings, **changes)
+        settings = replace(self.settings, players=self.players, bots=self.bot_kind)
+        for g in TUI_GAMES:
+            kept = {c.key: c.values[self.choices[c.key]] for c in g.choices}
+            settings = settings.with_options(g.name, kept) if kept else settings
+        self.settings = settings
         with contextlib.suppress(OSError):
             save_settings(self.settings)
 

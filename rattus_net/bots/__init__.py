@@ -1,12 +1,20 @@
-"""Bots: players that decide from a player's view only."""
+"""Bots: players that decide from a player's view only.
+
+A game supplies its bots (``GameDefinition.make_bot``); every game offers the kinds of
+``BOT_KINDS``. :func:`make_game_bot` is how the network peer and the hosted bot seats make
+the bots of whatever game their table plays.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, TypeAlias
 
 from rattus_net.bots.base import Bot, RandomBot
 from rattus_net.bots.heuristic import HeuristicBot
 from rattus_net.bots.search import SearchBot
+from rattus_net.kit import interface
+from rattus_net.kit.interface import BOT_KINDS
+from rattus_net.kit.registry import get_game
 
 __all__ = [
     "BOT_KINDS",
@@ -21,7 +29,9 @@ __all__ = [
     "make_game_bot",
 ]
 
-BOT_KINDS = ("random", "heuristic", "search")
+GameBot: TypeAlias = interface.Bot[Any, Any]
+"""A bot of any game (it decides from that game's view of one seat)."""
+
 # How the TUI offers the bots: as difficulty levels.
 BOT_LEVELS = {"random": "easy", "heuristic": "normal", "search": "hard"}
 # The names bots sit down with (offline seats, and bot seats a host adds to a network table).
@@ -35,7 +45,7 @@ def make_bot(
     seconds: float | None = None,
     iterations: int | None = None,
 ) -> Bot:
-    """A bot of ``kind`` (one of ``BOT_KINDS``) with its own seeded randomness.
+    """A Rattus Cartus bot of ``kind`` (one of ``BOT_KINDS``) with its own seeded randomness.
 
     ``seconds`` / ``iterations`` bound a searching bot's thinking per decision (ignored by the
     others); without them the search bot uses its default time budget."""
@@ -48,14 +58,6 @@ def make_bot(
     raise ValueError(f"unknown bot {kind!r}; choose one of {', '.join(BOT_KINDS)}")
 
 
-class GameBot(Protocol):
-    """A bot of any game of the family: it decides from that game's view of one seat."""
-
-    kind: str
-
-    def choose(self, view: Any) -> Any: ...
-
-
 def make_game_bot(
     game: str,
     kind: str,
@@ -64,12 +66,6 @@ def make_game_bot(
     seconds: float | None = None,
     iterations: int | None = None,
 ) -> GameBot:
-    """A bot of ``kind`` for the game called ``game`` (``rattus_net.games.GAMES``): the
-    network peer and the hosted bot seats make their bots here, whatever the table's game."""
-    if game == "rattus":
-        from rattus_net.bots.rattus import make_rattus_bot
-
-        return make_rattus_bot(kind, seed, seconds=seconds, iterations=iterations)
-    if game != "cartus":
-        raise ValueError(f"no bots for the game {game!r}")
-    return make_bot(kind, seed, seconds=seconds, iterations=iterations)
+    """A bot of ``kind`` for the game called ``game``: the network peer and the hosted bot
+    seats make their bots here, whatever the table's game."""
+    return get_game(game).make_bot(kind, seed, seconds=seconds, iterations=iterations)

@@ -1,0 +1,1 @@
+"""Moved to ``rattus_net.kit``; these names stay only until ``protocol/`` imports the kit."""

@@ -1,28 +1,23 @@
-"""The games of the Rattus family behind one interface (``base.py``), by name.
+"""The games of Rattus Net, one subpackage each; every one registers itself when imported.
 
-``get_game("rattus")`` or ``get_game("cartus")``; ``GAMES`` lists the names, the default
-(Rattus Cartus) first. A record without a ``"game"`` field is a Rattus Cartus record.
+The registry (``rattus_net.kit.registry``) imports every subpackage here: a new game is a new
+folder, and nothing else names it. (``get_game``, ``GAMES`` and ``DEFAULT_GAME`` are read
+here by ``protocol/`` and the network node until they ask the registry themselves.)
 """
 
 from __future__ import annotations
 
-from rattus_net.games.base import GameDefinition, GameState, Outcome
+from typing import Any
 
-GAMES = ("cartus", "rattus")
-DEFAULT_GAME = "cartus"
-
-
-def get_game(name: str) -> GameDefinition:
-    """The game called ``name`` (one of ``GAMES``); ``ValueError`` for any other name."""
-    if name == "cartus":
-        from rattus_net.games.cartus.definition import CartusGame
-
-        return CartusGame()
-    if name == "rattus":
-        from rattus_net.games.rattus.definition import RattusDefinition
-
-        return RattusDefinition()
-    raise ValueError(f"unknown game {name!r}; choose one of {', '.join(GAMES)}")
+from rattus_net.kit.registry import game_names, get_game, unnamed_game
 
 
-__all__ = ["DEFAULT_GAME", "GAMES", "GameDefinition", "GameState", "Outcome", "get_game"]
+def __getattr__(name: str) -> Any:
+    if name == "GAMES":
+        return game_names()
+    if name == "DEFAULT_GAME":
+        return unnamed_game().name
+    raise AttributeError(name)
+
+
+__all__ = ["get_game"]

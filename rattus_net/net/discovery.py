@@ -28,7 +28,7 @@ from zeroconf import IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from protocol.wire import PROTOCOL_VERSION
-from rattus_net.games import DEFAULT_GAME, GAMES, get_game
+from rattus_net.kit.registry import game_names, get_game
 from rattus_net.net.names import (
     MAX_NAME,
     BadName,
@@ -87,14 +87,14 @@ class TableAdvert:
     seats_taken: int
     seats_free: int
     state: str
+    game: str
+    """The game played at the table; a name this program does not know is kept, to be shown
+    as unknown."""
+    game_version: int = 1
     version: int = PROTOCOL_VERSION
     host: str = ""
     port: int = 0
     instance: str = ""
-    game: str = DEFAULT_GAME
-    """The game played at the table (an advert of an older version names none: Rattus
-    Cartus); a name this program does not know is kept, to be shown as unknown."""
-    game_version: int = 1
 
     @property
     def compatible(self) -> bool:
@@ -106,7 +106,7 @@ class TableAdvert:
     def incompatibility(self) -> str | None:
         """Why the table's game cannot be joined from here (``None`` if it can): a few words
         for the table list."""
-        if self.game not in GAMES:
+        if self.game not in game_names():
             return f"unknown game {self.game!r}"
         game = get_game(self.game)
         if not game.network_play:
@@ -123,7 +123,7 @@ class TableAdvert:
                 f"table {name} speaks protocol version {self.version}, this program "
                 f"{PROTOCOL_VERSION}: update one of them"
             )
-        if self.game not in GAMES:
+        if self.game not in game_names():
             return f"table {name} plays a game this program does not know ({self.game!r})"
         game = get_game(self.game)
         if not game.network_play:
@@ -138,7 +138,7 @@ class TableAdvert:
     @property
     def game_title(self) -> str:
         """The game's title (``Rattus Cartus``), or its name if this program does not know it."""
-        return get_game(self.game).title if self.game in GAMES else self.game
+        return get_game(self.game).title if self.game in game_names() else self.game
 
     @property
     def address(self) -> str:
@@ -196,7 +196,9 @@ class TableAdvert:
                 name = check_name(raw_name, "table name")
         except BadName as exc:
             raise AdvertError(f"TXT field 'name': {exc}") from None
-        game = fields.get("game", DEFAULT_GAME)
+        if "game" not in fields or "gv" not in fields:  # (an older version's advert)
+            raise AdvertError("TXT fields 'game' and 'gv' missing: not an advert of this version")
+        game = fields["game"]
         if not _GAME.fullmatch(game):
             raise AdvertError("TXT field 'game' is not a game name")
         return cls(
@@ -207,7 +209,7 @@ class TableAdvert:
             state=state,
             version=version,
             game=game,
-            game_version=number("gv", 0, 65535) if "gv" in fields else 1,
+            game_version=number("gv", 0, 65535),
         )
 
 

@@ -4,7 +4,7 @@
 (the TUI's table screen and dialogs) the same interface as an offline game: ``view``,
 ``my_turn``, ``play(move)``, ``new_log_lines()``, ``awaited()``... It serves any game of the
 family: the game is the one the node's parameters name (``game_name``), its views and the
-legal check of a move come through the game interface (``rattus_net/games/base.py``), and
+legal check of a move come through the game interface (``rattus_net/kit/interface.py``), and
 its words (the log, the decision awaited) from the game's side
 (:mod:`rattus_net.net.tablewords`; a front end may put its own in their place: ``words``).
 
@@ -52,8 +52,8 @@ from protocol.messages import (
 )
 from protocol.record import Verdict, verify_record
 from protocol.safetext import safetext
-from rattus_net.engine.errors import RattusError
-from rattus_net.games import get_game
+from rattus_net.kit.errors import RattusNetError
+from rattus_net.kit.registry import get_game
 from rattus_net.net.botseats import HostedBots
 from rattus_net.net.lobby import LobbyRefusal
 from rattus_net.net.loopthread import LoopThread
@@ -101,7 +101,7 @@ def problem_text(exc: BaseException) -> str:
     return text[0].upper() + text[1:] if text else text
 
 
-class DecisionWithdrawn(RattusError):
+class DecisionWithdrawn(RattusNetError):
     """Our decision is no longer awaited: the game stopped (or the decision was taken) while
     the player was choosing. A dialog says it instead of playing the move."""
 

@@ -41,14 +41,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from protocol.errors import DecodeError
 from protocol.wire import DEFAULT_LIMITS, Limits, WireValue, decode_value, encode_value
-from rattus_net.games import DEFAULT_GAME, GAMES
-
-ENV_DATA_DIR = "RATTUS_DATA_DIR"
-"""Environment variable that overrides the data directory (tests, several peers on one box)."""
+from rattus_net.kit.registry import game_names
+from rattus_net.paths import ENV_DATA_DIR, GAMES_DIR, data_dir
 
 _RECORD = struct.Struct(">II")
 MAX_RECORD = 4 << 20
@@ -79,7 +75,7 @@ and record take about 2 MB; the rest is margin for meta files and other programs
 def check_storage(root: Path | None = None, need: int = MIN_FREE) -> Path:
     """The games folder, once it is known to be writable and to have ``need`` bytes free;
     StorageError saying what is wrong otherwise (call it before taking a seat)."""
-    base = (root or data_dir()) / "games"
+    base = (root or data_dir()) / GAMES_DIR
     try:
         base.mkdir(parents=True, exist_ok=True)
         probe = base / f".probe-{os.getpid()}"
@@ -104,19 +100,11 @@ def check_storage(root: Path | None = None, need: int = MIN_FREE) -> Path:
     return base
 
 
-def data_dir() -> Path:
-    """Where this user's games live: ``$RATTUS_DATA_DIR`` or the platform's user data dir."""
-    override = os.environ.get(ENV_DATA_DIR)
-    if override:
-        return Path(override)
-    return Path(platformdirs.user_data_dir("rattus-net", appauthor=False))
-
-
 def split_game_id(text: str) -> tuple[str | None, str]:
     """The game a game id names, if it is written with its game's prefix (``cartus-1f2e...``,
     as listings show it), and the id itself (the hex digits the folders are named by)."""
     game, dash, rest = text.partition("-")
-    if dash and game in GAMES:
+    if dash and game in game_names():
         return game, rest
     return None, text
 
@@ -133,13 +121,14 @@ def check_game_id(game_id: str) -> str:
     return digits
 
 
-def game_of(meta: dict[str, Any]) -> str:
-    """The game a seat's meta.json names; games of older versions name none: Rattus Cartus."""
-    game = meta.get("game", DEFAULT_GAME)
-    return game if isinstance(game, str) and game in GAMES else DEFAULT_GAME
+def game_of(meta: dict[str, Any]) -> str | None:
+    """The game a seat's meta.json names; ``None`` if it names none this program knows (a
+    folder an older version wrote, which cannot be resumed: listings say so, or skip it)."""
+    game = meta.get("game")
+    return game if isinstance(game, str) and game in game_names() else None
 
 
-def shown_game_id(game_id: str, game: str = DEFAULT_GAME) -> str:
+def shown_game_id(game_id: str, game: str) -> str:
     """A game id as listings show it, its game first: ``cartus-1f2e...`` (``rattus resume``
     takes it so, or without the prefix)."""
     return f"{game}-{split_game_id(game_id)[1]}"
@@ -147,7 +136,7 @@ def shown_game_id(game_id: str, game: str = DEFAULT_GAME) -> str:
 
 def game_dir(game_id: str, root: Path | None = None) -> Path:
     """The folder of one game: it holds one folder per seat played from this data directory."""
-    return (root or data_dir()) / "games" / check_game_id(game_id)
+    return (root or data_dir()) / GAMES_DIR / check_game_id(game_id)
 
 
 def seat_dir(game_id: str, seat: int, root: Path | None = None) -> Path:
@@ -355,7 +344,7 @@ def list_games(root: Path | None = None) -> list[tuple[str, dict[str, Any]]]:
     """Seats of games in the data directory with their meta.json (one entry per seat folder
     that holds a meta.json or a journal; an empty dict when unreadable). Each meta gets
     ``dir``: the seat's folder."""
-    base = (root or data_dir()) / "games"
+    base = (root or data_dir()) / GAMES_DIR
     if not base.is_dir():
         return []
     games = []

@@ -15,7 +15,7 @@ from typing import Any
 from protocol.crypto.identity import Identity
 from protocol.params import GameParams, PeerSecrets
 from protocol.safetext import safetext
-from rattus_net.games import get_game
+from rattus_net.kit.registry import get_game
 from rattus_net.net.botseats import HostedBots
 from rattus_net.net.discovery import (
     Advertiser,
@@ -57,7 +57,7 @@ def game_params(state: LobbyState) -> GameParams:
     config = options.definition.network_config(
         tuple(s.name for s in state.seats),
         tuple(s.colour for s in state.seats),
-        options.game_options(),
+        options.values,
     )
     return GameParams(config, tuple(s.public for s in state.seats), state.nonce, options.game)
 

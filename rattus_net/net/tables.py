@@ -89,19 +89,10 @@ def address_text(text: str) -> tuple[str, int]:
     return host, value
 
 
-def building_words(selection: str) -> str:
-    """``random cards`` for ``random-cards`` (a list of buildings stays as it is)."""
-    return selection.replace("-", " ")
-
-
 def options_words(options: TableOptions) -> str:
-    """``4 players, random cards, supplies in turn`` (Rattus Cartus); ``3 players`` for a
-    game without options (Rattus: the shipped map and tokens)."""
-    if options.game != "cartus":
-        return f"{options.players} players"
-    buildings = building_words(options.buildings)
-    simultaneous = "simultaneous" if options.simultaneous_supply else "in turn"
-    return f"{options.players} players, {buildings}, supplies {simultaneous}"
+    """``4 players, random cards, supplies in turn``: the table in the game's words;
+    ``3 players`` for a game without table options."""
+    return options.words()
 
 
 class _Lobby:
@@ -587,7 +578,6 @@ __all__ = [
     "HostLobby",
     "Lobby",
     "address_text",
-    "building_words",
     "join_by_advert",
     "options_words",
     "problem_text",

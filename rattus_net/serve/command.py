@@ -120,14 +120,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Run the server until interrupted; 1 with a clear line if it cannot start."""
     import asyncio
 
-    import platformdirs
-
+    from rattus_net.paths import serve_state_dir
     from rattus_net.serve.server import ServeError, ServeOptions, serve
 
     if args.open and args.authorized_keys is not None:
         print("rattus serve: --open and --authorized-keys exclude each other", file=sys.stderr)
         return 2
-    default_state = Path(platformdirs.user_data_dir("rattus-net", appauthor=False)) / "serve"
+    default_state = serve_state_dir()
     options = ServeOptions(
         state_dir=args.state_dir or default_state,
         port=args.port,

@@ -49,8 +49,9 @@ def _kept(data: Path) -> list[Kept]:
     seats = []
     for digits, meta in list_games(data):
         folder = Path(str(meta["dir"]))
-        if (folder / RECORD).is_file() or (folder / JOURNAL).is_file():
-            seats.append(Kept(shown_game_id(digits, game_of(meta)), digits, folder, meta))
+        game = game_of(meta)
+        if game is not None and ((folder / RECORD).is_file() or (folder / JOURNAL).is_file()):
+            seats.append(Kept(shown_game_id(digits, game), digits, folder, meta))
     return seats
 
 

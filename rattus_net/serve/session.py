@@ -35,16 +35,9 @@ from pathlib import Path
 
 import asyncssh
 
-from rattus_net.net.persist import ENV_DATA_DIR
+from rattus_net.paths import ENV_CONFIG_DIR, ENV_DATA_DIR, ENV_FILES_ROOT
 from rattus_net.serve.preload import Launched, Launcher
 from rattus_net.serve.records import Answer
-
-ENV_CONFIG_DIR = "RATTUS_CONFIG_DIR"
-"""Where the TUI keeps its settings (honoured by the settings file; harmless before)."""
-
-ENV_FILES_ROOT = "RATTUS_FILES_ROOT"
-"""The only folder the TUI opens typed paths in (``tui.paths``, which this package may not
-import, reads it under the same name)."""
 
 PASSED_ON = ("PATH", "PYTHONPATH", "VIRTUAL_ENV", "LANG", "LC_ALL", "LC_CTYPE", "TZ")
 """The only variables of the server's own environment a game process sees."""

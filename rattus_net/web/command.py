@@ -114,9 +114,9 @@ def cmd_web(args: argparse.Namespace) -> int:
     """Add a player, or run the server until interrupted; 1 with a clear line if it cannot."""
     import asyncio
 
-    import platformdirs
+    from rattus_net.paths import serve_state_dir
 
-    default_state = Path(platformdirs.user_data_dir("rattus-net", appauthor=False)) / "serve"
+    default_state = serve_state_dir()
     args.state_dir = args.state_dir or default_state
     if args.add_player is not None:
         return _add_player(args)

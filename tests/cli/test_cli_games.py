@@ -43,8 +43,11 @@ def test_a_game_whose_network_flag_is_off_is_refused_in_one_line(
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (("--simultaneous-supply",), "--buildings and --simultaneous-supply are options of"),
-        (("--buildings", "first-game"), "--buildings and --simultaneous-supply are options of"),
+        (("--simultaneous-supply",), "--simultaneous-supply is for --game cartus"),
+        (
+            ("--buildings", "first-game", "--simultaneous-supply"),
+            "--buildings and --simultaneous-supply are for --game cartus",
+        ),
         (("--players", "5", "--no-advertise"), "Rattus is for 2 to 4 players"),
     ],
 )
@@ -71,13 +74,13 @@ def test_host_and_join_document_the_game(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_game_ids_take_their_game_s_name_in_front() -> None:
-    assert shown_game_id(GID) == f"cartus-{GID}"
+    assert shown_game_id(GID, "cartus") == f"cartus-{GID}"
     assert shown_game_id(f"cartus-{GID}", "rattus") == f"rattus-{GID}"
     assert split_game_id(f"rattus-{GID}") == ("rattus", GID)
     assert split_game_id(GID) == (None, GID)
     assert check_game_id(f"cartus-{GID}") == check_game_id(GID) == GID
-    assert game_of({}) == "cartus" and game_of({"game": "rattus"}) == "rattus"
-    assert game_of({"game": "chess"}) == "cartus"  # (an unreadable meta lists as before)
+    assert game_of({"game": "rattus"}) == "rattus"
+    assert game_of({}) is None and game_of({"game": "chess"}) is None  # (not resumable)
 
 
 def _unfinished(data: Path, meta: dict[str, object]) -> None:
@@ -91,17 +94,30 @@ def test_the_resume_list_names_each_game(
 ) -> None:
     monkeypatch.setenv("RATTUS_DATA_DIR", str(tmp_path))
     meta = {"table": "Attic", "seat": 0, "players": ["Ann", "Bob"], "status": "playing"}
-    _unfinished(tmp_path, meta)
+    _unfinished(tmp_path, {**meta, "game": "cartus"})
     code, out, _ = run(capsys, "resume")
     assert code == 0
     assert f"cartus-{GID}  Rattus Cartus at table 'Attic', seat of Ann, 2 players" in out
+
+
+def test_the_resume_list_says_in_one_line_that_an_older_version_s_game_cannot_be_resumed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RATTUS_DATA_DIR", str(tmp_path))
+    _unfinished(tmp_path, {"table": "Attic", "seat": 0, "players": ["A", "B"], "status": "playing"})
+    code, out, _ = run(capsys, "resume")
+    assert code == 0
+    assert out.splitlines()[1:] == [
+        f"{GID}  written by an older version of Rattus Net: it cannot be resumed"
+    ]
 
 
 def test_resume_refuses_an_id_of_another_game_or_no_id_in_one_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("RATTUS_DATA_DIR", str(tmp_path))
-    _unfinished(tmp_path, {"table": "Attic", "seat": 0, "players": ["A", "B"], "status": "playing"})
+    meta = {"table": "Attic", "seat": 0, "players": ["A", "B"], "status": "playing"}
+    _unfinished(tmp_path, {**meta, "game": "cartus"})
     code, _, err = run(capsys, "resume", f"rattus-{GID}", "--bot", "random")
     assert code == 2
     assert err == f"rattus resume: game {GID[:16]} is a game of Rattus Cartus, not Rattus\n"

@@ -18,7 +18,7 @@ FP = "0123456789abcdef"
 
 
 def test_txt_round_trip_and_compatibility() -> None:
-    advert = TableAdvert("Kitchen", FP, 2, 1, "open")
+    advert = TableAdvert("Kitchen", FP, 2, 1, "open", game="cartus")
     txt = {k.encode(): v.encode() for k, v in advert.to_txt().items()}
     back = TableAdvert.from_txt(txt)
     assert back == advert and back.compatible
@@ -26,14 +26,16 @@ def test_txt_round_trip_and_compatibility() -> None:
     assert not old.compatible
 
 
-def test_adverts_name_the_game_and_older_ones_read_as_rattus_cartus() -> None:
-    advert = TableAdvert("Kitchen", FP, 2, 1, "open")
+def test_adverts_name_the_game_and_older_ones_are_refused_in_one_line() -> None:
+    advert = TableAdvert("Kitchen", FP, 2, 1, "open", game="cartus")
     txt = advert.to_txt()
     assert (txt["game"], txt["gv"]) == ("cartus", "1")
-    older = {k.encode(): v.encode() for k, v in txt.items() if k not in ("game", "gv")}
-    back = TableAdvert.from_txt(older)
+    back = TableAdvert.from_txt(txt)
     assert (back.game, back.game_version, back.game_title) == ("cartus", 1, "Rattus Cartus")
-    assert back.compatible
+    for left_out in ("game", "gv"):
+        older = {k.encode(): v.encode() for k, v in txt.items() if k != left_out}
+        with pytest.raises(AdvertError, match="not an advert of this version"):
+            TableAdvert.from_txt(older)
 
 
 def test_a_table_of_a_game_not_played_here_is_listed_but_not_compatible(
@@ -64,7 +66,7 @@ def test_a_table_of_a_game_not_played_here_is_listed_but_not_compatible(
         "update one of them"
     )
     assert other.why_not() == "table 'Board' plays a game this program does not know ('chess')"
-    assert TableAdvert("T", FP, 1, 1, "open").why_not() is None
+    assert TableAdvert("T", FP, 1, 1, "open", game="cartus").why_not() is None
 
 
 @pytest.mark.parametrize(
@@ -83,7 +85,10 @@ def test_a_table_of_a_game_not_played_here_is_listed_but_not_compatible(
     ],
 )
 def test_bad_txt_records_are_refused(key: bytes, value: bytes, match: str) -> None:
-    txt = {k.encode(): v.encode() for k, v in TableAdvert("T", FP, 1, 1, "open").to_txt().items()}
+    txt = {
+        k.encode(): v.encode()
+        for k, v in TableAdvert("T", FP, 1, 1, "open", game="cartus").to_txt().items()
+    }
     txt[key] = value
     with pytest.raises(AdvertError, match=match):
         TableAdvert.from_txt(txt)
@@ -94,7 +99,7 @@ def test_table_names_follow_the_one_rule_and_keep_their_dots() -> None:
     for bad in ("a.b\x07c", "x" * 25, "\x00 ", "two\nlines", "bad\udcff"):
         with pytest.raises(BadName):
             clean_table_name(bad)
-    advert = TableAdvert("a.b.c", FP, 1, 2, "open")
+    advert = TableAdvert("a.b.c", FP, 1, 2, "open", game="cartus")
     txt = {k.encode(): v.encode() for k, v in advert.to_txt().items()}
     assert TableAdvert.from_txt(txt).name == "a.b.c"  # listed as it is called
     with pytest.raises(AdvertError, match="UTF-8"):
@@ -111,7 +116,7 @@ ADVERTISE = textwrap.dedent(
 
     async def main():
         aiozc = new_zeroconf()
-        adv = Advertiser(aiozc, TableAdvert("Cellar", "{FP}", 1, 2, "open"), 4321)
+        adv = Advertiser(aiozc, TableAdvert("Cellar", "{FP}", 1, 2, "open", game="cartus"), 4321)
         await adv.start()
         print("up", flush=True)
         await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
@@ -171,6 +176,6 @@ def test_a_table_is_found_from_other_namespaces_and_updates_live(lab: NetnsLab) 
 @pytest.mark.parametrize("field", ["fp", "game"])
 def test_a_txt_field_with_a_trailing_newline_is_refused(field: str) -> None:
     """The patterns match the whole field: ``$`` alone would let ``"...\\n"`` through."""
-    txt = TableAdvert("Kitchen", FP, 2, 1, "open").to_txt()
+    txt = TableAdvert("Kitchen", FP, 2, 1, "open", game="cartus").to_txt()
     with pytest.raises(AdvertError):
         TableAdvert.from_txt({**txt, field: txt[field] + "\n"})

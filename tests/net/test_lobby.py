@@ -17,7 +17,6 @@ from rattus_net.net.lobby import (
     LobbyCore,
     LobbyRefusal,
     LobbyState,
-    NotNetworked,
     Seat,
     TableOptions,
     colour_message,
@@ -54,14 +53,14 @@ def test_seats_colours_names_ready_and_start() -> None:
         core.start(bytes(32))
     core.set_ready(c.fingerprint, True)
     # changing the options un-readies everybody
-    core.set_options(TableOptions(players=3, buildings="first-game", simultaneous_supply=True))
+    core.set_options(TableOptions.of("cartus", 3, buildings="first-game", simultaneous_supply=True))
     assert not core.can_start
     with pytest.raises(LobbyRefusal, match="already seated"):
         core.set_options(TableOptions(players=2))
     with pytest.raises(LobbyRefusal, match="2 to 5"):
         core.set_options(TableOptions(players=6))
     with pytest.raises(LobbyRefusal, match="building"):
-        core.set_options(TableOptions(players=3, buildings="nonsense"))
+        core.set_options(TableOptions.of("cartus", 3, buildings="nonsense"))
     for who in (a, b, c):
         core.set_ready(who.fingerprint, True)
     state = core.start(os.urandom(32))
@@ -251,33 +250,53 @@ def test_a_guest_takes_back_ready_over_loopback() -> None:
     asyncio.run(asyncio.wait_for(main(), 20))
 
 
-def test_the_table_names_its_game_on_the_wire_and_older_hosts_mean_rattus_cartus() -> None:
-    core = LobbyCore.open("T", ident().public, TableOptions(players=2))
+def test_the_table_names_its_game_and_its_options_by_their_lobby_keys() -> None:
+    core = LobbyCore.open(
+        "T", ident().public, TableOptions.of("cartus", 2, simultaneous_supply=True)
+    )
     wire = core.state.to_wire()
     options = wire["options"]
-    assert isinstance(options, dict)
-    assert (options["game"], options["game_version"]) == ("cartus", 1)
-    assert LobbyState.from_wire(wire).options.game == "cartus"
-    older = {k: v for k, v in options.items() if k not in ("game", "game_version")}
-    assert TableOptions.from_wire(older) == TableOptions(2, "random-cards", False, "cartus")
+    assert options == {
+        "players": 2,
+        "game": "cartus",
+        "game_version": 1,
+        "options": {"buildings": "random-cards", "simultaneous": True},
+    }
+    back = LobbyState.from_wire(wire).options
+    assert back == core.state.options
+    assert back.values == {"buildings": "random-cards", "simultaneous_supply": True}
+
+
+def test_the_options_form_of_an_older_version_is_refused_in_one_line() -> None:
+    older = {"players": 2, "buildings": "random-cards", "simultaneous": False, "game": "cartus"}
+    with pytest.raises(DecodeError, match="older version of Rattus Net") as refused:
+        TableOptions.from_wire(older)
+    assert "\n" not in refused.value.reason
 
 
 @pytest.mark.parametrize(
     ("change", "match"),
     [
         ({"game": "chess"}, "does not know"),
-        ({"game": "x" * 200}, "short name"),
+        ({"game": "x" * 200}, "game"),
         ({"game_version": 9}, "Rattus Cartus version 9; this program plays version 1"),
-        ({"game_version": "1"}, "version must be a number"),
+        ({"game_version": "1"}, "game_version"),
         (
-            {"game": "rattus", "game_version": 2, "players": 2},
+            {"game": "rattus", "game_version": 2, "players": 2, "options": {}},
             "Rattus cannot be played on the network yet",
         ),
-        ({"game": "rattus", "game_version": 2, "players": 5}, "Rattus is for 2 to 4 players"),
+        (
+            {"game": "rattus", "game_version": 2, "players": 5, "options": {}},
+            "Rattus is for 2 to 4 players",
+        ),
         (  # a table of the old Rattus rules (struck cubes left the game)
-            {"game": "rattus", "game_version": 1, "players": 2},
+            {"game": "rattus", "game_version": 1, "players": 2, "options": {}},
             "the table plays Rattus version 1; this program plays version 2",
         ),
+        ({"game": "rattus", "game_version": 2}, "not the agreed keys"),  # Cartus's options
+        ({"options": {"buildings": "moon"}}, "not the agreed keys"),
+        ({"options": {"buildings": "moon", "simultaneous": False}}, "unknown building"),
+        ({"options": {"buildings": "first-game", "simultaneous": 1}}, "must be a bool"),
     ],
 )
 def test_a_table_of_another_game_or_version_is_refused_in_one_line(
@@ -294,7 +313,7 @@ def test_a_game_s_tables_wait_for_its_network_play_behind_one_flag(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(RattusDefinition, "network_play", False)
-    with pytest.raises(NotNetworked, match="rattus play --game rattus") as refused:
+    with pytest.raises(LobbyRefusal, match="rattus play --game rattus") as refused:
         TableOptions(players=2, game="rattus").check()
     assert "network tables play Rattus Cartus" in refused.value.reason
     # the same flag turns it on: the game's own player counts apply then
@@ -304,24 +323,23 @@ def test_a_game_s_tables_wait_for_its_network_play_behind_one_flag(
         TableOptions(players=5, game="rattus").check()
 
 
-def test_rattus_tables_ignore_the_options_of_rattus_cartus() -> None:
-    """A Rattus table has no option but its players: Rattus Cartus's options are set back
-    to their defaults (the command line refuses them in words), the table's state carries
-    the game and the options words say only the players."""
+def test_a_table_takes_only_its_own_game_s_options() -> None:
+    """A Rattus table has no option but its players: Rattus Cartus's are refused, the
+    table's state carries the game and the options words say only the players."""
     from rattus_net.net.tables import options_words
 
-    options = TableOptions(3, "first-game", True, "rattus")
-    assert options.cartus_options
-    checked = options.check()
-    assert checked == TableOptions(3, game="rattus") and not checked.cartus_options
-    core = LobbyCore.open("Board", ident().public, options)
-    assert core.state.options == checked
+    with pytest.raises(LobbyRefusal, match="a Rattus table has no option 'buildings'"):
+        TableOptions.of("rattus", 3, buildings="first-game").check()
+    checked = TableOptions(3, "rattus").check()
+    assert checked == TableOptions(3, "rattus", {})
+    core = LobbyCore.open("Board", ident().public, checked)
     back = LobbyState.from_wire(core.state.to_wire())
     assert back.options.game == "rattus" and back.options.definition.title == "Rattus"
     assert options_words(back.options) == "3 players"
-    assert options_words(TableOptions(3)) == "3 players, random cards, supplies in turn"
-    core.set_options(TableOptions(2, "nonsense", True, "rattus"))
-    assert core.state.options == TableOptions(2, game="rattus")
+    assert options_words(TableOptions(3).check()) == "3 players, random cards, supplies in turn"
+    assert TableOptions(3).check().game == "cartus"  # (the default game)
+    core.set_options(TableOptions(2, "rattus"))
+    assert core.state.options == TableOptions(2, "rattus")
 
 
 def test_a_started_rattus_table_gives_rattus_parameters_and_its_advert_names_the_game() -> None:
@@ -347,7 +365,6 @@ def test_a_started_rattus_table_gives_rattus_parameters_and_its_advert_names_the
     assert isinstance(wire, dict) and wire["components"] == fingerprint(default_components())
     assert GameParams.from_wire(wire).game_id() == params.game_id()  # (every seat agrees)
     assert play.advert_changes(state)["game"] == "rattus"
-    # a Rattus Cartus table's parameters name no game, as before
     cartus = LobbyCore.open("Kitchen", a.public, TableOptions(2))
     assert play.table_advert("Kitchen", a.fingerprint, cartus.state).game == "cartus"
     assert play.advert_changes(cartus.state)["game"] == "cartus"

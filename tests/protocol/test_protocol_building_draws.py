@@ -16,10 +16,10 @@ from protocol.randomness import RandomStream
 from protocol.record import verify_record
 from protocol.seeded import SeededChance
 from protocol.session import PeerFault, Session
-from rattus_net.engine.table import Reveal
 from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.local import LocalTable, run
 from rattus_net.games.cartus.record import GameRecord
+from rattus_net.kit.table import Reveal
 
 
 def building_events(g: Game) -> list[tuple[str, object]]:

@@ -17,12 +17,13 @@ from protocol.seeded import SeededChance, seeded_params
 from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.local import LocalTable
 from rattus_net.games.cartus.view import PlayerView
-from rattus_net.selfplay import _seats, play_secure_game
+from rattus_net.kit.registry import get_game
+from rattus_net.selfplay import play_secure_game, setup_seats
 
 
 def audited(n: int, seed: int, kinds: list[str]) -> HandleFlow:
     """The handle flow of the self-play game ``rattus selfplay --seed`` plays (local)."""
-    _, config, bots = _seats(n, seed, kinds, None, False)
+    _, config, bots = setup_seats(get_game("cartus"), n, seed, kinds, {})
     params, secrets = seeded_params(config, seed)
     table = AuditTable(
         LocalTable(seed, chance_source=SeededChance(params, secrets)), secrets=secrets
@@ -33,7 +34,7 @@ def audited(n: int, seed: int, kinds: list[str]) -> HandleFlow:
 
 
 def test_the_audit_table_sees_the_flow_of_the_secure_game() -> None:
-    secure = play_secure_game(3, 5, ["random"])
+    secure = play_secure_game(get_game("cartus"), 3, 5, ["random"], {})
     assert audited(3, 5, ["random"]) == HandleFlow.of_session(secure.sessions[0])
 
 

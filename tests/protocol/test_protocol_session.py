@@ -207,10 +207,12 @@ def test_the_linkage_audit_sees_the_leak_of_a_game_without_mixing(
 def test_selfplay_with_mixed_hands_is_the_local_game(kind: str, n: int, seed: int) -> None:
     # The secure game mixes hands (its peers' hands are in an order only they know); the local
     # game does not: faces, moves, card order and scores are the same, with searching bots too.
+    from rattus_net.kit.registry import get_game
     from rattus_net.selfplay import play_game, play_secure_game
 
-    local = play_game(n, seed, [kind])
-    secure = play_secure_game(n, seed, [kind])
+    cartus = get_game("cartus")
+    local = play_game(cartus, n, seed, [kind], {})
+    secure = play_secure_game(cartus, n, seed, [kind], {})
     verdict = verify_record(secure.record)
     assert verdict.fair and verdict.mixes_verified > 0 and verdict.engine_record is not None
     assert (

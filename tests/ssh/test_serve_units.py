@@ -194,7 +194,9 @@ def test_the_tables_hosted_on_a_server_are_listed_while_their_host_runs(tmp_path
     from rattus_net.net.servertables import ServerTables
 
     listing = ServerTables(tmp_path)
-    advert = TableAdvert("Kitchen", "0123456789abcdef", 1, 2, "open", host="127.0.0.1", port=7000)
+    advert = TableAdvert(
+        "Kitchen", "0123456789abcdef", 1, 2, "open", host="127.0.0.1", port=7000, game="cartus"
+    )
     listing.publish(advert)
     [found] = listing.tables()
     assert (found.name, found.address, found.seats_free) == ("Kitchen", "127.0.0.1:7000", 2)

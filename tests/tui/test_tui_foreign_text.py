@@ -198,7 +198,11 @@ async def test_lobby_and_join_list_show_markup_names_literally() -> None:
         app.push_screen(join)
         await pilot.pause()
         join.tables_changed(
-            {"a": TableAdvert(HOSTILE[0], "ab" * 8, 1, 2, "open", host="10.0.0.5", port=7000)}
+            {
+                "a": TableAdvert(
+                    HOSTILE[0], "ab" * 8, 1, 2, "open", host="10.0.0.5", port=7000, game="cartus"
+                )
+            }
         )
         await pilot.pause()
         shown = visible(app)

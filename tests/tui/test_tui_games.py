@@ -10,8 +10,8 @@ from test_tui_network import FixedLobby, _fits
 from textual.widgets import Static
 from tui_helpers import sync
 
-from rattus_net.games import GAMES
 from rattus_net.games.rattus.definition import RattusDefinition
+from rattus_net.kit.registry import game_names
 from rattus_net.net.discovery import TableAdvert
 from tui.app import RattusApp
 from tui.games import TUI_GAMES, network_games, tui_game
@@ -34,7 +34,7 @@ def rattus_off_the_network(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_registry_has_every_game_with_its_flag() -> None:
-    assert tuple(g.name for g in TUI_GAMES) == GAMES
+    assert tuple(g.name for g in TUI_GAMES) == game_names()
     assert [g.title for g in TUI_GAMES] == ["Rattus Cartus", "Rattus"]
     assert (tui_game("rattus").min_players, tui_game("rattus").max_players) == (2, 4)
     assert [g.name for g in network_games()] == ["cartus", "rattus"]
@@ -136,7 +136,9 @@ async def test_the_table_list_shows_each_game_and_refuses_one_not_played_here(
         await pilot.pause()
         join.tables_changed(
             {
-                "a": TableAdvert("Kitchen", "ab" * 8, 1, 2, "open", host="10.0.0.5", port=7000),
+                "a": TableAdvert(
+                    "Kitchen", "ab" * 8, 1, 2, "open", host="10.0.0.5", port=7000, game="cartus"
+                ),
                 "b": TableAdvert(
                     "Board", "cd" * 8, 1, 3, "open", host="10.0.0.6", port=7001, game="rattus"
                 ),

@@ -21,7 +21,13 @@ from tui.cartus.screens import TableScreen
 async def test_an_idle_network_game_does_not_redraw_the_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    lobby = HostLobby("Idle", TableOptions(2, "first-game"), "Hana", advertise=False, root=tmp_path)
+    lobby = HostLobby(
+        "Idle",
+        TableOptions.of("cartus", 2, buildings="first-game", simultaneous_supply=False),
+        "Hana",
+        advertise=False,
+        root=tmp_path,
+    )
     app = RattusApp(lobby=lobby)
     async with app.run_test(size=(80, 24)) as pilot:
         while lobby.hosted is None:

@@ -22,6 +22,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 from tui_helpers import play_network_to_end, sync
 
+from rattus_net.kit.registry import get_game
 from rattus_net.net.discovery import TableAdvert
 from rattus_net.net.lobby import TableOptions
 from rattus_net.net.tables import GuestLobby, HostLobby, address_text
@@ -93,7 +94,9 @@ async def test_two_apps_host_and_join_a_loopback_game_to_the_end(tmp_path: Path)
     the game runs to the end, both end screens show the verifier's FAIR verdict on their own
     record, and the two records are identical. The lobby is checked on the way (seats, names,
     colours, who is ready, the start only when everybody is)."""
-    async with host_guest_and_bot(tmp_path, TableOptions(3, "first-game", True)) as t:
+    async with host_guest_and_bot(
+        tmp_path, TableOptions.of("cartus", 3, buildings="first-game", simultaneous_supply=True)
+    ) as t:
         host, hp, guest, gp = t.host, t.hp, t.guest, t.gp
         await hp.pause()
         body = text_of(host, "#lobby-body")
@@ -242,8 +245,12 @@ async def test_join_list_follows_the_adverts() -> None:
         screen = JoinScreen("Gus", discover=False)
         app.push_screen(screen)
         await pilot.pause()
-        a = TableAdvert("Kitchen", "ab" * 8, 1, 2, "open", host="10.0.0.5", port=7000)
-        b = TableAdvert("Old", "cd" * 8, 2, 1, "open", version=99, host="10.0.0.6", port=7001)
+        a = TableAdvert(
+            "Kitchen", "ab" * 8, 1, 2, "open", host="10.0.0.5", port=7000, game="cartus"
+        )
+        b = TableAdvert(
+            "Old", "cd" * 8, 2, 1, "open", version=99, host="10.0.0.6", port=7001, game="cartus"
+        )
         screen.tables_changed({"a": a, "b": b})
         await pilot.pause()
         body = text_of(app, "#form-body")
@@ -283,7 +290,9 @@ async def test_host_form_opens_a_lobby(monkeypatch: pytest.MonkeyPatch) -> None:
         await pilot.press("down", "enter")
         await wait_until(pilot, lambda: bool(made) and made[0].hosted is not None)
         await pilot.pause()
-        assert made[0].options == TableOptions(5, "random-cards", True, "cartus")
+        assert made[0].options == TableOptions.of(
+            "cartus", 5, buildings="random-cards", simultaneous_supply=True
+        )
         assert made[0].state.seats[0].colour == "green"
         assert "5 players, random cards, supplies simultaneous" in text_of(app, "#lobby-body")
         assert "green" in text_of(app, "#lobby-body")
@@ -296,7 +305,7 @@ async def test_host_form_opens_a_lobby(monkeypatch: pytest.MonkeyPatch) -> None:
 @sync
 async def test_verify_screen_gives_the_verdict(tmp_path: Path) -> None:
     record = tmp_path / "game.rattus"
-    record.write_bytes(play_secure_game(2, 5, ["random"]).record)
+    record.write_bytes(play_secure_game(get_game("cartus"), 2, 5, ["random"], {}).record)
     garbage = tmp_path / "garbage.rattus"
     garbage.write_bytes(b"not a record")
     assert verify_file(record)[0] is True
@@ -351,7 +360,9 @@ async def test_network_screens_fit_80x24(which: str, tmp_path: Path) -> None:
             await pilot.pause()
             screen.tables_changed(
                 {
-                    str(i): TableAdvert(f"Table {i}", f"{i:016x}", 1, 4, "open", host="10.0.0.5")
+                    str(i): TableAdvert(
+                        f"Table {i}", f"{i:016x}", 1, 4, "open", host="10.0.0.5", game="cartus"
+                    )
                     for i in range(5)
                 }
             )
@@ -436,7 +447,9 @@ async def test_options_and_colours_change_in_the_lobby(tmp_path: Path) -> None:
     """p, g and s change the players, the buildings and the supplies; every seat is un-readied:
     a bot gets ready again by itself, a human guest is asked to confirm. c changes a player's
     colour to the next free one, host or guest."""
-    async with host_guest_and_bot(tmp_path, TableOptions(3, "first-game")) as t:
+    async with host_guest_and_bot(
+        tmp_path, TableOptions.of("cartus", 3, buildings="first-game", simultaneous_supply=False)
+    ) as t:
         lobby, host, hp, guest, guest_lobby, gp = (
             t.lobby, t.host, t.hp, t.guest, t.guest_lobby, t.gp
         )  # fmt: skip
@@ -447,7 +460,9 @@ async def test_options_and_colours_change_in_the_lobby(tmp_path: Path) -> None:
 
         await hp.press("p")  # 3 -> 4 players
         await wait_until(hp, lambda: guest_lobby.state.options.players == 4)  # type: ignore[union-attr]
-        assert lobby.state.options == TableOptions(4, "first-game", False)
+        assert lobby.state.options == TableOptions.of(
+            "cartus", 4, buildings="first-game", simultaneous_supply=False
+        )
         await wait_until(hp, lambda: lobby.state.seats[2].ready)  # the bot, again
         assert not lobby.state.seats[1].ready and not guest_lobby.wants_ready()
         await gp.pause()
@@ -461,7 +476,9 @@ async def test_options_and_colours_change_in_the_lobby(tmp_path: Path) -> None:
             hp,
             lambda: (
                 guest_lobby.state.options  # type: ignore[union-attr]
-                == TableOptions(3, "random-buildings", True)
+                == TableOptions.of(
+                    "cartus", 3, buildings="random-buildings", simultaneous_supply=True
+                )
             ),
         )
         await hp.pause()

@@ -12,6 +12,7 @@ import pytest
 from textual.widgets import Input, Static
 from tui_helpers import sync
 
+from rattus_net.kit.registry import get_game
 from rattus_net.selfplay import play_secure_game
 from tui.app import RattusApp
 from tui.netscreens import VerifyScreen
@@ -128,7 +129,7 @@ async def test_verify_dialog_opens_only_the_players_own_records(
     folders: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     alice, bob = folders
-    record = play_secure_game(2, 5, ["random"]).record
+    record = play_secure_game(get_game("cartus"), 2, 5, ["random"], {}).record
     mine = alice / "data" / "games" / "0123abcd" / "seat-1" / "record.rattus"
     theirs = bob / "data" / "games" / "4567cdef" / "seat-1" / "record.rattus"
     for path in (mine, theirs):

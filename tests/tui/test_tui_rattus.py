@@ -344,12 +344,12 @@ def test_a_users_map_with_other_region_names_still_draws() -> None:
 def test_the_map_log_speaks_to_you_and_tells_the_end_after_the_last_turn(
     players: int, seed: int
 ) -> None:
-    from rattus_net.cli_rattus import play_bots
-    from rattus_net.games.rattus.loader import default_components
     from rattus_net.games.rattus.view import RattusView
+    from rattus_net.kit.registry import get_game
+    from rattus_net.selfplay import play_game
     from tui.rattus.narrate import Narrator
 
-    game, _ = play_bots(["heuristic"] * players, seed, default_components())
+    game = play_game(get_game("rattus"), players, seed, ["heuristic"], {}).game
     r = game.result
     assert r is not None
     ender = game.config.players[r.ender]

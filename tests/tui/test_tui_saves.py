@@ -18,8 +18,8 @@ from test_tui_network import _fits
 from textual.widgets import Static
 from tui_helpers import keys_for, play_to_end, sync, to_dialog
 
+from rattus_net.games.cartus.report import state_dict
 from rattus_net.games.cartus.view import PlayerView
-from rattus_net.report import state_dict
 from tui.app import RattusApp
 from tui.cartus.controller import OfflineGame, OfflineOptions
 from tui.cartus.dialogs import DecisionDialog
@@ -163,7 +163,7 @@ async def test_the_menu_with_both_ways_back_fits_80x24() -> None:
     (save_path().parent / "games" / gid).mkdir(parents=True)
     (save_path().parent / "games" / gid / "journal.bin").write_bytes(b"")
     meta = {"table": "Kitchen", "seat": 1, "players": ["Hana", "Gus"], "status": "playing",
-            "listen": ["127.0.0.1", 7000], "bot": "human"}  # fmt: skip
+            "listen": ["127.0.0.1", 7000], "bot": "human", "game": "cartus"}  # fmt: skip
     (save_path().parent / "games" / gid / "meta.json").write_text(json.dumps(meta))
     app = RattusApp(seed=4)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -10,14 +10,8 @@ from pathlib import Path
 from textual.widgets import Input, Static
 from tui_helpers import sync, to_dialog
 
-from rattus_net.settings import (
-    Settings,
-    config_dir,
-    load_settings,
-    read_settings,
-    save_settings,
-    settings_path,
-)
+from rattus_net.paths import config_dir, settings_path
+from rattus_net.settings import Settings, load_settings, read_settings, save_settings
 from tui.app import RattusApp
 from tui.cartus.saves import read_save, save_path
 from tui.cartus.screens import TableScreen
@@ -44,6 +38,20 @@ def test_a_damaged_or_foreign_settings_file_is_ignored_with_a_note() -> None:
     # wrong types and unknown keys: those keys only are left at their defaults
     path.write_text(json.dumps({"name": 7, "players": True, "bots": "random", "new": 1}))
     assert read_settings() == (Settings(bots="random"), None)
+
+
+def test_each_game_s_options_are_kept_under_its_name_and_read_back_through_its_options() -> None:
+    s = Settings().with_options("cartus", {"buildings": "first-game"})
+    s = s.with_options("cartus", {"simultaneous_supply": True}).with_options("rattus", {})
+    save_settings(s)
+    kept = load_settings()
+    assert kept.options("cartus") == {"buildings": "first-game", "simultaneous_supply": True}
+    assert kept.options("rattus") == {} and kept.options("chess") == {}
+    # a value the game no longer takes, an option it no longer has: forgotten on reading
+    games = {"cartus": {"buildings": "farm,moon", "simultaneous_supply": "yes", "speed": 3}}
+    settings_path().write_text(json.dumps({"players": 4, "games": games}))
+    assert read_settings() == (Settings(players=4, games=games), None)
+    assert load_settings().options("cartus") == {}
 
 
 @sync
@@ -143,7 +151,8 @@ async def test_without_a_saved_game_q_quits_at_once() -> None:
 async def test_the_host_and_join_forms_start_from_the_last_name_and_colour() -> None:
     from tui.netscreens import HostScreen, JoinScreen
 
-    save_settings(Settings(name="Hana", colour="yellow", players=4, buildings="random-buildings"))
+    kept = Settings(name="Hana", colour="yellow", players=4)
+    save_settings(kept.with_options("cartus", {"buildings": "random-buildings"}))
     app = RattusApp(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()

@@ -161,9 +161,15 @@ def test_join_screen(snap_compare: Any) -> None:
         screen.discovery_note = "Tables on the local network (live):"
         screen.tables_changed(
             {
-                "a": TableAdvert("Kitchen", "ab" * 8, 1, 2, "open", host="10.0.0.5", port=7000),
-                "b": TableAdvert("Attic", "cd" * 8, 3, 0, "full", host="10.0.0.7", port=7100),
-                "c": TableAdvert("Old", "ef" * 8, 1, 1, "open", 99, "10.0.0.6", 7001),
+                "a": TableAdvert(
+                    "Kitchen", "ab" * 8, 1, 2, "open", host="10.0.0.5", port=7000, game="cartus"
+                ),
+                "b": TableAdvert(
+                    "Attic", "cd" * 8, 3, 0, "full", host="10.0.0.7", port=7100, game="cartus"
+                ),
+                "c": TableAdvert(
+                    "Old", "ef" * 8, 1, 1, "open", "cartus", version=99, host="10.0.0.6", port=7001
+                ),
             }
         )
         await pilot.pause()

@@ -17,7 +17,6 @@ from typing import Protocol
 
 from protocol.safetext import safetext
 from rattus_net.bots import BOT_KINDS, Bot, make_bot
-from rattus_net.engine.errors import RattusError
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.game import Game
@@ -25,6 +24,7 @@ from rattus_net.games.cartus.local import LocalTable
 from rattus_net.games.cartus.moves import Move
 from rattus_net.games.cartus.narrate import Narrator, decision_words, narrate_view
 from rattus_net.games.cartus.view import PlayerView
+from rattus_net.kit.errors import RattusNetError
 from tui.cartus.saves import SavedGame, save_body
 from tui.offline import BOT_NAMES, CHECKPOINT_SECONDS, HUMAN_NAME
 from tui.saves import SaveError, SaveWriter, save_writer
@@ -154,7 +154,7 @@ class OfflineGame:
         record = replace(saved.record, seed=random.SystemRandom().randrange(2**63))
         try:
             game, table = record.replay()
-        except RattusError as exc:
+        except RattusNetError as exc:
             raise SaveError(f"the saved game does not replay: {exc}") from None
         options = OfflineOptions(
             players=game.n,

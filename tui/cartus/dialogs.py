@@ -26,7 +26,6 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from rattus_net.engine.errors import RattusError
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.game import Decision
 from rattus_net.games.cartus.moves import (
@@ -42,6 +41,7 @@ from rattus_net.games.cartus.moves import (
 )
 from rattus_net.games.cartus.narrate import decision_words
 from rattus_net.games.cartus.view import PlayerView
+from rattus_net.kit.errors import RattusNetError
 from tui.cartus import render as R
 from tui.cartus.controller import GameController
 
@@ -273,7 +273,7 @@ class DecisionDialog(ModalScreen[bool]):
         """Play the move; the table lets the others play (in a worker) once we are closed."""
         try:
             self.controller.play(move)
-        except RattusError as exc:  # IllegalMove and friends: say why, stay open
+        except RattusNetError as exc:  # IllegalMove and friends: say why, stay open
             self.error = str(exc) or exc.__class__.__name__
             self.redraw()
             return

@@ -19,9 +19,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from rattus_net.engine.errors import RattusError
 from rattus_net.games.rattus.decision import Kind
 from rattus_net.games.rattus.moves import Move
+from rattus_net.kit.errors import RattusNetError
 from tui.rattus.choices import Choice, ChoiceTree, heading, tree_for
 from tui.rattus.controller import RattusController
 from tui.rattus.render import seen_text
@@ -142,7 +142,7 @@ class RattusDialog(ModalScreen[bool]):
     def submit(self, move: Move) -> None:
         try:
             self.controller.play(move)
-        except RattusError as exc:  # IllegalMove and friends: say why, stay open
+        except RattusNetError as exc:  # IllegalMove and friends: say why, stay open
             self.error = str(exc) or exc.__class__.__name__
             self.choices.back()
             self.redraw()

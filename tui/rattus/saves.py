@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from rattus_net.bots.rattus import RATTUS_BOTS
-from rattus_net.engine.errors import RattusError, RecordError
 from rattus_net.games.rattus.game import RattusGame
 from rattus_net.games.rattus.loader import default_components
 from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.record import OldRulesRecord, RattusRecord
-from rattus_net.net.persist import data_dir
+from rattus_net.kit.errors import RattusNetError, RecordError
+from rattus_net.paths import data_dir
 from tui.saves import SaveError, wait_for_writes, write_file
 
 FILE_NAME = "offline-rattus-game.json"
@@ -44,7 +44,7 @@ class SavedRattusGame:
         """The game where it stopped (raises ``SaveError`` if the record does not replay)."""
         try:
             return self.record.replay()
-        except RattusError as exc:
+        except RattusNetError as exc:
             raise SaveError(f"the saved Rattus game does not replay: {exc}") from None
 
 
@@ -111,7 +111,7 @@ def read_rattus_save(path: Path) -> SavedRattusGame | None:
             "the saved Rattus game was played under the old rules (struck cubes left the "
             "game): this version cannot continue it"
         ) from None
-    except (RecordError, RattusError) as exc:
+    except (RecordError, RattusNetError) as exc:
         raise SaveError(f"the saved Rattus game is damaged: {exc}") from None
     if not 0 <= seat < len(record.players):
         raise SaveError("the saved Rattus game is damaged (bad seat)")

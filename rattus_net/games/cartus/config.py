@@ -6,7 +6,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
 
-from rattus_net.engine.errors import SetupError
 from rattus_net.games.cartus.data import (
     BUILDINGS_PER_CLASS_IN_GAME,
     COLOURS,
@@ -20,6 +19,7 @@ from rattus_net.games.cartus.data import (
     parse_building,
     parse_building_card,
 )
+from rattus_net.kit.errors import SetupError
 
 
 class SelectionMethod(Enum):

@@ -1,52 +1,94 @@
-"""Rattus Cartus behind the game interface: a thin adapter over ``rattus_net.engine``.
-
-The Cartus engine stays where it is (``rattus_net/engine``); this module only forwards to it,
-so Rattus Cartus behaves exactly as before.
-"""
+"""Rattus Cartus behind the kit's game interface (``rattus_net/kit/interface.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from rattus_net.engine.errors import RattusError, SetupError
-from rattus_net.games.base import GameDefinition, Outcome, TableOptionError
+from rattus_net.games.cartus import report
 from rattus_net.games.cartus.choices import ChoiceSpace
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.local import LocalTable
 from rattus_net.games.cartus.moves import Move, format_move, parse_move
+from rattus_net.games.cartus.record import GameRecord
 from rattus_net.games.cartus.secure import CartusSecure
 from rattus_net.games.cartus.tablewords import CartusWords
 from rattus_net.games.cartus.view import PlayerView
+from rattus_net.kit.chance import ChanceSource
+from rattus_net.kit.interface import Bot, GameDefinition, Outcome, Table
+from rattus_net.kit.options import Option, OptionSchema, OptionValue, OptionValues
+
+SELECTIONS = ("first-game", "random-buildings", "random-cards")
 
 
-class CartusGame(GameDefinition):
-    """Rattus Cartus, 2 to 5 players. Options: ``buildings`` (a ``BuildingSelection`` or its
-    text), ``simultaneous_supply``, ``plague_survivors``."""
+def _selection(text: str) -> str:
+    """A building selection's text, checked and in its one form (``SetupError`` if bad)."""
+    return BuildingSelection.parse(text).describe()
+
+
+def building_words(value: OptionValue) -> str:
+    """``random cards`` for ``random-cards`` (a list of buildings stays as it is)."""
+    return str(value).replace("-", " ")
+
+
+OPTIONS = OptionSchema(
+    (
+        Option(
+            "buildings",
+            str,
+            "random-cards",
+            help="Rattus Cartus: first-game, random-buildings, random-cards, or six buildings "
+            "/ 30 cards (default: first-game to play, random-cards for bots and tables)",
+            label="Buildings",
+            values=SELECTIONS,
+            check=_selection,
+            flag="--buildings",
+            lobby_key="buildings",
+            play_default="first-game",
+            words=building_words,
+        ),
+        Option(
+            "simultaneous_supply",
+            bool,
+            False,
+            help="Rattus Cartus: everyone chooses a supply action at once (default: in turn)",
+            label="Supplies",
+            flag="--simultaneous-supply",
+            commands=frozenset({"selfplay", "host"}),
+            lobby_key="simultaneous",
+            words=lambda v: "simultaneous" if v else "in turn",
+            phrase="supplies {}",
+        ),
+    )
+)
+
+
+class CartusGame(GameDefinition[GameConfig, Game, Move, PlayerView]):
+    """Rattus Cartus, 2 to 5 players. Options: ``buildings`` (a building selection's text)
+    and ``simultaneous_supply``."""
 
     name = "cartus"
     title = "Rattus Cartus"
     min_players = 2
     max_players = 5
+    order = 10
+    options = OPTIONS
+    named_in_formats = False
     network_play = True
-    table_options = frozenset({"buildings", "simultaneous_supply"})
-    """At a network table: the building selection (its text) and the simultaneous supply."""
 
-    def new_game(self, players: Sequence[str], options: Mapping[str, Any] | None = None) -> Game:
-        opts = dict(options or {})
-        selection = opts.pop("buildings", BuildingSelection.first_game())
-        if isinstance(selection, str):
-            selection = BuildingSelection.parse(selection)
-        try:
-            return Game(GameConfig(tuple(players), selection, **opts))
-        except TypeError:
-            raise SetupError(
-                f"unknown Rattus Cartus option(s): {', '.join(sorted(opts))}"
-            ) from None
+    def configure(self, players: Sequence[str], values: OptionValues) -> GameConfig:
+        v = self.options.complete(values)
+        return GameConfig(
+            tuple(players),
+            BuildingSelection.parse(str(v["buildings"])),
+            simultaneous_supply=bool(v["simultaneous_supply"]),
+        )
 
-    def local_table(self, seed: int | None) -> LocalTable:
-        return LocalTable(seed)
+    def new_game(self, config: GameConfig) -> Game:
+        return Game(config)
+
+    def local_table(self, seed: int | None, chance: ChanceSource | None = None) -> LocalTable:
+        return LocalTable(seed, chance_source=chance)
 
     def view(self, game: Game, seat: int) -> PlayerView:
         return PlayerView(game, seat)
@@ -62,31 +104,17 @@ class CartusGame(GameDefinition):
     def format_move(self, move: Move) -> str:
         return format_move(move)
 
-    def secure(self) -> CartusSecure:
-        return CartusSecure()
+    def make_bot(
+        self,
+        kind: str,
+        seed: int | None = None,
+        *,
+        seconds: float | None = None,
+        iterations: int | None = None,
+    ) -> Bot[PlayerView, Move]:
+        from rattus_net.bots import make_bot
 
-    def check_table_options(self, options: Mapping[str, Any]) -> None:
-        try:
-            BuildingSelection.parse(options["buildings"])
-        except (RattusError, ValueError) as exc:
-            raise TableOptionError(f"bad building selection: {exc}") from None
-
-    def network_config(
-        self, players: Sequence[str], colours: Sequence[str], options: Mapping[str, Any]
-    ) -> GameConfig:
-        return GameConfig(
-            players=tuple(players),
-            buildings=BuildingSelection.parse(options["buildings"]),
-            simultaneous_supply=bool(options["simultaneous_supply"]),
-            colours=tuple(colours),
-        )
-
-    def progress(self, game: Game) -> tuple[int, str]:
-        """Rattus Cartus plays the rounds of its plan."""
-        return game.round, f"round {game.round} of {game.plan.rounds}"
-
-    def table_words(self, names: Sequence[str], seat: int) -> CartusWords:
-        return CartusWords(names, seat)
+        return make_bot(kind, seed, seconds=seconds, iterations=iterations)
 
     def outcome(self, game: Game) -> Outcome | None:
         r = game.result
@@ -98,3 +126,44 @@ class CartusGame(GameDefinition):
             for s in range(game.n)
         )
         return Outcome(tuple(r.winners), tuple(r.totals), lines)
+
+    def progress(self, game: Game) -> tuple[int, str]:
+        """Rattus Cartus plays the rounds of its plan."""
+        return game.round, f"round {game.round} of {game.plan.rounds}"
+
+    # --- records and reports ----------------------------------------------------------------
+
+    def record_of(self, game: Game, table: Table, values: OptionValues) -> str:
+        assert isinstance(table, LocalTable)
+        return GameRecord.from_game(game, table).dumps()
+
+    def read_record(self, text: str, values: OptionValues) -> GameRecord:
+        return GameRecord.loads(text)
+
+    def state_text(self, game: Game) -> str:
+        return report.state_text(game)
+
+    def state_dict(self, game: Game) -> dict[str, object]:
+        return report.state_dict(game)
+
+    def selfplay_words(self, players: int) -> report.CartusSelfplay:
+        return report.CartusSelfplay(players)
+
+    # --- the network table ------------------------------------------------------------------
+
+    def secure(self) -> CartusSecure:
+        return CartusSecure()
+
+    def network_config(
+        self, players: Sequence[str], colours: Sequence[str], values: OptionValues
+    ) -> GameConfig:
+        v = self.options.complete(values)
+        return GameConfig(
+            players=tuple(players),
+            buildings=BuildingSelection.parse(str(v["buildings"])),
+            simultaneous_supply=bool(v["simultaneous_supply"]),
+            colours=tuple(colours),
+        )
+
+    def table_words(self, names: Sequence[str], seat: int) -> CartusWords:
+        return CartusWords(names, seat)

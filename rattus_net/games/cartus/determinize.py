@@ -26,11 +26,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from rattus_net.engine.table import PublicRandom, Rehandle, Reveal, Shuffle
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.game import Decision, Game, Phase
 from rattus_net.games.cartus.moves import DecisionKind
 from rattus_net.games.cartus.view import PlayerView
+from rattus_net.kit.table import PublicRandom, Rehandle, Reveal, Shuffle
 
 _ALL_CARDS: Counter[int] = Counter(D.population_faces() + D.special_faces())
 

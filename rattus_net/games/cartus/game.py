@@ -24,27 +24,9 @@ from enum import Enum
 from itertools import combinations
 from typing import Any, NamedTuple, Protocol
 
-from rattus_net.engine.errors import (
-    BadChoice,
-    CardNotHeld,
-    CardNotPlayable,
-    CheatDetected,
-    GameOver,
-    NotYourTurn,
-    PassNotAllowed,
-    TableMisuse,
-    WrongCount,
-)
-from rattus_net.engine.table import (
-    Open,
-    PublicRandom,
-    Rehandle,
-    Reveal,
-    Shuffle,
-    TableRequest,
-)
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.config import GameConfig, SelectionMethod
+from rattus_net.games.cartus.errors import CardNotPlayable, PassNotAllowed
 from rattus_net.games.cartus.moves import (
     ChoosePlayer,
     DecisionKind,
@@ -62,6 +44,23 @@ from rattus_net.games.cartus.moves import (
     PlayPass,
     Supply,
     TakeAction,
+)
+from rattus_net.kit.errors import (
+    BadChoice,
+    CardNotHeld,
+    CheatDetected,
+    GameOver,
+    NotYourTurn,
+    TableMisuse,
+    WrongCount,
+)
+from rattus_net.kit.table import (
+    Open,
+    PublicRandom,
+    Rehandle,
+    Reveal,
+    Shuffle,
+    TableRequest,
 )
 
 

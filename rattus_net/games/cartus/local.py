@@ -14,11 +14,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from rattus_net.engine.chance import Chance, ChanceSource
-from rattus_net.engine.errors import SetupError, TableMisuse
-from rattus_net.engine.table import PublicRandom, Rehandle, Reveal, Shuffle
 from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.moves import Move
+from rattus_net.kit.chance import Chance, ChanceSource
+from rattus_net.kit.errors import SetupError, TableMisuse
+from rattus_net.kit.table import PublicRandom, Rehandle, Reveal, Shuffle
 
 
 @dataclass

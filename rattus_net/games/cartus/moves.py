@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from rattus_net.games.cartus.data import face_code, parse_face
+from rattus_net.kit.errors import MoveSyntaxError
 
 
 class DecisionKind(Enum):
@@ -128,10 +129,6 @@ class DiscardHandles:
 
 
 HandleMove = EnterHidden | PassHandle | GiveHandles | DiscardHandles
-
-
-class MoveSyntaxError(ValueError):
-    """Text that is not a move."""
 
 
 def _cards_text(cards: tuple[int, ...]) -> str:

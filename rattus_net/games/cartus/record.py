@@ -19,12 +19,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from rattus_net.engine.errors import IllegalMove, RecordError, SetupError
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig, SelectionMethod
 from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.local import LocalTable, settle
-from rattus_net.games.cartus.moves import Move, MoveSyntaxError, format_move, parse_move
+from rattus_net.games.cartus.moves import Move, format_move, parse_move
+from rattus_net.kit.errors import IllegalMove, MoveSyntaxError, RecordError, SetupError
 
 FORMAT = "rattus-record"
 VERSION = 2

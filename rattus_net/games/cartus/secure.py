@@ -1,4 +1,4 @@
-"""Rattus Cartus as the network table plays it (``rattus_net.games.base.SecureGame``).
+"""Rattus Cartus as the network table plays it (``rattus_net.kit.interface.SecureGame``).
 
 Its hidden parts: the population deck and the nun row (masked and shuffled), the hands (mixed
 after they gain cards: ``GameConfig.mix_hands``), the cards laid face down when entering a
@@ -13,8 +13,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from rattus_net.engine.errors import IllegalMove, RattusError
-from rattus_net.games.base import OpenedGame, SecureGame, WireError, WireValue
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.game import Game
@@ -37,6 +35,8 @@ from rattus_net.games.cartus.moves import (
     TakeAction,
 )
 from rattus_net.games.cartus.record import CardOrder, GameRecord, result_summary
+from rattus_net.kit.errors import IllegalMove, RattusNetError
+from rattus_net.kit.interface import OpenedGame, SecureGame, WireError, WireValue
 
 _CONFIG_KEYS = frozenset(
     {"players", "buildings", "simultaneous_supply", "first_player", "plague_survivors"}
@@ -66,7 +66,7 @@ def _ints(value: WireValue, what: str, limit: int = 64) -> tuple[int, ...]:
     return tuple(_int(v, what, 0, 1 << 20) for v in value)
 
 
-class CartusSecure(SecureGame):
+class CartusSecure(SecureGame[GameConfig, Game, Move]):
     """Rattus Cartus behind the network table's interface (see the module docstring)."""
 
     name = "cartus"
@@ -118,7 +118,7 @@ class CartusSecure(SecureGame):
                 mix_hands=True,  # every secure game mixes hands (docs/protocol.md section 4)
                 colours=tuple(str(c) for c in colours if isinstance(c, str)),
             )
-        except RattusError as exc:
+        except RattusNetError as exc:
             raise WireError(f"bad game configuration: {exc}") from None
 
     def secure_config(self, config: GameConfig) -> GameConfig:

@@ -1,4 +1,4 @@
-"""Rattus Cartus's words at a network table (``rattus_net.games.base.TableWords``): its
+"""Rattus Cartus's words at a network table (``rattus_net.kit.interface.TableWords``): its
 narrator, the buildings named by the row on display."""
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rattus_net.engine.errors import SetupError
+from rattus_net.kit.errors import SetupError
 
 FORMAT = "rattus-components"
 VERSION = 1

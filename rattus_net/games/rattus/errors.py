@@ -5,7 +5,7 @@ Every one is raised before the state changes, so a caller can show the message a
 
 from __future__ import annotations
 
-from rattus_net.engine.errors import BadChoice, CardNotHeld, IllegalMove, WrongCount
+from rattus_net.kit.errors import BadChoice, CardNotHeld, IllegalMove, WrongCount
 
 
 class NoSuchRegion(BadChoice):

@@ -1,7 +1,7 @@
 """The rules of Rattus (the board game) as a deterministic state machine over token handles.
 
 Driven from outside like the Rattus Cartus engine (``docs/engine.md``): ``RattusGame.pending``
-is a :class:`Decision` (``apply``), a table request from ``rattus_net.engine.table``
+is a :class:`Decision` (``apply``), a table request from ``rattus_net.kit.table``
 (``answer``) or ``None`` once the game is over (``result``). Rat tokens are handles whose face
 this engine learns only from a ``Reveal``: a public one when a token is turned up at an
 outbreak, a private one (``to=seat``) when a Witch looks. Chance comes from the table too: the
@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, NamedTuple
 
-from rattus_net.engine.errors import BadChoice, GameOver, NotYourTurn, SetupError, TableMisuse
-from rattus_net.engine.table import PublicRandom, Reveal, Shuffle, TableRequest
 from rattus_net.games.rattus import rules as R
 from rattus_net.games.rattus.components import CARDS, CODE_OF, Components, Token
 from rattus_net.games.rattus.decision import CUBES_OUT, SUPPLY, Decision, Kind
 from rattus_net.games.rattus.errors import NoSuchRegion
 from rattus_net.games.rattus.moves import Move
+from rattus_net.kit.errors import BadChoice, GameOver, NotYourTurn, SetupError, TableMisuse
+from rattus_net.kit.table import PublicRandom, Reveal, Shuffle, TableRequest
 
 CUBES = 20
 REMOVED = {2: 12, 3: 6, 4: 0}  # tokens removed unseen from the rat supply [C count]

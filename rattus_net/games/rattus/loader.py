@@ -9,6 +9,7 @@ shipped ``components.json`` or a user's ``--components FILE`` and hands the pars
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -62,3 +63,18 @@ def load_components(path: Path | None) -> Components:
     except OSError as exc:
         raise ComponentsError(f"{path}: cannot be read ({exc.strerror})") from None
     return parse_text(text, str(path))
+
+
+def load_custom(path: Path | None) -> tuple[Components, Any]:
+    """The components of ``path`` and, for a user's file, its content (records embed it);
+    the shipped components and ``None`` without one."""
+    comps = load_components(path)
+    if path is None:
+        return comps, None
+    return comps, json.loads(path.read_text(encoding="utf-8"))
+
+
+def components_path(values: Mapping[str, object]) -> Path | None:
+    """The file the ``components`` option names (``""`` or none: the shipped components)."""
+    value = values.get("components", "")
+    return Path(str(value)) if value else None

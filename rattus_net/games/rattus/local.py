@@ -12,11 +12,11 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from rattus_net.engine.chance import Chance, ChanceSource
-from rattus_net.engine.errors import SetupError, TableMisuse
-from rattus_net.engine.table import PublicRandom, Reveal, Shuffle
 from rattus_net.games.rattus.game import RattusGame
 from rattus_net.games.rattus.moves import Move
+from rattus_net.kit.chance import Chance, ChanceSource
+from rattus_net.kit.errors import SetupError, TableMisuse
+from rattus_net.kit.table import PublicRandom, Reveal, Shuffle
 
 
 class RattusTable:

@@ -24,11 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rattus_net.engine.errors import IllegalMove
-
-
-class MoveSyntaxError(IllegalMove, ValueError):
-    """Text that is not a Rattus move."""
+from rattus_net.kit.errors import MoveSyntaxError
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,11 +16,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rattus_net.engine.errors import IllegalMove, RattusError, RecordError
 from rattus_net.games.rattus.components import Components, ComponentsError, parse_components
 from rattus_net.games.rattus.game import RattusConfig, RattusGame, Result
 from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.moves import Move, format_move, parse_move
+from rattus_net.kit.errors import IllegalMove, MoveSyntaxError, RattusNetError, RecordError
 
 FORMAT = "rattus-record"
 VERSION = 2
@@ -89,7 +89,7 @@ class RattusRecord:
                 table.settle(game)
         except RecordError:
             raise
-        except RattusError as exc:
+        except RattusNetError as exc:
             raise RecordError(f"the record cannot be replayed: {exc}") from None
         if upto is None and self.result is not None and game.is_over:
             got = result_summary(game)
@@ -213,7 +213,7 @@ class RattusRecord:
                 raise RecordError(f"move {i}: {who!r} is not one of the players")
             try:
                 moves.append((names[who], parse_move(text)))
-            except IllegalMove as exc:
+            except MoveSyntaxError as exc:
                 raise RecordError(f"move {i}: {exc}") from None
         result = obj.get("result")
         if result is not None and not isinstance(result, dict):

@@ -8,6 +8,7 @@ characters before printing them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rattus_net.games.rattus.decision import CUBES_OUT, SUPPLY
@@ -253,6 +254,75 @@ class _Spectator(RattusView):
 
 def spectator_view(game: RattusGame) -> RattusView:
     return _Spectator(game, 0)
+
+
+class RattusSelfplay:
+    """How ``rattus selfplay`` reports games of Rattus: cubes, the winner, how each ended."""
+
+    def __init__(self, players: int) -> None:
+        self.wins = [0] * players
+        self.cubes = [0] * players
+        self.endings = {SUPPLY: 0, CUBES_OUT: 0}
+        self.ties = 0
+        self.games = 0
+
+    def add(self, game: RattusGame) -> dict[str, object]:
+        r = game.result
+        assert r is not None
+        self.games += 1
+        self.wins[r.winner] += 1
+        self.endings[r.reason] += 1
+        self.ties += r.tied
+        for s in range(game.n):
+            self.cubes[s] += r.totals[s]
+        return {
+            "winner": game.config.players[r.winner],
+            "cubes": list(r.totals),
+            "reason": r.reason,
+            "tied": r.tied,
+        }
+
+    def line(self, entry: Mapping[str, Any]) -> str:
+        totals = " ".join(f"{c:>3}" for c in entry["cubes"])
+        return f"cubes {totals}  winner: {entry['winner']}"
+
+    def summary(self, labels: Sequence[str]) -> dict[str, Any]:
+        games = self.games
+        return {
+            "wins": dict(zip(labels, self.wins, strict=True)),
+            "average_cubes": {
+                label: c / max(1, games) for label, c in zip(labels, self.cubes, strict=True)
+            },
+            # How the games ended (rules section 4): (a) the rat supply ran out, (b) the
+            # active player had all his cubes out (rare by the rules); how often a tie decided.
+            "ended_by": {
+                "supply": share(self.endings[SUPPLY], games),
+                "all_cubes_out": share(self.endings[CUBES_OUT], games),
+            },
+            "tie_rate": share(self.ties, games),
+        }
+
+    def summary_lines(self, labels: Sequence[str]) -> list[str]:
+        games = max(1, self.games)
+        out = [
+            f"  {label:<22} wins {wins:>4} ({100 * wins / games:5.1f}%)  "
+            f"average cubes {cubes / games:5.1f}"
+            for label, wins, cubes in zip(labels, self.wins, self.cubes, strict=True)
+        ]
+        supply, cubes_out = self.endings[SUPPLY], self.endings[CUBES_OUT]
+        out.append(
+            f"  ended by (a) the rat supply running out: {supply} "
+            f"({100 * share(supply, self.games):.1f}%), by (b) all cubes out: "
+            f"{cubes_out} ({100 * share(cubes_out, self.games):.1f}%); "
+            f"ties decided by the tie-break: {self.ties} "
+            f"({100 * share(self.ties, self.games):.1f}%)"
+        )
+        return out
+
+
+def share(count: int, total: int) -> float:
+    """``count`` out of ``total`` as a fraction (0 for no games), rounded for reports."""
+    return round(count / total, 4) if total else 0.0
 
 
 __all__ = [

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rattus_net.engine.errors import BadChoice, NotYourTurn, WrongCount
-from rattus_net.engine.table import Reveal
 from rattus_net.games.rattus.components import CARDS
 from rattus_net.games.rattus.decision import SUPPLY, Decision, Kind
 from rattus_net.games.rattus.errors import (
@@ -38,6 +36,8 @@ from rattus_net.games.rattus.moves import (
     Witch,
     format_move,
 )
+from rattus_net.kit.errors import BadChoice, NotYourTurn, WrongCount
+from rattus_net.kit.table import Reveal
 
 if TYPE_CHECKING:
     from rattus_net.games.rattus.game import RattusGame

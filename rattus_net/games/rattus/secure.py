@@ -1,4 +1,4 @@
-"""Rattus as the network table plays it (``rattus_net.games.base.SecureGame``).
+"""Rattus as the network table plays it (``rattus_net.kit.interface.SecureGame``).
 
 Its secrets are the rat tokens: a token's face is its index in the components' 49 tokens, so
 each of the 49 faces gets a group point. The start tokens and the rat supply are ``Shuffle``d
@@ -19,15 +19,15 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rattus_net.engine.errors import RattusError
-from rattus_net.games.base import OpenedGame, SecureGame, WireError, WireValue
 from rattus_net.games.rattus.components import Components
 from rattus_net.games.rattus.game import RattusConfig, RattusGame
 from rattus_net.games.rattus.loader import default_components
-from rattus_net.games.rattus.moves import Move, MoveSyntaxError, format_move, parse_move
+from rattus_net.games.rattus.moves import Move, format_move, parse_move
 from rattus_net.games.rattus.person import Persons
 from rattus_net.games.rattus.record import PILES, RattusRecord, result_summary, summary_result
 from rattus_net.games.rattus.report import result_text
+from rattus_net.kit.errors import MoveSyntaxError, RattusNetError
+from rattus_net.kit.interface import OpenedGame, SecureGame, WireError, WireValue
 
 TOKENS = 49
 MAX_MOVE_TEXT = 200
@@ -51,7 +51,7 @@ def fingerprint(comps: Components) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
-class RattusSecure(SecureGame):
+class RattusSecure(SecureGame[RattusConfig, RattusGame, Move]):
     """Rattus behind the network table's interface (see the module docstring)."""
 
     name = "rattus"
@@ -92,7 +92,7 @@ class RattusSecure(SecureGame):
             )
         try:
             return RattusConfig(tuple(str(p) for p in players), comps)
-        except RattusError as exc:
+        except RattusNetError as exc:
             raise WireError(f"bad game configuration: {exc}") from None
 
     def new_game(self, config: RattusConfig) -> RattusGame:

@@ -1,4 +1,4 @@
-"""Rattus's words at a network table (``rattus_net.games.base.TableWords``): one line per
+"""Rattus's words at a network table (``rattus_net.kit.interface.TableWords``): one line per
 event, as ``rattus replay`` says it (a front end may tell more: the TUI's map does)."""
 
 from __future__ import annotations

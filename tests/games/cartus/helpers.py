@@ -234,7 +234,7 @@ class Scenario:
 
     def _settle_setup(self, n: int) -> None:
         g, t = self.game, self.table
-        from rattus_net.engine.table import Shuffle
+        from rattus_net.kit.table import Shuffle
 
         while g.pending is not None and g.decision is None:
             req = g.pending

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from rattus_net.engine.errors import NotYourTurn
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.choices import legal_choices
 from rattus_net.games.cartus.data import SWORD, Building
@@ -21,6 +20,7 @@ from rattus_net.games.cartus.moves import (
 )
 from rattus_net.games.cartus.narrate import Narrator, decision_words
 from rattus_net.games.cartus.record import GameRecord
+from rattus_net.kit.errors import NotYourTurn
 
 from .helpers import K, P, Scenario, give_special, play_until_last_round
 

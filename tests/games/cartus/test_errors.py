@@ -6,20 +6,9 @@ from collections.abc import Callable
 
 import pytest
 
-from rattus_net.engine.errors import (
-    BadChoice,
-    CardNotHeld,
-    CardNotPlayable,
-    GameOver,
-    IllegalMove,
-    NotYourTurn,
-    PassNotAllowed,
-    SetupError,
-    TableMisuse,
-    WrongCount,
-)
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.data import GOLD, JOKER, PASS, SWORD, Building
+from rattus_net.games.cartus.errors import CardNotPlayable, PassNotAllowed
 from rattus_net.games.cartus.moves import (
     ChoosePlayer,
     DecisionKind,
@@ -30,6 +19,16 @@ from rattus_net.games.cartus.moves import (
     Move,
     PlayPass,
     Supply,
+)
+from rattus_net.kit.errors import (
+    BadChoice,
+    CardNotHeld,
+    GameOver,
+    IllegalMove,
+    NotYourTurn,
+    SetupError,
+    TableMisuse,
+    WrongCount,
 )
 
 from .helpers import C, K, P, R, Scenario, give_special, run_to_end, snapshot

@@ -14,13 +14,13 @@ import random
 
 import pytest
 
-from rattus_net.engine.errors import CheatDetected
-from rattus_net.engine.table import Open, PublicRandom, Rehandle, Reveal, Shuffle
 from rattus_net.games.cartus.choices import legal_choices
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.local import LocalTable
 from rattus_net.games.cartus.moves import Enter, EnterHidden, PassHandle
+from rattus_net.kit.errors import CheatDetected
+from rattus_net.kit.table import Open, PublicRandom, Rehandle, Reveal, Shuffle
 
 
 class PeerTable:

@@ -10,12 +10,12 @@ from collections.abc import Callable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rattus_net.engine.table import Shuffle
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.choices import legal_choices
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.game import Game, Phase
 from rattus_net.games.cartus.local import LocalTable
+from rattus_net.kit.table import Shuffle
 
 from .helpers import NAMES
 

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rattus_net.engine.errors import RecordError
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.choices import legal_choices
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
@@ -17,6 +16,7 @@ from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.local import LocalTable, run
 from rattus_net.games.cartus.moves import Enter, Supply
 from rattus_net.games.cartus.record import GameRecord
+from rattus_net.kit.errors import RecordError
 
 
 def random_game(n: int, seed: int, simultaneous: bool = False) -> tuple[Game, LocalTable]:
@@ -205,7 +205,7 @@ def test_an_unused_reshuffle_of_a_finished_game_is_refused() -> None:
 def test_plague_variant_survivors_are_survivors_in_the_record_and_report() -> None:
     """With no nuns in the nun row the plague kills everybody who kept a rat; in the variant
     the fewest rats survive, and the record and the report say so (not "dead")."""
-    from rattus_net.report import result_dict, result_text
+    from rattus_net.games.cartus.report import result_dict, result_text
 
     data = {
         "format": "rattus-record",

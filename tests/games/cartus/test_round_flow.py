@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from rattus_net.engine.errors import PassNotAllowed
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.choices import legal_choices
 from rattus_net.games.cartus.data import PASS, Building
+from rattus_net.games.cartus.errors import PassNotAllowed
 from rattus_net.games.cartus.moves import DecisionKind, Enter, PlayPass, Supply
 
 from .helpers import (

@@ -7,12 +7,12 @@ from itertools import combinations
 
 import pytest
 
-from rattus_net.engine.table import PublicRandom
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig, SelectionMethod
 from rattus_net.games.cartus.data import Building
 from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.local import LocalTable
+from rattus_net.kit.table import PublicRandom
 
 from .helpers import NAMES, NUN_ROW_10, Scenario
 
@@ -176,8 +176,8 @@ def test_components() -> None:
 
 def test_disc_colours_by_seat() -> None:
     """Colours only show the table: the lobby's choice, else the colours in seat order."""
-    from rattus_net.engine.errors import SetupError
     from rattus_net.games.cartus.view import PlayerView
+    from rattus_net.kit.errors import SetupError
 
     names = ("Ann", "Bob", "Cid")
     plain = Game(GameConfig(names))

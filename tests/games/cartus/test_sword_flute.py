@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rattus_net.engine.errors import BadChoice
 from rattus_net.games.cartus.data import FLUTE, SWORD, Building, Klass
 from rattus_net.games.cartus.moves import ChoosePlayer, DecisionKind, Give
+from rattus_net.kit.errors import BadChoice
 
 from .helpers import K, P, R, Scenario, give_special, set_rats
 

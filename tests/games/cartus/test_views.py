@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rattus_net.engine.errors import NotYourTurn
 from rattus_net.games.cartus.data import SWORD, Building
 from rattus_net.games.cartus.moves import DecisionKind, Give, Supply
+from rattus_net.kit.errors import NotYourTurn
 
 from .helpers import C, K, M, P, R, Scenario, give_special, snapshot
 

@@ -12,6 +12,8 @@ from rattus_net.games.rattus.loader import default_components
 from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.moves import StartPlace
 from rattus_net.games.rattus.rules import FROM_SUPPLY, legal
+from rattus_net.kit.registry import get_game
+from rattus_net.selfplay import play_game
 
 COMPS = default_components()
 
@@ -31,6 +33,14 @@ def after_setup(n: int = 2, seed: int = 0) -> tuple[RattusGame, RattusTable]:
         game.apply(game.decision.player, StartPlace((game.regions[0], game.regions[1])))
         table.settle(game)
     return game, table
+
+
+def play_bots(kinds: list[str], seed: int) -> tuple[RattusGame, RattusTable]:
+    """A whole seeded game between bots of ``kinds`` (seat order), as ``rattus selfplay``
+    plays it: the finished game and its local table."""
+    played = play_game(get_game("rattus"), len(kinds), seed, kinds, {})
+    assert isinstance(played.table, RattusTable)
+    return played.game, played.table
 
 
 def face_id(text: str, start: bool = False) -> int:

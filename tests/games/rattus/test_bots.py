@@ -13,12 +13,11 @@ from rattus_net.bots.rattus import (
     RattusSearchBot,
     make_rattus_bot,
 )
-from rattus_net.cli_rattus import play_bots
 from rattus_net.games.rattus.game import Kind, RattusGame
 from rattus_net.games.rattus.moves import Move, Place, Plague, Spread, TurnUp
 from rattus_net.games.rattus.view import RattusView, determinize
 
-from .helpers import COMPS, after_setup, cubes, empty_board, give, put, turn_player
+from .helpers import COMPS, after_setup, cubes, empty_board, give, play_bots, put, turn_player
 
 
 def variants() -> tuple[list[RattusGame], int]:
@@ -112,7 +111,7 @@ def test_heuristic_sends_the_plague_to_rivals_and_places_away_from_it() -> None:
 
 def test_bots_play_whole_games_with_legal_moves() -> None:
     for kinds in (["heuristic", "random", "random"], ["random"] * 4):
-        game, _ = play_bots(kinds, 3, COMPS)
+        game, _ = play_bots(kinds, 3)
         assert game.is_over
 
 
@@ -120,7 +119,7 @@ def test_heuristic_beats_random() -> None:
     wins = 0
     for seed in range(12):
         kinds = ["heuristic", "random"] if seed % 2 == 0 else ["random", "heuristic"]
-        game, _ = play_bots(kinds, seed, COMPS)
+        game, _ = play_bots(kinds, seed)
         assert game.result is not None
         wins += kinds[game.result.winner] == "heuristic"
     assert wins >= 9

@@ -8,7 +8,6 @@ from itertools import combinations
 
 import pytest
 
-from rattus_net.engine.errors import CardNotHeld
 from rattus_net.games.rattus.decision import CUBES_OUT, SUPPLY
 from rattus_net.games.rattus.errors import AbilityNotAllowed, OutOfOrder
 from rattus_net.games.rattus.game import Kind, Phase, RattusGame
@@ -25,6 +24,7 @@ from rattus_net.games.rattus.moves import (
     Witch,
 )
 from rattus_net.games.rattus.rules import legal
+from rattus_net.kit.errors import CardNotHeld
 
 from .helpers import (
     after_setup,

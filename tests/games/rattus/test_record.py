@@ -10,23 +10,23 @@ from pathlib import Path
 import pytest
 
 from rattus_net.cli import main
-from rattus_net.cli_rattus import InputEnded, play_bots, play_terminal
-from rattus_net.engine.errors import RecordError
 from rattus_net.games.rattus.game import Kind, RattusGame
 from rattus_net.games.rattus.moves import StartPlace, format_move
 from rattus_net.games.rattus.record import RattusRecord, result_summary
+from rattus_net.games.rattus.terminal import play_terminal
 from rattus_net.games.rattus.view import RattusView
+from rattus_net.kit.errors import RecordError
 
-from .helpers import COMPS
+from .helpers import COMPS, play_bots
 
 
 def test_record_round_trip_and_replay_give_the_same_game() -> None:
-    game, table = play_bots(["heuristic", "random", "random"], 11, COMPS)
+    game, table = play_bots(["heuristic", "random", "random"], 11)
     text = RattusRecord.from_game(game, table).dumps()
     obj = json.loads(text)
     assert obj["game"] == "rattus" and obj["format"] == "rattus-record"
     assert len(obj["tokens"]["start"]) == 12 and len(obj["tokens"]["supply"]) == 37
-    assert obj["moves"][0].startswith("Player ")
+    assert obj["moves"][0].startswith(("heuristic-1: ", "random-"))
     record = RattusRecord.loads(text, COMPS)
     again, table2 = record.replay()
     assert again.is_over and result_summary(again) == result_summary(game)
@@ -35,7 +35,7 @@ def test_record_round_trip_and_replay_give_the_same_game() -> None:
 
 
 def test_replay_stops_where_asked() -> None:
-    game, table = play_bots(["random", "random"], 3, COMPS)
+    game, table = play_bots(["random", "random"], 3)
     record = RattusRecord.from_game(game, table)
     part, _ = record.replay(10)
     assert not part.is_over and len(part.history) == 10
@@ -43,7 +43,7 @@ def test_replay_stops_where_asked() -> None:
 
 
 def test_a_record_whose_result_differs_is_refused() -> None:
-    game, table = play_bots(["random", "random"], 5, COMPS)
+    game, table = play_bots(["random", "random"], 5)
     obj = json.loads(RattusRecord.from_game(game, table).dumps())
     obj["result"]["winner"] = obj["players"][1 - game.config.players.index(obj["result"]["winner"])]
     with pytest.raises(RecordError, match="stored result"):
@@ -51,7 +51,7 @@ def test_a_record_whose_result_differs_is_refused() -> None:
 
 
 def test_a_record_with_an_illegal_move_names_it() -> None:
-    game, table = play_bots(["random", "random"], 5, COMPS)
+    game, table = play_bots(["random", "random"], 5)
     obj = json.loads(RattusRecord.from_game(game, table).dumps())
     name = obj["moves"][0].split(": ")[0]
     obj["moves"][0] = f"{name}: place Narnia Gallia"
@@ -85,7 +85,7 @@ def test_bad_records_name_the_field(edit: dict[str, object], message: str) -> No
 
 
 def test_a_record_stores_why_the_game_ended_and_both_orders() -> None:
-    game, table = play_bots(["random"] * 4, 2, COMPS)
+    game, table = play_bots(["random"] * 4, 2)
     r = game.result
     assert r is not None
     obj = json.loads(RattusRecord.from_game(game, table).dumps())
@@ -141,7 +141,7 @@ def test_selfplay_writes_records_that_replay_prints(
 
 def test_selfplay_refuses_five_players(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["selfplay", "--game", "rattus", "--players", "5", "--games", "1"])
-    assert code == 1 and "2 to 4 players" in capsys.readouterr()[1]
+    assert code == 2 and "2 to 4 players" in capsys.readouterr()[1]
 
 
 class BotInput(io.StringIO):
@@ -166,7 +166,7 @@ class BotInput(io.StringIO):
 def test_play_in_the_terminal_to_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
     stdin = BotInput()
     out = io.StringIO()
-    import rattus_net.cli_rattus as cr
+    import rattus_net.games.rattus.terminal as cr
 
     real = cr.RattusGame
 
@@ -194,7 +194,7 @@ def test_play_in_the_terminal_to_the_end(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_play_ends_cleanly_when_input_ends(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(InputEnded):
+    with pytest.raises(EOFError):
         play_terminal(2, "random", 1, COMPS, io.StringIO("nonsense\n"), io.StringIO())
     import sys
 

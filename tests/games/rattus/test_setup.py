@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rattus_net.engine.table import PublicRandom, Shuffle
 from rattus_net.games.rattus.game import Kind, RattusConfig, RattusGame
 from rattus_net.games.rattus.moves import StartPlace
+from rattus_net.kit.table import PublicRandom, Shuffle
 
 from .helpers import COMPS, new_game
 
@@ -88,7 +88,7 @@ def test_both_start_cubes_may_go_to_one_region() -> None:
 
 
 def test_player_counts_outside_two_to_four_are_refused() -> None:
-    from rattus_net.engine.errors import SetupError
+    from rattus_net.kit.errors import SetupError
 
     for names in (("A",), ("A", "B", "C", "D", "E")):
         with pytest.raises(SetupError):

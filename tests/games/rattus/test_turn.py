@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from rattus_net.engine.errors import BadChoice, CardNotHeld, IllegalMove, NotYourTurn, WrongCount
 from rattus_net.games.rattus.errors import (
     AbilityNotAllowed,
     NoSuchRegion,
@@ -28,6 +27,7 @@ from rattus_net.games.rattus.moves import (
 )
 from rattus_net.games.rattus.rules import legal
 from rattus_net.games.rattus.view import RattusView
+from rattus_net.kit.errors import BadChoice, CardNotHeld, IllegalMove, NotYourTurn, WrongCount
 
 from .helpers import after_setup, cubes, empty_board, give, leave, put, snapshot, turn_player
 

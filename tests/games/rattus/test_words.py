@@ -8,7 +8,6 @@ import re
 
 import pytest
 
-from rattus_net.cli_rattus import play_bots
 from rattus_net.games.rattus.game import Event, Result
 from rattus_net.games.rattus.person import Persons, cap, third_person
 from rattus_net.games.rattus.record import result_summary, summary_result
@@ -16,7 +15,7 @@ from rattus_net.games.rattus.report import event_text, result_text
 from rattus_net.games.rattus.tablewords import RattusWords
 from rattus_net.games.rattus.view import RattusView
 
-from .helpers import COMPS
+from .helpers import play_bots
 
 
 @pytest.mark.parametrize(
@@ -51,7 +50,7 @@ SECOND_PERSON_SLIPS = re.compile(r"\bYou (\w+s)\b|\bYou's\b|\byou's\b")
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_every_event_line_agrees_with_you(seed: int) -> None:
     """Every line of a whole game, told to each seat: never "You loses", "You's turn"."""
-    game, _ = play_bots(["heuristic"] * 3, seed, COMPS)
+    game, _ = play_bots(["heuristic"] * 3, seed)
     for seat in range(3):
         said = [event_text(e, game.config.players, seat) for e in RattusView(game, seat).events()]
         lines = [line for line in said if line]
@@ -107,7 +106,7 @@ def test_the_result_says_why_the_orders_and_the_tie_break() -> None:
 
 
 def test_a_stored_result_words_the_same() -> None:
-    game, _ = play_bots(["random"] * 4, 7, COMPS)
+    game, _ = play_bots(["random"] * 4, 7)
     r = game.result
     assert r is not None
     again, names = summary_result(result_summary(game))

@@ -8,6 +8,7 @@ read by its owner, who may see everything in it).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rattus_net.games.cartus import data as D
@@ -191,3 +192,53 @@ def result_text(game: Game, r: Result) -> str:
     else:
         lines.append("  The plague killed everyone: nobody wins.")
     return "\n".join(lines)
+
+
+class CartusSelfplay:
+    """How ``rattus selfplay`` reports games of Rattus Cartus: VP, rats, the dead, winners."""
+
+    def __init__(self, players: int) -> None:
+        self.wins = [0.0] * players
+        self.deaths = [0] * players
+        self.vp = [0] * players
+        self.games = 0
+
+    def add(self, game: Game) -> dict[str, object]:
+        r = game.result
+        assert r is not None
+        names = game.config.players
+        self.games += 1
+        for s in r.winners:
+            self.wins[s] += 1 / len(r.winners)
+        for s in range(game.n):
+            self.deaths[s] += r.dead[s]
+            self.vp[s] += r.totals[s]
+        return {
+            "winners": [names[s] for s in r.winners],
+            "vp": list(r.totals),
+            "rats": list(r.rats),
+            "nuns": r.nuns,
+            "dead": [names[s] for s in range(game.n) if r.dead[s]],
+        }
+
+    def line(self, entry: Mapping[str, Any]) -> str:
+        won = " and ".join(entry["winners"]) or "nobody (the plague killed everyone)"
+        dead = ", ".join(entry["dead"]) or "none"
+        vps = " ".join(f"{v:>3}" for v in entry["vp"])
+        return f"VP {vps}  dead: {dead:<20} winner: {won}"
+
+    def summary(self, labels: Sequence[str]) -> dict[str, Any]:
+        games = max(1, self.games)
+        return {
+            "wins": dict(zip(labels, self.wins, strict=True)),
+            "deaths": dict(zip(labels, self.deaths, strict=True)),
+            "average_vp": {label: v / games for label, v in zip(labels, self.vp, strict=True)},
+        }
+
+    def summary_lines(self, labels: Sequence[str]) -> list[str]:
+        games = max(1, self.games)
+        return [
+            f"  {label:<22} wins {wins:>6.1f} ({100 * wins / games:5.1f}%)  "
+            f"average VP {vp / games:5.1f}  died {deaths}"
+            for label, wins, vp, deaths in zip(labels, self.wins, self.vp, self.deaths, strict=True)
+        ]

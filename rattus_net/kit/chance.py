@@ -23,7 +23,14 @@ class Chance:
 class ChanceSource(Protocol):
     """Where a seeded table's chance comes from, instead of ``random.Random(seed)``: for
     example what honest peers of the network table would produce from the same seed (so a
-    local game and a secure game of one seed are the same game)."""
+    local game and a secure game of one seed are the same game: ``protocol/seeded.py``).
+
+    For a pile named in ``drawn_piles`` the table does not ask for a shuffled order: it asks
+    ``draw`` for the faces of the pieces each time some are turned up, drawn from the faces
+    not drawn yet (as the network table draws Rattus Cartus's building deck, card by card,
+    with commit-reveal randomness)."""
+
+    drawn_piles: frozenset[str]
 
     def shuffle(self, pile: str, faces: tuple[int, ...]) -> tuple[int, ...]:
         """The shuffled order of ``faces`` (top first)."""
@@ -33,18 +40,7 @@ class ChanceSource(Protocol):
         """A number in ``range(bound)``."""
         ...
 
-
-class DrawingChanceSource(ChanceSource, Protocol):
-    """A chance source that may also leave a pile's order undecided (optional hook).
-
-    For a pile named in ``drawn_piles`` (and not scripted), the table does not ask for a
-    shuffled order: it asks ``draw`` for the faces of the cards each time some are turned up,
-    drawn from the faces not drawn yet (as the network table draws the building deck, card by
-    card, with commit-reveal randomness)."""
-
-    drawn_piles: frozenset[str]
-
     def draw(self, pile: str, positions: tuple[int, ...], left: tuple[int, ...]) -> tuple[int, ...]:
-        """The faces of the pile's cards at ``positions`` (indices in the ``Shuffle``
+        """The faces of the pile's pieces at ``positions`` (indices in the ``Shuffle``
         request's handles) turned up now, drawn from ``left`` (faces not drawn yet, sorted)."""
         ...

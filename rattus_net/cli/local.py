@@ -1,0 +1,165 @@
+"""The commands that play on this machine, any game: ``play``, ``selfplay`` and ``replay``.
+
+Each takes its game through the kit's interface (``rattus_net/kit/interface.py``): the
+options come from the game's schema, the words of the results and the state from the game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from rattus_net.cli.args import UsageError, check_players, chosen_game, game_values
+from rattus_net.kit.errors import RecordError
+from rattus_net.kit.interface import AnyGame
+from rattus_net.kit.registry import get_game, unnamed_game
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game = chosen_game(args)
+    values = game_values(args, game, "play")
+    players = check_players(game, args.players or 3, "play")
+    bots = args.bots or "heuristic"
+    if values.get("text") or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        try:
+            played = game.play_text(players, bots, args.seed, values, sys.stdin, sys.stdout)
+        except EOFError:
+            print("\nrattus play: input ended; the game is abandoned", file=sys.stderr)
+            return 1
+        if played is not None:
+            return 0
+    from tui.app import run_offline
+
+    try:
+        return run_offline(game.name, players, bots, args.seed, values)
+    except ValueError as exc:  # SetupError included: bad options
+        raise UsageError(f"rattus play: {exc}") from None
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    from rattus_net.selfplay import play_game, play_secure_game, seat_bots
+
+    game = chosen_game(args)
+    values = game_values(args, game, "selfplay")
+    players = check_players(game, args.players, "selfplay")
+    try:
+        kinds = seat_bots(args.bots, players)
+    except ValueError as exc:
+        raise UsageError(f"rattus selfplay: {exc}") from None
+    if args.record_dir is not None:
+        args.record_dir.mkdir(parents=True, exist_ok=True)
+    words = game.selfplay_words(players)
+    labels = [f"seat {s + 1} ({kinds[s]})" for s in range(players)]
+    games: list[dict[str, Any]] = []
+    elapsed = 0.0
+    for i in range(args.games):
+        seed = args.seed + i
+        start = time.perf_counter()
+        if args.secure:
+            secure = play_secure_game(game, players, seed, kinds, values)
+            state, signed = secure.game, secure.record
+        else:
+            local = play_game(game, players, seed, kinds, values)
+            state, signed = local.game, None
+        elapsed += time.perf_counter() - start
+        entry: dict[str, Any] = {"seed": seed, **words.add(state), "moves": len(state.history)}
+        if args.record_dir is not None:
+            if signed is not None:  # the signed record: rattus verify reads it
+                path = args.record_dir / f"game-{seed}.rattus"
+                path.write_bytes(signed)
+            else:
+                path = args.record_dir / f"game-{seed}.json"
+                path.write_text(game.record_of(state, local.table, values), encoding="utf-8")
+            entry["record"] = str(path)
+        games.append(entry)
+        if not args.json:
+            print(f"game {i + 1:>4} seed {seed:<6} {words.line(entry)}")
+    rate = args.games / elapsed if elapsed > 0 else float("inf")
+    summary = {
+        "game": game.name,
+        "players": players,
+        "games": args.games,
+        "bots": kinds,
+        **words.summary(labels),
+        "seconds": round(elapsed, 4),
+        "games_per_second": round(rate, 1),
+    }
+    if args.json:
+        print(json.dumps({"games": games, "summary": summary}, indent=1))
+        return 0
+    print(
+        f"{args.games} game(s) of {game.title}, {players} players, in {elapsed:.2f} s: "
+        f"{rate:.1f} games/s"
+    )
+    for line in words.summary_lines(labels):
+        print(line)
+    return 0
+
+
+MAX_GAME_RECORD_BYTES = 2 << 20
+"""A face-level game record (JSON) of the longest game is some tens of KiB."""
+
+
+def record_game(text: str) -> AnyGame:
+    """The game a face-level record names (``"game"``; none: the game whose records carry
+    no name). Not JSON at all: that game too, whose reader says what is wrong."""
+    try:
+        obj = json.loads(text)
+    except (ValueError, RecursionError):
+        return unnamed_game()
+    name = obj.get("game") if isinstance(obj, dict) else None
+    if name is None:
+        return unnamed_game()
+    try:
+        return get_game(str(name))
+    except ValueError:
+        raise RecordError(f"the record names an unknown game {str(name)[:40]!r}") from None
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay a face-level game record (text), or the signed record a network game wrote:
+    a finished, fair one face by face; an aborted or unfinished one as every seat saw it, up
+    to where it stopped (the cards still hidden stay hidden)."""
+    from protocol.record import MAX_RECORD_BYTES
+    from rattus_net.cli.verify import check_size, read_record_file, replay_signed
+
+    if args.moves is not None and args.moves < 0:
+        raise UsageError("rattus replay: --moves must be 0 or more")
+    check_size(args.record, MAX_RECORD_BYTES)
+    data = read_record_file(args.record)
+    note = None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        game, state, note = replay_signed(args.record, data, args.moves)
+    else:
+        if len(data) > MAX_GAME_RECORD_BYTES:  # a text record: the smaller limit
+            raise RecordError(
+                f"{args.record}: {len(data)} bytes, more than any game record needs "
+                f"({MAX_GAME_RECORD_BYTES} at most)"
+            )
+        try:
+            game = record_game(text)
+            values = game_values(args, game, "replay")
+            state, _ = game.read_record(text, values).replay(args.moves)
+        except RecursionError:
+            raise RecordError(f"{args.record}: not a game record (nested too deeply)") from None
+    print_state(game, state, args.json, note)
+    return 0
+
+
+def print_state(game: AnyGame, state: Any, as_json: bool, note: str | None) -> None:
+    """A replayed game's state, as JSON or text (``note``: why only its public part was
+    replayed)."""
+    if as_json:
+        out = game.state_dict(state)
+        if note:
+            out["note"] = note
+        print(json.dumps(out, indent=1))
+        return
+    if note:
+        print(note)
+    print(game.state_text(state))

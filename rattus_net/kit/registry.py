@@ -1,0 +1,96 @@
+"""The games of Rattus Net, found where they live: no shared module names a game.
+
+A game is a package that registers its :class:`~rattus_net.kit.interface.GameDefinition`
+when imported (``register(MyGame())`` in its ``__init__.py``). The registry imports every
+subpackage of ``rattus_net.games`` (the games that ship), then every module named in the
+environment variable ``RATTUS_NET_GAMES`` (comma-separated: games kept outside the tree, such
+as the tests' own). It does so once, the first time a game is asked for. The games are listed
+by their declared ``order`` (then name); the first is the default game.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from typing import TypeVar
+
+from rattus_net.kit.interface import AnyGame
+from rattus_net.paths import extra_game_modules
+
+G = TypeVar("G", bound=AnyGame)
+
+GAMES_PACKAGE = "rattus_net.games"
+"""The package whose subpackages are the games that ship."""
+
+_GAMES: dict[str, AnyGame] = {}
+_found = False
+
+
+class UnknownGame(ValueError):
+    """A game name no registered game has."""
+
+
+def register(game: G) -> G:
+    """Add ``game`` to the registry (a game package calls this when imported)."""
+    known = _GAMES.get(game.name)
+    if known is not None and type(known) is not type(game):
+        raise ValueError(f"two games are called {game.name!r}")
+    _GAMES[game.name] = game
+    return game
+
+
+def _discover() -> None:
+    global _found
+    if _found:
+        return
+    _found = True
+    package = importlib.import_module(GAMES_PACKAGE)  # (by name: the kit names no game)
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        if info.ispkg:
+            importlib.import_module(f"{package.__name__}.{info.name}")
+    for name in extra_game_modules():
+        importlib.import_module(name)
+
+
+def games() -> tuple[AnyGame, ...]:
+    """Every game, in the menu's order (the default first)."""
+    _discover()
+    return tuple(sorted(_GAMES.values(), key=lambda g: (g.order, g.name)))
+
+
+def game_names() -> tuple[str, ...]:
+    return tuple(g.name for g in games())
+
+
+def get_game(name: str) -> AnyGame:
+    """The game called ``name``; :class:`UnknownGame` (a ``ValueError``) for any other."""
+    _discover()
+    game = _GAMES.get(name)
+    if game is None:
+        raise UnknownGame(f"unknown game {name!r}; choose one of {', '.join(game_names())}")
+    return game
+
+
+def default_game() -> AnyGame:
+    """The game offered first (the smallest ``order``)."""
+    return games()[0]
+
+
+def unnamed_game() -> AnyGame:
+    """The game whose records and network parameters carry no name (``named_in_formats``
+    off: the first game of the family, whose formats predate the others)."""
+    unnamed = [g for g in games() if not g.named_in_formats]
+    if len(unnamed) != 1:
+        raise ValueError("exactly one game may leave its name out of its formats")
+    return unnamed[0]
+
+
+def network_games() -> tuple[AnyGame, ...]:
+    """The games whose tables can be hosted and joined now (their ``network_play`` flag)."""
+    return tuple(g for g in games() if g.network_play)
+
+
+def game_titles(chosen: tuple[AnyGame, ...] | None = None) -> str:
+    """``Rattus Cartus and Rattus``: the titles of ``chosen`` (every game), for a sentence."""
+    titles = [g.title for g in (games() if chosen is None else chosen)]
+    return " and ".join([", ".join(titles[:-1]), titles[-1]] if len(titles) > 2 else titles)

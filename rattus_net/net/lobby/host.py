@@ -1,0 +1,220 @@
+"""Hosting a table over the network: the asyncio adapter around :class:`LobbyCore`.
+
+:class:`HostedTable` listens, authenticates every link (``rattus_net.net.handshake``: the
+table's host key is the one whose fingerprint the advert shows, and every seat is bound to a
+key), serves the guests' lobby links in order and hands other links (the game's mesh shares
+the host's port) to the game. The lobby only decides *who* plays with which options; at the
+start it hands every seat the roster and the nonce that fixes the game id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+import os
+import time
+from collections.abc import Callable
+
+from protocol.crypto.identity import Identity, PublicIdentity
+from protocol.errors import DecodeError, RemoteProtocolError
+from rattus_net.net.handshake import Handshake
+from rattus_net.net.lobby.core import LobbyCore, refuse_message, state_message
+from rattus_net.net.lobby.values import STARTED, LobbyRefusal, LobbyState, TableOptions
+from rattus_net.net.transport import (
+    DEFAULT_TRANSPORT,
+    Connection,
+    Listener,
+    PeerFault,
+    TransportError,
+    TransportLimits,
+)
+from rattus_net.net.transport import HANDSHAKE_FRAME as HANDSHAKE_FRAME
+
+LOBBY_FRAME = 16 * 1024
+"""Largest lobby message after authentication (a state of five seats is about 1 KiB)."""
+
+SIT_TIMEOUT = 10.0
+"""A lobby link that authenticated but has no seat after this long is closed."""
+
+LOBBY_PURPOSE = "lobby"
+
+log = logging.getLogger(__name__)
+
+
+async def authenticate(
+    conn: Connection,
+    identity: Identity,
+    purpose: str | None,
+    *,
+    expect: set[str] | None = None,
+    timeout: float | None = None,
+) -> Handshake:
+    """Run the link handshake on ``conn`` (bounded by the connect timeout)."""
+    hs = Handshake(identity, purpose, os.urandom, expect=expect)
+    conn.frame_limit = min(HANDSHAKE_FRAME, conn.limits.max_frame)  # nothing big before trust
+
+    async def run() -> None:
+        await conn.send(hs.hello())
+        while not hs.done:
+            reply = hs.receive(await conn.recv(), peer=conn.peer)
+            if reply is not None:
+                await conn.send(reply)
+
+    try:
+        # (a timeout scope, not wait_for: no inner task whose error nobody collects when a
+        # handshake is still open at the end of a game)
+        async with asyncio.timeout(timeout or conn.limits.connect_timeout):
+            await run()
+    except TimeoutError:
+        raise PeerFault("did not authenticate in time", conn.peer) from None
+    except RemoteProtocolError as exc:
+        raise PeerFault(f"failed to authenticate: {exc.reason}", conn.peer) from None
+    conn.frame_limit = conn.limits.max_frame
+    conn.authenticated = True
+    return hs
+
+
+class HostedTable:
+    """A table being hosted: a Listener, the lobby core, and optionally a zeroconf advert.
+
+    Every state change reaches every guest in order (one writer per guest), so the start is
+    atomic: a seated guest hears the started table and never a refusal after it.
+
+    ``serve_game(conn, handshake)`` receives links whose purpose is not the lobby (the game
+    mesh shares the host's port), so one open port serves everything."""
+
+    def __init__(
+        self,
+        identity: Identity,
+        table: str,
+        options: TableOptions,
+        limits: TransportLimits = DEFAULT_TRANSPORT,
+        *,
+        max_connections: int = 32,
+    ) -> None:
+        self.identity = identity
+        self.core = LobbyCore.open(table, identity.public, options)
+        self.listener = Listener(self._serve, limits, max_connections=max_connections)
+        self.guests: dict[str, _GuestLink] = {}
+        self.faults: collections.deque[tuple[str, str]] = collections.deque(maxlen=200)
+        self.listener.on_fault = lambda peer, reason: self.faults.append((peer, reason))
+        self.sit_timeout = SIT_TIMEOUT
+        self.started: asyncio.Future[LobbyState] = asyncio.get_running_loop().create_future()
+        self.game_links: Callable[[Connection, Handshake], object] | None = None
+        self.auto_start = True
+        self.core.on_change.append(self._changed)
+
+    async def open(self, host: str | None = None, port: int = 0) -> int:
+        return await self.listener.start(host, port)
+
+    @property
+    def port(self) -> int:
+        return self.listener.port
+
+    def _changed(self, state: LobbyState) -> None:
+        if state.phase == "playing" and not self.started.done():
+            self.started.set_result(state)
+        data = state_message(state)
+        for fp, guest in list(self.guests.items()):
+            if state.phase == "playing" and state.seat_of(fp) is None:
+                guest.post(refuse_message(STARTED))  # no roster for a guest without a seat
+                guest.post(None)
+            else:
+                guest.post(data)  # (in order with everything else said to that guest)
+        if self.auto_start and self.core.can_start:
+            self.core.start(os.urandom(32))
+
+    async def _serve(self, conn: Connection) -> None:
+        hs = await authenticate(conn, self.identity, None)
+        assert hs.remote is not None
+        if hs.purpose != LOBBY_PURPOSE:
+            if self.game_links is None:
+                raise PeerFault(f"link for {hs.purpose!r} but no game here", conn.peer)
+            conn.start_keepalive()
+            result = self.game_links(conn, hs)
+            if asyncio.iscoroutine(result):
+                await result
+            return
+        await self._serve_guest(conn, hs.remote)
+
+    async def _serve_guest(self, conn: Connection, who: PublicIdentity) -> None:
+        """One guest's lobby link. A stranger after the start is told so and nothing else
+        (not the roster's addresses and keys); a link without a seat is closed after
+        ``sit_timeout`` seconds and at the start; a seated guest is trusted (a connection slot
+        of its own) and, once the game has started, only ever hears the started table."""
+        fp = who.fingerprint
+        state = self.core.state
+        if state.phase == "playing" and state.seat_of(fp) is None:
+            await conn.send(refuse_message(STARTED))
+            await conn.close()
+            return
+        if fp in self.guests:
+            raise PeerFault("a second lobby link with the same key", conn.peer)
+        conn.frame_limit = min(LOBBY_FRAME, conn.limits.max_frame)
+        guest = _GuestLink(conn)
+        self.guests[fp] = guest
+        conn.start_keepalive()
+        deadline = time.monotonic() + self.sit_timeout
+        try:
+            guest.post(state_message(state))
+            while True:
+                seated = self.core.state.seat_of(fp) is not None
+                if seated:
+                    self.listener.trust(conn)
+                wait = None if seated else deadline - time.monotonic()
+                if wait is not None and wait <= 0:
+                    raise PeerFault("did not take a seat in time", conn.peer)
+                recv = asyncio.ensure_future(conn.recv())
+                done, _ = await asyncio.wait({recv, guest.writer}, timeout=wait,
+                                             return_when=asyncio.FIRST_COMPLETED)  # fmt: skip
+                if recv not in done:
+                    recv.cancel()
+                    with contextlib.suppress(BaseException):
+                        await recv
+                    if guest.writer.done():  # told to go (the game started without it)
+                        return
+                    continue  # (the deadline is checked above)
+                data = recv.result()
+                try:
+                    self.core.handle(who, conn.address, data)
+                except LobbyRefusal as exc:
+                    if (
+                        self.core.state.phase == "playing"
+                        and self.core.state.seat_of(fp) is not None
+                    ):
+                        # a seated guest's late word: the start is the answer, never a refusal
+                        guest.post(state_message(self.core.state))
+                    else:
+                        guest.post(refuse_message(exc.reason))
+                except DecodeError as exc:
+                    raise PeerFault(f"bad lobby message: {exc.reason}", conn.peer) from None
+        finally:
+            guest.writer.cancel()
+            if self.guests.get(fp) is guest:
+                del self.guests[fp]
+            self.core.leave(fp)
+
+    async def close(self) -> None:
+        await self.listener.close()
+
+
+class _GuestLink:
+    """A lobby link seen from the host: everything said to the guest goes through one queue
+    and one writer, so a refusal can never overtake the state that started the game."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.writer = asyncio.get_running_loop().create_task(self._write())
+
+    def post(self, data: bytes | None) -> None:
+        """Send ``data`` after whatever was posted before (``None``: close the link)."""
+        self._queue.put_nowait(data)
+
+    async def _write(self) -> None:
+        with contextlib.suppress(TransportError):
+            while (data := await self._queue.get()) is not None:
+                await self.conn.send(data)
+            await self.conn.close()

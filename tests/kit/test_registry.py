@@ -1,0 +1,61 @@
+"""The registry: games join it from their own folders, and nothing else names them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from rattus_net.kit import registry
+from rattus_net.kit.registry import UnknownGame, default_game, game_names, get_game, unnamed_game
+
+
+def test_the_games_that_ship_are_found_in_their_order() -> None:
+    assert game_names() == ("cartus", "rattus")
+    assert default_game().name == "cartus"  # the smallest declared order
+    assert get_game("rattus").max_players == 4 and get_game("cartus").max_players == 5
+    assert unnamed_game().name == "cartus"  # its records and parameters carry no name
+    with pytest.raises(UnknownGame, match="unknown game 'chess'; choose one of cartus, rattus"):
+        get_game("chess")
+
+
+def test_a_game_cannot_take_another_game_s_name() -> None:
+    class Impostor(type(get_game("rattus"))):  # type: ignore[misc]
+        pass
+
+    with pytest.raises(ValueError, match="two games are called 'rattus'"):
+        registry.register(Impostor())
+
+
+def test_a_game_outside_the_tree_joins_through_the_environment(tmp_path: Path) -> None:
+    """A module named in RATTUS_NET_GAMES registers its game beside the shipped ones."""
+    (tmp_path / "far_game.py").write_text(
+        textwrap.dedent(
+            """
+            from rattus_net.games.rattus.definition import RattusDefinition
+            from rattus_net.kit.registry import register
+
+            class FarGame(RattusDefinition):
+                name = "far"
+                title = "Far"
+                order = 5
+
+            register(FarGame())
+            """
+        )
+    )
+    code = (
+        "from rattus_net.kit.registry import default_game, game_names\n"
+        "print(','.join(game_names()), default_game().title)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env={"PYTHONPATH": f"{tmp_path}:{Path.cwd()}", "RATTUS_NET_GAMES": " far_game ,"},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert out.strip() == "far,cartus,rattus Far"
