@@ -37,7 +37,6 @@ from rattus_net.games.cartus.moves import (
     PlayPass,
     Supply,
 )
-from rattus_net.games.cartus.scoring import Result
 from rattus_net.games.cartus.view import PlayerView
 
 DEFAULT_SECONDS = 0.8
@@ -174,7 +173,8 @@ class SearchBot:
 
     @staticmethod
     def _final_reward(game: Game, seat: int) -> float:
-        r: Result = game.result
+        r = game.result
+        assert r is not None
         if r.dead[seat]:
             return 0.0
         best_other = max(

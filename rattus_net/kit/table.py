@@ -65,3 +65,5 @@ class Rehandle(NamedTuple):
 
 
 TableRequest = Shuffle | Reveal | PublicRandom | Open | Rehandle
+"""Every request is a named tuple (so a tuple), and no game's decision is one: the machine
+tells a request from a decision so (``machine.py``)."""

@@ -345,6 +345,7 @@ def _compare_results(stated: dict[str, Any], actual: dict[str, Any]) -> None:
 def result_summary(game: Game) -> dict[str, Any]:
     """The result as stored in a record: VP, rats, deaths and winners by name."""
     r = game.result
+    assert r is not None
     names = game.config.players
     return {
         "vp": {names[s]: r.totals[s] for s in range(game.n)},

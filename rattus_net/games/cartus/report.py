@@ -76,7 +76,7 @@ def state_dict(game: Game) -> dict[str, Any]:
         "building_deck": len(game.building_deck),
         "awaiting": awaited(game),
     }
-    if game.is_over:
+    if game.result is not None:
         out["scoring"] = result_dict(game, game.result)
     return out
 
@@ -152,7 +152,7 @@ def state_text(game: Game) -> str:
         f"Deck {len(game.deck)}, discard pile {len(game.discard)}, "
         f"building deck {len(game.building_deck)}; supply: {supply}"
     )
-    if game.is_over:
+    if game.result is not None:
         lines.append(result_text(game, game.result))
     else:
         lines.append(f"Next to act: {awaited(game)}")

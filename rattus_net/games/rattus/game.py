@@ -1,12 +1,13 @@
 """The rules of Rattus (the board game) as a deterministic state machine over token handles.
 
-Driven from outside like the Rattus Cartus engine (``docs/engine.md``): ``RattusGame.pending``
-is a :class:`Decision` (``apply``), a table request from ``rattus_net.kit.table``
-(``answer``) or ``None`` once the game is over (``result``). Rat tokens are handles whose face
-this engine learns only from a ``Reveal``: a public one when a token is turned up at an
-outbreak, a private one (``to=seat``) when a Witch looks. Chance comes from the table too: the
-start tokens and the rat supply are ``Shuffle``d, and ``PublicRandom`` decides where the start
-tokens left over go into the rat supply, where the plague piece starts and who starts.
+Driven from outside on the kit's task-stack machine (``rattus_net/kit/machine.py``):
+``RattusGame.pending`` is a :class:`Decision` (``apply``), a table request from
+``rattus_net.kit.table`` (``answer``) or ``None`` once the game is over (``result``). Rat
+tokens are handles whose face this engine learns only from a ``Reveal``: a public one when a
+token is turned up at an outbreak, a private one (``to=seat``) when a Witch looks. Chance
+comes from the table too: the start tokens and the rat supply are ``Shuffle``d, and
+``PublicRandom`` decides where the start tokens left over go into the rat supply, where the
+plague piece starts and who starts.
 
 Every public method either succeeds or raises and leaves the state unchanged. The rules are
 those of ``rattus.md`` sections 2-4 and the rulings of section 6; where this file decides
@@ -16,18 +17,17 @@ something the rules leave open it says so with an ``[I]`` comment (listed in
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, NamedTuple
 
 from rattus_net.games.rattus import rules as R
 from rattus_net.games.rattus.components import CARDS, CODE_OF, Components, Token
 from rattus_net.games.rattus.decision import CUBES_OUT, SUPPLY, Decision, Kind
 from rattus_net.games.rattus.errors import NoSuchRegion
 from rattus_net.games.rattus.moves import Move
-from rattus_net.kit.errors import BadChoice, GameOver, NotYourTurn, SetupError, TableMisuse
-from rattus_net.kit.table import PublicRandom, Reveal, Shuffle, TableRequest
+from rattus_net.kit.errors import BadChoice, SetupError
+from rattus_net.kit.machine import Event, Machine, Task
+from rattus_net.kit.table import PublicRandom, Reveal, Shuffle
 
 CUBES = 20
 REMOVED = {2: 12, 3: 6, 4: 0}  # tokens removed unseen from the rat supply [C count]
@@ -40,15 +40,6 @@ class Phase(Enum):
     PLAY = "play"
     FINAL = "final round"
     OVER = "game over"
-
-
-class Event(NamedTuple):
-    """Something that happened; ``private_to`` is the only seat that may read it."""
-
-    kind: str
-    player: int | None
-    data: dict[str, Any]
-    private_to: int | None = None
 
 
 @dataclass(frozen=True)
@@ -105,17 +96,13 @@ class Result:
         return len(self.tied_players) > 1
 
 
-Task = tuple[Callable[..., None], tuple[Any, ...]]
-
-
-class RattusGame:
+class RattusGame(Machine[RattusConfig, Decision, Result, Move]):
     """One game of Rattus. See the module docstring for how it is driven."""
 
     def __init__(self, config: RattusConfig) -> None:
+        super().__init__(config)
         comps = config.components
-        n = len(config.players)
-        self.config = config
-        self.n = n
+        n = self.n
         self.regions: tuple[str, ...] = comps.in_play(n)
         k = len(self.regions)
         self.k = k
@@ -125,6 +112,7 @@ class RattusGame:
             for r in self.regions
         )
         self.token_faces: tuple[Token, ...] = comps.tokens
+        self.face_range = range(len(self.token_faces))
         self.phase = Phase.SETUP
         self.tokens: list[list[int]] = [[] for _ in range(k)]  # handles per region, slot order
         self.cubes: list[list[int]] = [[0] * n for _ in range(k)]
@@ -136,9 +124,6 @@ class RattusGame:
         self.turned: list[int] = []  # turned-up handles, in order (faces public)
         self.start_handles: frozenset[int] = frozenset()  # the purple-ringed tokens (public)
         self.origin: dict[int, str] = {}  # board token -> where it came from (public)
-        self.faces: dict[int, int] = {}  # faces this engine was told, by handle
-        self.public: set[int] = set()
-        self.seen: list[set[int]] = [set() for _ in range(n)]  # Witch looks, per seat
         self.holder: list[int | None] = [None] * len(CARDS)  # seat holding each card
         self.plague = 0
         self.first_player = 0
@@ -151,15 +136,8 @@ class RattusGame:
         self.end_reason: str | None = None
         self.ender: int | None = None
         self.final_order: tuple[int, ...] = ()
-        self._next_handle = 0
-        self._random = 0
         self._leftover: list[int] = []
-        self.log: list[Event] = []
-        self.history: list[tuple[int, Move]] = []
-        self.result: Result | None = None
-        self._stack: list[Task] = []
-        self.pending: Decision | TableRequest | None = None
-        self._then(
+        self._start(
             (RattusGame._t_shuffle_start, ()),
             (RattusGame._t_shuffle_supply, ()),
             (RattusGame._t_mix_leftover, ()),
@@ -169,7 +147,6 @@ class RattusGame:
             (RattusGame._t_ask_random, (n, "starting player")),
             (RattusGame._t_set_first, ()),
         )
-        self._advance()
 
     # --- driving ------------------------------------------------------------------------------
 
@@ -177,73 +154,13 @@ class RattusGame:
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
 
-    @property
-    def decision(self) -> Decision | None:
-        p = self.pending
-        return p if isinstance(p, Decision) else None
-
-    def to_act(self) -> tuple[int, ...]:
-        p = self.pending
-        return (p.player,) if isinstance(p, Decision) else ()
-
-    def _then(self, *tasks: Task) -> None:
-        self._stack.extend(reversed(tasks))
-
-    def _advance(self) -> None:
-        stack = self._stack
-        while self.pending is None and stack:
-            fn, args = stack.pop()
-            fn(self, *args)
-
-    def answer(self, value: Any) -> None:
-        """Answer the pending table request (see ``rattus_net/engine/table.py``)."""
-        req = self.pending
-        if isinstance(req, Reveal):
-            if not isinstance(value, list | tuple) or len(value) != len(req.handles):
-                raise TableMisuse("a reveal is answered with one face per handle")
-            if any(f is not None and not 0 <= f < len(self.token_faces) for f in value):
-                raise TableMisuse("a token face out of range")
-            if req.to is None:
-                if any(f is None for f in value):
-                    raise TableMisuse("a public reveal must give every face")
-                self.public.update(req.handles)
-            else:
-                self.seen[req.to].update(req.handles)
-            for h, f in zip(req.handles, value, strict=True):
-                if f is not None:
-                    self.faces[h] = f
-        elif isinstance(req, PublicRandom):
-            if not isinstance(value, int) or not 0 <= value < req.bound:
-                raise TableMisuse(f"a random number in range({req.bound}) was expected")
-            self._random = value
-        elif isinstance(req, Shuffle):
-            if value is not None:
-                raise TableMisuse("a shuffle is answered with None")
-        else:
-            raise TableMisuse("no table request is pending")
-        self.pending = None
-        self._advance()
-
-    def apply(self, player: int, move: Move) -> None:
-        """Apply a player's decision; raises an ``IllegalMove`` and changes nothing if the
-        rules forbid it."""
-        d = self.pending
-        if not isinstance(d, Decision):
-            if self.is_over:
-                raise GameOver("the game is over")
-            raise NotYourTurn("the game is waiting for the table, not for a player")
-        if player != d.player:
-            raise NotYourTurn(f"{self.name(player)} is not to decide now")
+    def _apply(self, d: Decision, player: int, move: Move) -> Move:
         canonical = R.check(self, d, move)  # raises; returns the move with canonical names
         self.pending = None
         R.perform(self, d, canonical)
-        self.history.append((player, canonical))
-        self._advance()
+        return canonical
 
     # --- helpers ------------------------------------------------------------------------------
-
-    def name(self, seat: int) -> str:
-        return self.config.players[seat]
 
     def region(self, name: str | None) -> int:
         """The index of a region in play, by name (any case)."""
@@ -269,16 +186,6 @@ class RattusGame:
     def cards_of(self, seat: int) -> tuple[str, ...]:
         return tuple(c for i, c in enumerate(CARDS) if self.holder[i] == seat)
 
-    def emit(
-        self, kind: str, player: int | None, private_to: int | None = None, **data: Any
-    ) -> None:
-        self.log.append(Event(kind, player, data, private_to))
-
-    def new_handles(self, count: int) -> tuple[int, ...]:
-        start = self._next_handle
-        self._next_handle += count
-        return tuple(range(start, start + count))
-
     def lose(self, r: int, seat: int, why: str) -> None:
         """One of ``seat``'s cubes in region ``r`` is struck: it goes back to his supply and
         may be placed again (ruling 4)."""
@@ -295,9 +202,6 @@ class RattusGame:
         return out
 
     # --- setup tasks --------------------------------------------------------------------------
-
-    def _t_ask_random(self, bound: int, purpose: str) -> None:
-        self.pending = PublicRandom(bound, purpose)
 
     def _t_shuffle_start(self) -> None:
         faces = self.config.components.start_faces
@@ -507,10 +411,8 @@ class RattusGame:
 
     # --- copying ------------------------------------------------------------------------------
 
-    def clone(self) -> RattusGame:
-        """An independent copy (for search): the same state and pending request."""
-        g = RattusGame.__new__(RattusGame)
-        g.__dict__.update(self.__dict__)
+    def _copy_into(self, g: RattusGame) -> None:
+        """The copy's own containers (``clone``: for search)."""
         g.tokens = [list(t) for t in self.tokens]
         g.cubes = [list(c) for c in self.cubes]
         g.palace = list(self.palace)
@@ -520,16 +422,9 @@ class RattusGame:
         g.rat_supply = list(self.rat_supply)
         g.removed = list(self.removed)
         g.turned = list(self.turned)
-        g.faces = dict(self.faces)
-        g.public = set(self.public)
-        g.seen = [set(s) for s in self.seen]
         g.holder = list(self.holder)
         g.used = set(self.used)
         g._leftover = list(self._leftover)
-        g.log = list(self.log)
-        g.history = list(self.history)
-        g._stack = list(self._stack)
-        return g
 
 
 __all__ = [
