@@ -22,12 +22,11 @@ import time
 from rattus_net.bots import make_bot
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.local import LocalTable
 from rattus_net.games.cartus.view import PlayerView
 from rattus_net.games.rattus.game import RattusConfig, RattusGame
 from rattus_net.games.rattus.loader import default_components
-from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.view import RattusView
+from rattus_net.kit.local import LocalTable
 
 
 def play(players: int, seed: int, kind: str) -> int:
@@ -49,7 +48,7 @@ def play_rattus(players: int, seed: int) -> int:
     from rattus_net.bots.rattus import RattusRandomBot
 
     game = RattusGame(RattusConfig(RattusConfig.default_names(players), default_components()))
-    table = RattusTable(seed)
+    table = LocalTable(seed)
     bots = [RattusRandomBot(seed * 7919 + s) for s in range(players)]
     views = [RattusView(game, s) for s in range(players)]
     while not game.is_over:

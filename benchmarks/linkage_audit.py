@@ -25,8 +25,8 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 from protocol.audit import AuditTable, linkage_problems, play_audited
 from protocol.seeded import SeededChance, seeded_params
 from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.local import LocalTable
 from rattus_net.games.cartus.view import PlayerView
+from rattus_net.kit.local import LocalTable
 from rattus_net.kit.registry import get_game
 from rattus_net.selfplay import setup_seats
 

@@ -15,9 +15,9 @@ from rattus_net.bots.base import Bot
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.config import GameConfig
 from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.local import LocalTable
 from rattus_net.games.cartus.moves import DecisionKind, Discard, Enter, Give, Move
 from rattus_net.games.cartus.view import PlayerView
+from rattus_net.kit.local import LocalTable
 
 
 @dataclass

@@ -12,9 +12,10 @@ from rattus_net.bots.search import SearchBot
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.config import GameConfig
 from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.local import LocalTable, settle
 from rattus_net.games.cartus.moves import DecisionKind, Move
 from rattus_net.games.cartus.view import PlayerView
+from rattus_net.kit.local import LocalTable
+from rattus_net.kit.play import settle
 
 
 def _game(order: list[int], n: int) -> tuple[Game, LocalTable]:

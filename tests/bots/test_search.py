@@ -9,8 +9,9 @@ from rattus_net.bots.arena import is_legal, play_game
 from rattus_net.bots.search import SearchBot
 from rattus_net.games.cartus.config import GameConfig
 from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.local import LocalTable, settle
 from rattus_net.games.cartus.view import PlayerView
+from rattus_net.kit.local import LocalTable
+from rattus_net.kit.play import settle
 
 
 def test_registered_with_budgets() -> None:

@@ -17,8 +17,9 @@ from protocol.record import verify_record
 from protocol.seeded import SeededChance
 from protocol.session import PeerFault, Session
 from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.local import LocalTable, run
 from rattus_net.games.cartus.record import GameRecord
+from rattus_net.kit.local import LocalTable
+from rattus_net.kit.play import play_to_end
 from rattus_net.kit.table import Reveal
 
 
@@ -52,7 +53,7 @@ def test_building_cards_are_those_of_the_local_game_of_the_same_seed(n: int, see
     net.run(random_chooser(n, seed))
     local = Game(params.config)
     ltable = LocalTable(seed, chance_source=SeededChance(params, secrets))
-    run(local, ltable, random_chooser(n, seed))
+    play_to_end(local, ltable, random_chooser(n, seed))
     peer = net.peers[0]
     assert peer.finished and peer.abort is None
     # The same rows and replacement cards (these seeds replace at least one card).
@@ -78,7 +79,7 @@ def test_building_cards_are_those_of_the_local_game_of_the_same_seed(n: int, see
 
 def test_the_local_table_keeps_working_without_a_chance_source_and_with_scripts() -> None:
     params, _secrets = table(3, 4)
-    a = run(Game(params.config), ta := LocalTable(7), random_chooser(3, 7))
+    a = play_to_end(Game(params.config), ta := LocalTable(7), random_chooser(3, 7))
     rec = GameRecord.from_game(a, ta)
     b, _ = rec.replay()  # scripted: the record fixes the building order
     assert building_events(b) == building_events(a)

@@ -15,8 +15,8 @@ import pytest
 from protocol.audit import AuditTable, HandleFlow, linkage_problems, play_audited
 from protocol.seeded import SeededChance, seeded_params
 from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.local import LocalTable
 from rattus_net.games.cartus.view import PlayerView
+from rattus_net.kit.local import LocalTable
 from rattus_net.kit.registry import get_game
 from rattus_net.selfplay import play_secure_game, setup_seats
 

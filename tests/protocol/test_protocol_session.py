@@ -40,9 +40,10 @@ from protocol.wire import WireValue, decode_message, encode_message
 from rattus_net.games.cartus.choices import legal_choices
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.local import LocalTable, run
 from rattus_net.games.cartus.moves import Enter, EnterHidden, Move, Supply
 from rattus_net.games.cartus.record import GameRecord
+from rattus_net.kit.local import LocalTable
+from rattus_net.kit.play import play_to_end
 
 
 def random_chooser(n: int, seed: int) -> Callable[[Game, int], Move]:
@@ -92,7 +93,7 @@ def play(n: int, seed: int, simultaneous: bool = False) -> Played:
     net.run(random_chooser(n, seed))
     local = Game(params.config)
     ltable = LocalTable(seed, chance_source=SeededChance(params, secrets))
-    run(local, ltable, random_chooser(n, seed))
+    play_to_end(local, ltable, random_chooser(n, seed))
     return Played(params, secrets, net, net.peers[0].record_bytes(), local, ltable)
 
 

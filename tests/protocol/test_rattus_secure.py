@@ -24,9 +24,10 @@ from protocol.session import Session
 from rattus_net.bots.rattus import RattusHeuristicBot, RattusRandomBot
 from rattus_net.games.rattus.game import RattusConfig, RattusGame
 from rattus_net.games.rattus.loader import default_components
-from rattus_net.games.rattus.local import RattusTable, run
 from rattus_net.games.rattus.record import RattusRecord, result_summary
 from rattus_net.games.rattus.view import RattusView
+from rattus_net.kit.local import LocalTable
+from rattus_net.kit.play import play_to_end
 
 
 @dataclass
@@ -87,8 +88,8 @@ def test_peers_play_rattus_to_the_end_and_the_record_verifies(played: Played) ->
 def test_the_secure_game_is_the_local_game_of_the_same_seed(played: Played) -> None:
     seed, kind = GAMES[played.n]
     local = RattusGame(played.params.config)
-    table = RattusTable(seed, chance_source=SeededChance(played.params, played.secrets))
-    run(local, table, chooser(played.n, seed, kind))
+    table = LocalTable(seed, chance_source=SeededChance(played.params, played.secrets))
+    play_to_end(local, table, chooser(played.n, seed, kind))
     record = played.verdict.engine_record
     assert isinstance(record, RattusRecord)
     assert record.to_dict() == RattusRecord.from_game(local, table).to_dict()

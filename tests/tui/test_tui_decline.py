@@ -100,9 +100,9 @@ def test_end_screen_shows_the_plague_variants_survivors_as_survivors() -> None:
     import random
 
     from rattus_net.games.cartus.choices import legal_choices
-    from rattus_net.games.cartus.local import run
     from rattus_net.games.cartus.record import GameRecord
     from rattus_net.games.cartus.view import PlayerView
+    from rattus_net.kit.play import play_to_end
     from tui.cartus import render as R
 
     data = {
@@ -115,7 +115,9 @@ def test_end_screen_shows_the_plague_variants_survivors_as_survivors() -> None:
     }
     game, table = GameRecord.from_dict(data).replay()
     rng = random.Random(4)
-    run(game, table, lambda g, s: legal_choices(g, s)[rng.randrange(len(legal_choices(g, s)))])
+    play_to_end(
+        game, table, lambda g, s: legal_choices(g, s)[rng.randrange(len(legal_choices(g, s)))]
+    )
     r = game.result
     assert r.variant_survivors
     text = str(R.scoring(PlayerView(game, 0)))

@@ -9,7 +9,6 @@ import pytest
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.game import Decision, Event, Game
-from rattus_net.games.cartus.local import LocalTable, run
 from rattus_net.games.cartus.moves import DecisionKind
 from rattus_net.games.cartus.narrate import (
     EVENT_KINDS,
@@ -19,6 +18,8 @@ from rattus_net.games.cartus.narrate import (
     describe,
 )
 from rattus_net.games.cartus.view import PlayerView
+from rattus_net.kit.local import LocalTable
+from rattus_net.kit.play import play_to_end
 
 NAMES = ("Ann", "Bob", "Cyd")
 
@@ -34,7 +35,7 @@ def _play(n: int, seed: int, selection: BuildingSelection, simultaneous: bool = 
         space = PlayerView(g, seat).legal()
         return space[rng.randrange(len(space))]
 
-    return run(game, LocalTable(seed), choose)
+    return play_to_end(game, LocalTable(seed), choose)
 
 
 @pytest.fixture(scope="module")

@@ -20,9 +20,9 @@ from typing import Any
 
 from rattus_net.bots import BOT_KINDS
 from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.local import LocalTable
 from rattus_net.games.cartus.record import GameRecord
 from rattus_net.kit.errors import RecordError
+from rattus_net.kit.local import LocalTable
 from rattus_net.paths import data_dir
 from tui.saves import SaveError, wait_for_writes, write_file
 

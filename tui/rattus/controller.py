@@ -18,9 +18,9 @@ from rattus_net.bots.rattus import RATTUS_BOTS, RattusBot, make_rattus_bot
 from rattus_net.games.rattus.components import Components
 from rattus_net.games.rattus.game import RattusConfig, RattusGame
 from rattus_net.games.rattus.loader import default_components
-from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.moves import Move
 from rattus_net.games.rattus.view import RattusView
+from rattus_net.kit.local import LocalTable
 from tui.offline import BOT_NAMES, CHECKPOINT_SECONDS, HUMAN_NAME
 from tui.rattus.narrate import Narrator, clean, decision_words
 from tui.rattus.saves import SavedRattusGame, rattus_save_body
@@ -85,7 +85,7 @@ class RattusOffline:
         advance: bool = True,
         *,
         save_to: Path | None = None,
-        start: tuple[RattusGame, RattusTable] | None = None,
+        start: tuple[RattusGame, LocalTable] | None = None,
     ) -> None:
         """``advance=False`` leaves the first bot and table steps to a later :meth:`advance`.
         With ``save_to`` the game is saved there whenever the human is awaited
@@ -119,7 +119,7 @@ class RattusOffline:
             )
             comps = options.components or default_components()
             self.game = RattusGame(RattusConfig(names, comps))
-            self.table = RattusTable(options.seed)
+            self.table = LocalTable(options.seed)
         self.view = RattusView(self.game, self.seat)
         self.narrator = Narrator(self.names, self.seat)
         self._read = 0

@@ -19,9 +19,9 @@ from typing import Any
 from rattus_net.bots.rattus import RATTUS_BOTS
 from rattus_net.games.rattus.game import RattusGame
 from rattus_net.games.rattus.loader import default_components
-from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.record import OldRulesRecord, RattusRecord
 from rattus_net.kit.errors import RattusNetError, RecordError
+from rattus_net.kit.local import LocalTable
 from rattus_net.paths import data_dir
 from tui.saves import SaveError, wait_for_writes, write_file
 
@@ -40,7 +40,7 @@ class SavedRattusGame:
     def describe(self) -> str:
         return f"Rattus, {len(self.record.players)} players, {self.moves} moves in"
 
-    def replay(self) -> tuple[RattusGame, RattusTable]:
+    def replay(self) -> tuple[RattusGame, LocalTable]:
         """The game where it stopped (raises ``SaveError`` if the record does not replay)."""
         try:
             return self.record.replay()
@@ -54,7 +54,7 @@ def rattus_save_path(root: Path | None = None) -> Path:
 
 def rattus_save_body(
     game: RattusGame,
-    table: RattusTable,
+    table: LocalTable,
     bots: str,
     human_seat: int,
     custom_components: Any = None,
@@ -76,7 +76,7 @@ def rattus_save_body(
 
 def write_rattus_save(
     game: RattusGame,
-    table: RattusTable,
+    table: LocalTable,
     bots: str,
     human_seat: int,
     path: Path,

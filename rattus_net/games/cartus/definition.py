@@ -8,7 +8,6 @@ from rattus_net.games.cartus import report
 from rattus_net.games.cartus.choices import ChoiceSpace
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.local import LocalTable
 from rattus_net.games.cartus.moves import Move, format_move, parse_move
 from rattus_net.games.cartus.record import GameRecord
 from rattus_net.games.cartus.secure import CartusSecure
@@ -16,6 +15,7 @@ from rattus_net.games.cartus.tablewords import CartusWords
 from rattus_net.games.cartus.view import PlayerView
 from rattus_net.kit.chance import ChanceSource
 from rattus_net.kit.interface import Bot, GameDefinition, Outcome, Table
+from rattus_net.kit.local import LocalTable
 from rattus_net.kit.options import Option, OptionSchema, OptionValue, OptionValues
 
 SELECTIONS = ("first-game", "random-buildings", "random-cards")

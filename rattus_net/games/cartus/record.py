@@ -22,9 +22,11 @@ from typing import Any
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig, SelectionMethod
 from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.local import LocalTable, settle
 from rattus_net.games.cartus.moves import Move, format_move, parse_move
-from rattus_net.kit.errors import IllegalMove, MoveSyntaxError, RecordError, SetupError
+from rattus_net.kit.errors import RecordError, SetupError
+from rattus_net.kit.local import LocalTable
+from rattus_net.kit.play import settle
+from rattus_net.kit.record import loads_json, move_lines, parse_move_lines, pretty, replay_moves
 
 FORMAT = "rattus-record"
 VERSION = 2
@@ -133,17 +135,7 @@ class GameRecord:
         except SetupError as exc:
             raise RecordError(str(exc)) from None
         moves = self.moves if upto is None else self.moves[:upto]
-        for i, (seat, move) in enumerate(moves, 1):
-            if game.is_over:
-                raise RecordError(f"move {i} comes after the end of the game")
-            try:
-                game.apply(seat, move)
-                settle(game, table)
-            except IllegalMove as exc:
-                text = f"{self.players[seat]}: {format_move(move)}"
-                raise RecordError(f"move {i} ({text}) is illegal: {exc}") from None
-            except SetupError as exc:
-                raise RecordError(f"after move {i}: {exc}") from None
+        replay_moves(game, table, self.players, moves, format_move)
         if upto is None and self.result is not None:
             if not game.is_over:
                 raise RecordError(f"the record states a result but stops in round {game.round}")
@@ -187,7 +179,7 @@ class GameRecord:
             "first_player": self.players[self.first_player],
             "seed": self.seed,
             "cards": cards,
-            "moves": [f"{self.players[s]}: {format_move(m)}" for s, m in self.moves],
+            "moves": move_lines(self.players, self.moves, format_move),
         }
         if self.result is not None:
             out["result"] = self.result
@@ -195,19 +187,11 @@ class GameRecord:
 
     def dumps(self) -> str:
         """Stable text: one key per line, short lists on one line, one move per line."""
-        return _pretty(self.to_dict(), 0) + "\n"
+        return pretty(self.to_dict()) + "\n"
 
     @staticmethod
     def loads(text: str) -> GameRecord:
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(
-                f"not a game record: not JSON ({exc.msg} at line {exc.lineno})"
-            ) from None
-        except ValueError as exc:
-            raise RecordError(f"not a game record: {exc}") from None
-        return GameRecord.from_dict(obj)
+        return GameRecord.from_dict(loads_json(text))
 
     @staticmethod
     def from_dict(obj: Any) -> GameRecord:
@@ -277,17 +261,7 @@ class GameRecord:
                 _faces(r, f"cards.reshuffles[{i}]") for i, r in enumerate(cards["reshuffles"])
             ]
             _check_reshuffles(order)
-        moves: list[tuple[int, Move]] = []
-        for i, line in enumerate(_field(obj, "moves", list, []), 1):
-            if not isinstance(line, str) or ": " not in line:
-                raise RecordError(f'move {i} must read "Name: move", got {line!r}')
-            who, text = line.split(": ", 1)
-            if who not in names:
-                raise RecordError(f"move {i}: {who!r} is not one of the players")
-            try:
-                moves.append((names[who], parse_move(text)))
-            except MoveSyntaxError as exc:
-                raise RecordError(f"move {i}: {exc}") from None
+        moves = parse_move_lines(obj.get("moves", []), players, parse_move)
         result = obj.get("result")
         if result is not None and not isinstance(result, dict):
             raise RecordError('"result" must be an object')
@@ -354,24 +328,6 @@ def result_summary(game: Game) -> dict[str, Any]:
         "dead": [names[s] for s in range(game.n) if r.dead[s]],
         "winners": [names[s] for s in r.winners],
     }
-
-
-def _pretty(value: Any, depth: int, one_per_line: bool = False) -> str:
-    pad, inner = " " * depth, " " * (depth + 1)
-    if isinstance(value, dict) and value:
-        items = [
-            f"{inner}{json.dumps(k)}: {_pretty(v, depth + 1, k == 'moves')}"
-            for k, v in value.items()
-        ]
-        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
-    if (
-        isinstance(value, list)
-        and value
-        and (one_per_line or not all(isinstance(v, str | int | bool) for v in value))
-    ):
-        items = [inner + _pretty(v, depth + 1) for v in value]
-        return "[\n" + ",\n".join(items) + "\n" + pad + "]"
-    return json.dumps(value, ensure_ascii=False)
 
 
 def _face_moves(game: Game) -> list[tuple[int, Move]]:

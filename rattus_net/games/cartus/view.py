@@ -13,30 +13,22 @@ from typing import TYPE_CHECKING
 
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.choices import ChoiceSpace, legal_choices
+from rattus_net.games.cartus.scoring import Result
+from rattus_net.games.cartus.state import Decision, Phase
+from rattus_net.kit.view import SeatView
 
 if TYPE_CHECKING:
-    from rattus_net.games.cartus.game import Decision, Event, Game, Phase
-    from rattus_net.games.cartus.scoring import Result
+    from rattus_net.games.cartus.game import Game
 
 
-class PlayerView:
-    """The game as seen from ``seat``."""
+class PlayerView(SeatView[Decision, Result]):
+    """The game as seen from ``seat`` (the kit's view adds its names, the decision awaited,
+    the end and its log)."""
 
-    __slots__ = ("_game", "seat")
-
-    def __init__(self, game: Game, seat: int) -> None:
-        self._game = game
-        self.seat = seat
+    __slots__ = ()
+    _game: Game
 
     # --- public -------------------------------------------------------------------------------
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return self._game.config.players
-
-    @property
-    def n(self) -> int:
-        return self._game.n
 
     @property
     def colours(self) -> tuple[str, ...]:
@@ -128,34 +120,6 @@ class PlayerView:
     def queue(self) -> list[int]:
         """Phase C: seats that have not entered yet, the one to act first."""
         return list(self._game.queue)
-
-    @property
-    def decision(self) -> Decision | None:
-        """The pending decision (whoever must take it); ``None`` while the table works."""
-        return self._game.decision
-
-    @property
-    def my_turn(self) -> bool:
-        d = self._game.decision
-        return d is not None and self.seat in d.players
-
-    @property
-    def is_over(self) -> bool:
-        return self._game.is_over
-
-    @property
-    def result(self) -> Result | None:
-        r: Result | None = self._game.result
-        return r
-
-    def events(self, start: int = 0) -> list[Event]:
-        """The log from ``start`` on, without other players' private events."""
-        seat = self.seat
-        return [e for e in self._game.log[start:] if e.private_to is None or e.private_to == seat]
-
-    @property
-    def log_size(self) -> int:
-        return len(self._game.log)
 
     # --- private to this seat -----------------------------------------------------------------
 

@@ -12,7 +12,6 @@ from rattus_net.games.rattus.loader import (
     load_components,
     load_custom,
 )
-from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.moves import Move, format_move, parse_move
 from rattus_net.games.rattus.person import Persons
 from rattus_net.games.rattus.record import RattusRecord
@@ -29,6 +28,7 @@ from rattus_net.games.rattus.tablewords import RattusWords
 from rattus_net.games.rattus.view import RattusView
 from rattus_net.kit.chance import ChanceSource
 from rattus_net.kit.interface import Bot, GameDefinition, Outcome, Table
+from rattus_net.kit.local import LocalTable
 from rattus_net.kit.options import Option, OptionSchema, OptionValues
 
 OPTIONS = OptionSchema(
@@ -82,8 +82,8 @@ class RattusDefinition(GameDefinition[RattusConfig, RattusGame, Move, RattusView
     def new_game(self, config: RattusConfig) -> RattusGame:
         return RattusGame(config)
 
-    def local_table(self, seed: int | None, chance: ChanceSource | None = None) -> RattusTable:
-        return RattusTable(seed, chance_source=chance)
+    def local_table(self, seed: int | None, chance: ChanceSource | None = None) -> LocalTable:
+        return LocalTable(seed, chance_source=chance)
 
     def view(self, game: RattusGame, seat: int) -> RattusView:
         return RattusView(game, seat)
@@ -126,7 +126,7 @@ class RattusDefinition(GameDefinition[RattusConfig, RattusGame, Move, RattusView
     # --- records and reports ----------------------------------------------------------------
 
     def record_of(self, game: RattusGame, table: Table, values: OptionValues) -> str:
-        assert isinstance(table, RattusTable)
+        assert isinstance(table, LocalTable)
         _, custom = load_custom(components_path(values))
         return RattusRecord.from_game(game, table, custom).dumps()
 

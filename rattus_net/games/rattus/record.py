@@ -18,9 +18,11 @@ from typing import Any
 
 from rattus_net.games.rattus.components import Components, ComponentsError, parse_components
 from rattus_net.games.rattus.game import RattusConfig, RattusGame, Result
-from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.moves import Move, format_move, parse_move
-from rattus_net.kit.errors import IllegalMove, MoveSyntaxError, RattusNetError, RecordError
+from rattus_net.kit.errors import RattusNetError, RecordError
+from rattus_net.kit.local import LocalTable
+from rattus_net.kit.play import settle
+from rattus_net.kit.record import loads_json, move_lines, parse_move_lines, replay_moves
 
 FORMAT = "rattus-record"
 VERSION = 2
@@ -53,7 +55,7 @@ class RattusRecord:
 
     @staticmethod
     def from_game(
-        game: RattusGame, table: RattusTable, custom_components: Any = None
+        game: RattusGame, table: LocalTable, custom_components: Any = None
     ) -> RattusRecord:
         """The record of a game played on a local table (which knows the token order)."""
         return RattusRecord(
@@ -66,27 +68,18 @@ class RattusRecord:
             result=result_summary(game) if game.is_over else None,
         )
 
-    def replay(self, upto: int | None = None) -> tuple[RattusGame, RattusTable]:
+    def replay(self, upto: int | None = None) -> tuple[RattusGame, LocalTable]:
         """Replay the record (its first ``upto`` moves); checks the stored result."""
         game = RattusGame(RattusConfig(self.players, self.components))
-        table = RattusTable(
+        table = LocalTable(
             self.seed,
-            dict(self.order),
+            {pile: [order] for pile, order in self.order.items()},
             self.randoms or (),
-            strict=False,
         )
         moves = self.moves if upto is None else self.moves[:upto]
-        names = self.players
         try:
-            table.settle(game)
-            for i, (seat, move) in enumerate(moves, 1):
-                try:
-                    game.apply(seat, move)
-                except IllegalMove as exc:
-                    raise RecordError(
-                        f"move {i} ({names[seat]}: {format_move(move)}): {exc}"
-                    ) from None
-                table.settle(game)
+            settle(game, table)
+            replay_moves(game, table, self.players, moves, format_move)
         except RecordError:
             raise
         except RattusNetError as exc:
@@ -116,7 +109,7 @@ class RattusRecord:
             }
         if self.randoms is not None:
             obj["randoms"] = list(self.randoms)
-        obj["moves"] = [f"{self.players[s]}: {format_move(m)}" for s, m in self.moves]
+        obj["moves"] = move_lines(self.players, self.moves, format_move)
         if self.result is not None:
             obj["result"] = self.result
         return obj
@@ -144,13 +137,7 @@ class RattusRecord:
 
     @staticmethod
     def loads(text: str, default: Components) -> RattusRecord:
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(
-                f"not a game record: not JSON ({exc.msg} at line {exc.lineno})"
-            ) from None
-        return RattusRecord.from_dict(obj, default)
+        return RattusRecord.from_dict(loads_json(text), default)
 
     @staticmethod
     def from_dict(obj: Any, default: Components) -> RattusRecord:
@@ -177,7 +164,6 @@ class RattusRecord:
             or len(set(players)) != len(players)
         ):
             raise RecordError('"players" must list 2 to 4 different names')
-        names = {p: i for i, p in enumerate(players)}
         custom = obj.get("components")
         comps = default
         if custom is not None:
@@ -201,20 +187,7 @@ class RattusRecord:
             or not all(isinstance(x, int) and not isinstance(x, bool) for x in randoms)
         ):
             raise RecordError('"randoms" must be a list of whole numbers')
-        moves: list[tuple[int, Move]] = []
-        lines = obj.get("moves", [])
-        if not isinstance(lines, list):
-            raise RecordError('"moves" must be a list of "Name: move" lines')
-        for i, line in enumerate(lines, 1):
-            if not isinstance(line, str) or ": " not in line:
-                raise RecordError(f'move {i} must read "Name: move", got {line!r}')
-            who, text = line.split(": ", 1)
-            if who not in names:
-                raise RecordError(f"move {i}: {who!r} is not one of the players")
-            try:
-                moves.append((names[who], parse_move(text)))
-            except MoveSyntaxError as exc:
-                raise RecordError(f"move {i}: {exc}") from None
+        moves = parse_move_lines(obj.get("moves", []), players, parse_move)
         result = obj.get("result")
         if result is not None and not isinstance(result, dict):
             raise RecordError('"result" must be an object')

@@ -11,11 +11,11 @@ from typing import IO
 
 from rattus_net.games.rattus.components import Components
 from rattus_net.games.rattus.game import Kind, RattusConfig, RattusGame
-from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.moves import Move, format_move, parse_move
 from rattus_net.games.rattus.report import event_text, neighbours_text, state_text, table_text
 from rattus_net.games.rattus.view import RattusView
 from rattus_net.kit.errors import IllegalMove, MoveSyntaxError
+from rattus_net.kit.local import LocalTable
 
 HELP = """\
 Type a move, or: moves (list the legal moves, numbered: type a number), board, neighbours
@@ -65,7 +65,7 @@ def play_terminal(
 
     names = (name, *(f"Bot {i}" for i in range(1, players)))
     game = RattusGame(RattusConfig(names, comps))
-    table = RattusTable(seed)
+    table = LocalTable(seed)
     bots: list[RattusBot | None] = [None] + [
         make_rattus_bot(bot_kind, None if seed is None else seed * 31 + s, seconds=0.5)
         for s in range(1, players)

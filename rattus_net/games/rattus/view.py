@@ -15,30 +15,21 @@ from __future__ import annotations
 import random
 
 from rattus_net.games.rattus.components import CARDS, Components, Token
-from rattus_net.games.rattus.game import Decision, Event, Phase, RattusGame, Result
-from rattus_net.games.rattus.local import RattusTable
+from rattus_net.games.rattus.game import Decision, Phase, RattusGame, Result
 from rattus_net.games.rattus.moves import Move
 from rattus_net.games.rattus.rules import FROM_SETUP, legal, spread_ends_game, tell_apart
+from rattus_net.kit.local import LocalTable
+from rattus_net.kit.view import SeatView
 
 
-class RattusView:
-    """Everything ``seat`` may know (rules section 5), read-only."""
+class RattusView(SeatView[Decision, Result]):
+    """Everything ``seat`` may know (rules section 5), read-only (the kit's view adds the
+    names, the decision awaited, the end and the log)."""
 
-    __slots__ = ("_game", "seat")
-
-    def __init__(self, game: RattusGame, seat: int) -> None:
-        self._game = game
-        self.seat = seat
+    __slots__ = ()
+    _game: RattusGame
 
     # public state
-    @property
-    def names(self) -> tuple[str, ...]:
-        return self._game.config.players
-
-    @property
-    def n(self) -> int:
-        return self._game.n
-
     @property
     def components(self) -> Components:
         """The map and the 49 token faces (public: printed in the rules)."""
@@ -153,18 +144,6 @@ class RattusView:
     def final_order(self) -> tuple[int, ...]:
         return self._game.final_order
 
-    @property
-    def decision(self) -> Decision | None:
-        return self._game.decision
-
-    @property
-    def is_over(self) -> bool:
-        return self._game.is_over
-
-    @property
-    def result(self) -> Result | None:
-        return self._game.result
-
     def unseen_faces(self) -> list[Token]:
         """The faces of every token this seat has not seen (board, rat supply, removed):
         all 49 minus those turned up and those it looked at on the board."""
@@ -205,16 +184,11 @@ class RattusView:
         """Whether this seat can tell the region's face-down tokens apart (ruling 5)."""
         return tell_apart(self._game, self.seat, region)
 
-    def events(self, start: int = 0) -> list[Event]:
-        """The log from ``start``, without other seats' private events."""
-        s = self.seat
-        return [e for e in self._game.log[start:] if e.private_to is None or e.private_to == s]
-
     def legal(self) -> list[Move]:
         return legal(self._game, self.seat)
 
 
-def determinize(view: RattusView, rng: random.Random) -> tuple[RattusGame, RattusTable]:
+def determinize(view: RattusView, rng: random.Random) -> tuple[RattusGame, LocalTable]:
     """A full game consistent with ``view`` and a table that knows its faces.
 
     Faces the seat knows (turned-up tokens, its own Witch looks) stay; every other token's
@@ -236,7 +210,7 @@ def determinize(view: RattusView, rng: random.Random) -> tuple[RattusGame, Rattu
     unknown = sorted(h for h in g.all_tokens() if h not in g.faces)
     rng.shuffle(start_left)
     rng.shuffle(normal_left)
-    table = RattusTable(rng.randrange(1 << 30))
+    table = LocalTable(rng.randrange(1 << 30))
     table.face_of.update(g.faces)
     for h in unknown:
         pool = start_left if h in real.start_handles else normal_left

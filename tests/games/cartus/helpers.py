@@ -22,9 +22,10 @@ from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.data import Building
 from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.local import LocalTable, settle
 from rattus_net.games.cartus.moves import DecisionKind, Enter, Move, Supply, TakeAction
 from rattus_net.games.cartus.view import PlayerView
+from rattus_net.kit.local import LocalTable
+from rattus_net.kit.play import settle
 
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve")
 
@@ -207,7 +208,11 @@ class Scenario:
         if discard_orders:
             shuffles["discard"] = [tuple(o) for o in discard_orders]
         self.table = LocalTable(
-            seed=0, script_shuffles=shuffles, script_randoms=randoms, strict=True
+            seed=0,
+            script_shuffles=shuffles,
+            script_randoms=randoms,
+            strict=True,
+            free_piles=frozenset({"discard"}),  # (a reshuffle, unless a test orders it)
         )
         self.game = Game(self.config)
         self._rows = rows

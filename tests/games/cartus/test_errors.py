@@ -214,7 +214,8 @@ def test_game_config_errors(make: Callable[[], GameConfig]) -> None:
 
 def test_a_scripted_card_order_must_hold_the_piles_cards() -> None:
     from rattus_net.games.cartus.game import Game
-    from rattus_net.games.cartus.local import LocalTable, settle
+    from rattus_net.kit.local import LocalTable
+    from rattus_net.kit.play import settle
 
     game = Game(GameConfig(players=("Ann", "Bob"), first_player=0))
     table = LocalTable(script_shuffles={"population": [(0,) * 84]}, strict=True)

@@ -17,9 +17,9 @@ import pytest
 from rattus_net.games.cartus.choices import legal_choices
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.local import LocalTable
 from rattus_net.games.cartus.moves import Enter, EnterHidden, PassHandle
 from rattus_net.kit.errors import CheatDetected
+from rattus_net.kit.local import LocalTable
 from rattus_net.kit.table import Open, PublicRandom, Rehandle, Reveal, Shuffle
 
 

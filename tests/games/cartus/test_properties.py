@@ -14,7 +14,7 @@ from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.choices import legal_choices
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.game import Game, Phase
-from rattus_net.games.cartus.local import LocalTable
+from rattus_net.kit.local import LocalTable
 from rattus_net.kit.table import Shuffle
 
 from .helpers import NAMES
@@ -147,7 +147,7 @@ def test_a_clone_continued_identically_ends_identically(p: dict[str, object], at
 def test_a_clone_has_no_attached_table() -> None:
     from rattus_net.games.cartus.config import GameConfig
     from rattus_net.games.cartus.game import Game
-    from rattus_net.games.cartus.local import LocalTable
+    from rattus_net.kit.local import LocalTable
 
     game = Game(GameConfig(GameConfig.default_names(3)))
     game.attach(LocalTable(5))
@@ -164,7 +164,7 @@ def test_a_clone_shares_no_mutable_state_with_its_game() -> None:
     from rattus_net.games.cartus.choices import legal_choices
     from rattus_net.games.cartus.config import BuildingSelection, GameConfig
     from rattus_net.games.cartus.game import Game
-    from rattus_net.games.cartus.local import LocalTable
+    from rattus_net.kit.local import LocalTable
 
     game = Game(GameConfig(GameConfig.default_names(4), BuildingSelection.random_cards()))
     game.attach(LocalTable(3))

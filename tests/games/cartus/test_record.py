@@ -13,10 +13,11 @@ from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.choices import legal_choices
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.local import LocalTable, run
 from rattus_net.games.cartus.moves import Enter, Supply
 from rattus_net.games.cartus.record import GameRecord
 from rattus_net.kit.errors import RecordError
+from rattus_net.kit.local import LocalTable
+from rattus_net.kit.play import play_to_end
 
 
 def random_game(n: int, seed: int, simultaneous: bool = False) -> tuple[Game, LocalTable]:
@@ -34,7 +35,7 @@ def random_game(n: int, seed: int, simultaneous: bool = False) -> tuple[Game, Lo
         space = legal_choices(g, seat)
         return space[rng.randrange(len(space))]
 
-    run(game, table, choose)
+    play_to_end(game, table, choose)
     return game, table
 
 
@@ -217,7 +218,9 @@ def test_plague_variant_survivors_are_survivors_in_the_record_and_report() -> No
     }
     game, table = GameRecord.from_dict(data).replay()
     rng = random.Random(4)
-    run(game, table, lambda g, s: legal_choices(g, s)[rng.randrange(len(legal_choices(g, s)))])
+    play_to_end(
+        game, table, lambda g, s: legal_choices(g, s)[rng.randrange(len(legal_choices(g, s)))]
+    )
     r = game.result
     assert r.nuns == 0 and min(r.rats) > 0 and r.variant_survivors
     survivors = [s for s in range(3) if r.rats[s] == min(r.rats)]

@@ -44,7 +44,7 @@ def test_guard_tower_with_two_players_is_allowed_but_warned() -> None:
     from rattus_net.games.cartus import data as D
     from rattus_net.games.cartus.config import BuildingSelection, GameConfig
     from rattus_net.games.cartus.game import Game
-    from rattus_net.games.cartus.local import LocalTable
+    from rattus_net.kit.local import LocalTable
 
     with_tower = BuildingSelection.parse("farm,office,hospital,guardtower,tent,palace")
     for players, selection, warned in (

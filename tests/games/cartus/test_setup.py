@@ -11,7 +11,7 @@ from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig, SelectionMethod
 from rattus_net.games.cartus.data import Building
 from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.local import LocalTable
+from rattus_net.kit.local import LocalTable
 from rattus_net.kit.table import PublicRandom
 
 from .helpers import NAMES, NUN_ROW_10, Scenario

@@ -9,24 +9,24 @@ from __future__ import annotations
 from rattus_net.games.rattus.components import CARDS
 from rattus_net.games.rattus.game import Kind, RattusConfig, RattusGame
 from rattus_net.games.rattus.loader import default_components
-from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.moves import StartPlace
 from rattus_net.games.rattus.rules import FROM_SUPPLY, legal
+from rattus_net.kit.local import LocalTable
 from rattus_net.kit.registry import get_game
 from rattus_net.selfplay import play_game
 
 COMPS = default_components()
 
 
-def new_game(n: int = 2, seed: int = 0) -> tuple[RattusGame, RattusTable]:
+def new_game(n: int = 2, seed: int = 0) -> tuple[RattusGame, LocalTable]:
     """A game with its table answered up to the first start placement."""
     game = RattusGame(RattusConfig(RattusConfig.default_names(n), COMPS))
-    table = RattusTable(seed)
+    table = LocalTable(seed)
     table.settle(game)
     return game, table
 
 
-def after_setup(n: int = 2, seed: int = 0) -> tuple[RattusGame, RattusTable]:
+def after_setup(n: int = 2, seed: int = 0) -> tuple[RattusGame, LocalTable]:
     """A game whose start cubes are placed (each in the first two regions): first turn."""
     game, table = new_game(n, seed)
     while game.decision is not None and game.decision.kind is Kind.START:
@@ -35,11 +35,11 @@ def after_setup(n: int = 2, seed: int = 0) -> tuple[RattusGame, RattusTable]:
     return game, table
 
 
-def play_bots(kinds: list[str], seed: int) -> tuple[RattusGame, RattusTable]:
+def play_bots(kinds: list[str], seed: int) -> tuple[RattusGame, LocalTable]:
     """A whole seeded game between bots of ``kinds`` (seat order), as ``rattus selfplay``
     plays it: the finished game and its local table."""
     played = play_game(get_game("rattus"), len(kinds), seed, kinds, {})
-    assert isinstance(played.table, RattusTable)
+    assert isinstance(played.table, LocalTable)
     return played.game, played.table
 
 
@@ -58,7 +58,7 @@ def empty_board(game: RattusGame) -> None:
 
 
 def put(
-    game: RattusGame, table: RattusTable, region: str, *faces: str, ring: bool | None = None
+    game: RattusGame, table: LocalTable, region: str, *faces: str, ring: bool | None = None
 ) -> list[int]:
     """Put tokens of the given faces (face down) on ``region``, taken from the rat supply's
     bottom (``ring``: only tokens with, or without, the start tokens' ring); returns their
@@ -108,7 +108,7 @@ def leave(game: RattusGame, seat: int, left: int) -> None:
     game.supply[seat] = left
 
 
-def resolve(game: RattusGame, table: RattusTable) -> None:
+def resolve(game: RattusGame, table: LocalTable) -> None:
     """Answer the table and take the first choice of spread and turn-up decisions, until a
     turn, setup, swap or final-round decision (or the end)."""
     while True:

@@ -11,7 +11,6 @@ import pytest
 from rattus_net.games.rattus.decision import CUBES_OUT, SUPPLY
 from rattus_net.games.rattus.errors import AbilityNotAllowed, OutOfOrder
 from rattus_net.games.rattus.game import Kind, Phase, RattusGame
-from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.moves import (
     Done,
     King,
@@ -25,6 +24,7 @@ from rattus_net.games.rattus.moves import (
 )
 from rattus_net.games.rattus.rules import legal
 from rattus_net.kit.errors import CardNotHeld
+from rattus_net.kit.local import LocalTable
 
 from .helpers import (
     after_setup,
@@ -40,7 +40,7 @@ from .helpers import (
 )
 
 
-def place_last_cube(game: RattusGame, table: RattusTable, plague_to: str = "Gallia") -> int:
+def place_last_cube(game: RattusGame, table: LocalTable, plague_to: str = "Gallia") -> int:
     """The active player places his last cube (on Scandia, a ``5 A`` token; the rest of his
     cubes wait in the palace) and moves the plague from Anglia to ``plague_to``: end (b).
     Returns the ender."""
@@ -54,7 +54,7 @@ def place_last_cube(game: RattusGame, table: RattusTable, plague_to: str = "Gall
     return p
 
 
-def final_turns(game: RattusGame, table: RattusTable) -> list[int]:
+def final_turns(game: RattusGame, table: LocalTable) -> list[int]:
     """Answer every final-round decision with ``done``; the seats asked, in order."""
     asked = []
     while game.decision is not None and game.decision.kind is Kind.FINAL:
@@ -116,7 +116,7 @@ def test_only_the_active_players_cubes_count_for_end_b() -> None:
 # --- end (a): the rat supply became empty during the turn -----------------------------------
 
 
-def spread_from(game: RattusGame, table: RattusTable, supply: int, tokens: int) -> int:
+def spread_from(game: RattusGame, table: LocalTable, supply: int, tokens: int) -> int:
     """The active player strikes Gallia (``tokens`` tokens, a cube each) with ``supply``
     tokens left in the rat supply. Returns him."""
     p = turn_player(game)

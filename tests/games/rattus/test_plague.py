@@ -7,10 +7,10 @@ import pytest
 
 from rattus_net.games.rattus.errors import NotNeighbour, RegionFull
 from rattus_net.games.rattus.game import Kind, RattusGame
-from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.moves import Monk, Place, Plague, Spread, Swap, TurnUp, Witch
 from rattus_net.games.rattus.rules import FROM_SETUP, FROM_SUPPLY, legal, tell_apart
 from rattus_net.games.rattus.view import RattusView
+from rattus_net.kit.local import LocalTable
 
 from .helpers import (
     after_setup,
@@ -27,7 +27,7 @@ from .helpers import (
 
 def strike(
     region: str, tokens: list[str], counts: tuple[int, int], knight: bool = False
-) -> tuple[RattusGame, RattusTable, int]:
+) -> tuple[RattusGame, LocalTable, int]:
     """Player ``p`` (the first player) moves the plague from a neighbour onto ``region``,
     which holds ``tokens`` and ``counts`` cubes (seat 0, seat 1); spreads take the first
     choice."""
@@ -235,7 +235,7 @@ def test_active_player_chooses_the_next_token_after_a_witch_look() -> None:
     assert game.turned[0] == b  # the chosen token first
 
 
-def resolve_spread_only(game: RattusGame, table: RattusTable) -> None:
+def resolve_spread_only(game: RattusGame, table: LocalTable) -> None:
     table.settle(game)
     d = game.decision
     if d is not None and d.kind is Kind.SPREAD:

@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from rattus_net.bots.rattus import RattusRandomBot
 from rattus_net.games.rattus.game import RattusConfig, RattusGame
-from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.moves import format_move, parse_move
 from rattus_net.games.rattus.record import RattusRecord, result_summary
 from rattus_net.games.rattus.rules import legal
 from rattus_net.games.rattus.view import RattusView
+from rattus_net.kit.local import LocalTable
 
 from .helpers import COMPS, seat_total
 
@@ -38,9 +38,9 @@ def check_invariants(game: RattusGame) -> None:
     assert not (set(game.removed) & set(game.faces))
 
 
-def random_game(n: int, seed: int, check: bool = True) -> tuple[RattusGame, RattusTable]:
+def random_game(n: int, seed: int, check: bool = True) -> tuple[RattusGame, LocalTable]:
     game = RattusGame(RattusConfig(RattusConfig.default_names(n), COMPS))
-    table = RattusTable(seed)
+    table = LocalTable(seed)
     bots = [RattusRandomBot(seed * 10 + s) for s in range(n)]
     views = [RattusView(game, s) for s in range(n)]
     while not game.is_over:
@@ -84,7 +84,7 @@ def test_same_seed_and_moves_give_the_same_record_and_replay_the_same_result(
 @given(players, seeds)
 def test_legal_moves_are_accepted_and_clone_is_independent(n: int, seed: int) -> None:
     game = RattusGame(RattusConfig(RattusConfig.default_names(n), COMPS))
-    table = RattusTable(seed)
+    table = LocalTable(seed)
     rng = random.Random(seed)
     steps = 0
     while not game.is_over and steps < 60:
@@ -102,7 +102,7 @@ def test_legal_moves_are_accepted_and_clone_is_independent(n: int, seed: int) ->
 
 
 def hidden_variant(
-    game: RattusGame, table: RattusTable, seat: int, rng: random.Random
+    game: RattusGame, table: LocalTable, seat: int, rng: random.Random
 ) -> RattusGame:
     """A copy that differs from ``game`` only in what ``seat`` cannot know: each token another
     seat looked at with the Witch (and this seat did not) swapped, in the world, with a token
@@ -126,7 +126,7 @@ def test_bots_and_samples_read_only_what_the_seat_may_know(n: int, seed: int, st
     from rattus_net.games.rattus.view import determinize
 
     game = RattusGame(RattusConfig(RattusConfig.default_names(n), COMPS))
-    table = RattusTable(seed)
+    table = LocalTable(seed)
     bots = [RattusRandomBot(seed + s) for s in range(n)]
     steps = 0
     while not game.is_over and steps < stop:

@@ -56,7 +56,7 @@ def test_a_record_with_an_illegal_move_names_it() -> None:
     name = obj["moves"][0].split(": ")[0]
     obj["moves"][0] = f"{name}: place Narnia Gallia"
     obj.pop("result")
-    with pytest.raises(RecordError, match=r"move 1 \(.*place Narnia Gallia\): 'Narnia'"):
+    with pytest.raises(RecordError, match=r"move 1 \(.*place Narnia Gallia\) is illegal: 'Narnia'"):
         RattusRecord.from_dict(obj, COMPS).replay()
 
 

@@ -45,9 +45,9 @@ def test_regions_not_in_play_are_not_neighbours() -> None:
 def test_setup_asks_the_table_for_shuffles_and_public_randoms() -> None:
     game = RattusGame(RattusConfig(("A", "B", "C"), COMPS))
     asked = []
-    from rattus_net.games.rattus.local import RattusTable
+    from rattus_net.kit.local import LocalTable
 
-    table = RattusTable(4)
+    table = LocalTable(4)
     while game.decision is None:
         asked.append(type(game.pending).__name__ + ":" + getattr(game.pending, "pile", "") or "")
         req = game.pending
