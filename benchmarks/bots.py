@@ -21,8 +21,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rattus_net.bots import make_bot
 from rattus_net.bots.arena import play_game
+from rattus_net.games.cartus.bots import make_bot
+from rattus_net.games.cartus.config import GameConfig
+from rattus_net.kit.registry import get_game
+
+CARTUS = get_game("cartus")
+
+
+def first_game(n: int) -> GameConfig:
+    """The first game's buildings, players P1, P2... (the arena's games here)."""
+    return GameConfig(GameConfig.default_names(n))
+
 
 MATCHUPS = {
     "search-heuristic-4": ("search", "heuristic", 4),
@@ -76,7 +86,7 @@ def play(job: Job) -> Outcome:
                 iterations=job.iterations,
             )
         )
-    stats = play_game(bots, job.seed + job.game)
+    stats = play_game(CARTUS, bots, job.seed + job.game, first_game(len(bots)))
     r = stats.game.result
     win = 1.0 / len(r.winners) if focal_seat in r.winners else 0.0
     best_other = max(r.totals[s] for s in range(job.n) if s != focal_seat)

@@ -19,7 +19,7 @@ import argparse
 import statistics
 import time
 
-from rattus_net.bots import make_bot
+from rattus_net.games.cartus.bots import make_bot
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.view import PlayerView
@@ -45,11 +45,11 @@ def play(players: int, seed: int, kind: str) -> int:
 
 def play_rattus(players: int, seed: int) -> int:
     """One game of Rattus between random bots; returns the number of decisions."""
-    from rattus_net.bots.rattus import RattusRandomBot
+    from rattus_net.bots.random import RandomBot
 
     game = RattusGame(RattusConfig(RattusConfig.default_names(players), default_components()))
     table = LocalTable(seed)
-    bots = [RattusRandomBot(seed * 7919 + s) for s in range(players)]
+    bots = [RandomBot(seed * 7919 + s) for s in range(players)]
     views = [RattusView(game, s) for s in range(players)]
     while not game.is_over:
         d = game.decision

@@ -125,7 +125,7 @@ def bench(n: int, seed: int) -> None:
 
 
 def bench_rattus(n: int, seed: int) -> None:
-    from rattus_net.bots.rattus import RattusHeuristicBot
+    from rattus_net.games.rattus.bots import RattusHeuristicBot
     from rattus_net.games.rattus.game import RattusConfig
     from rattus_net.games.rattus.loader import default_components
     from rattus_net.games.rattus.view import RattusView

@@ -1,87 +1,55 @@
-"""Play whole games between bots on a local table (tests, benchmarks, tuning).
+"""Play whole games between bots on a local table, any game (tests, benchmarks, tuning).
 
-Each bot decides from its own :class:`PlayerView` only; the local table knows every face and
-answers the game's requests. Simultaneous supplies are asked seat by seat (the first seat the
-game lists), which is what every bot sees as a normal decision.
+Each bot decides from its own seat's view only; the local table knows every face and answers
+the game's requests. A decision several seats take at once is asked seat by seat (the first
+seat the game lists), which is what every bot sees as a normal decision.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from rattus_net.bots.base import Bot
-from rattus_net.games.cartus import data as D
-from rattus_net.games.cartus.config import GameConfig
-from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.moves import DecisionKind, Discard, Enter, Give, Move
-from rattus_net.games.cartus.view import PlayerView
+from rattus_net.kit.interface import AnyGame, Bot
 from rattus_net.kit.local import LocalTable
+from rattus_net.kit.play import play_to_end
 
 
 @dataclass
 class GameStats:
     """What a bot game produced: the finished game and the time each seat spent deciding."""
 
-    game: Game
+    game: Any
     think: list[float] = field(default_factory=list)  # seconds per seat
     decisions: list[int] = field(default_factory=list)  # decisions per seat
 
 
 def play_game(
-    bots: Sequence[Bot],
+    game: AnyGame,
+    bots: Sequence[Bot[Any, Any]],
     seed: int,
-    config: GameConfig | None = None,
-    check_legal: bool = False,
+    config: Any = None,
+    check_legal: Callable[[Any, Any], bool] | None = None,
 ) -> GameStats:
-    """Play one game to its end, seat ``i`` played by ``bots[i]``, the table seeded ``seed``.
-
-    ``check_legal`` also asserts that every move a bot returns is in its legal choice space
-    (slow for big spaces; for tests)."""
+    """Play one game of ``game`` to its end, seat ``i`` played by ``bots[i]``, the table
+    seeded ``seed``; ``config`` (default: the players ``P1``, ``P2``... with the game's
+    default options). ``check_legal(view, move)`` asserts every move a bot returns."""
     n = len(bots)
-    cfg = config or GameConfig(GameConfig.default_names(n))
-    game = Game(cfg)
-    table = LocalTable(seed)
-    views = [PlayerView(game, s) for s in range(n)]
-    stats = GameStats(game, [0.0] * n, [0] * n)
-    while not game.is_over:
-        d = game.decision
-        if d is None:
-            table.answer(game)
-            continue
-        seat = d.players[0]
+    cfg = config or game.configure([f"P{i + 1}" for i in range(n)], {})
+    state = game.new_game(cfg)
+    views = [game.view(state, s) for s in range(n)]
+    stats = GameStats(state, [0.0] * n, [0] * n)
+
+    def choose(_: Any, seat: int) -> Any:
         t0 = time.perf_counter()
         move = bots[seat].choose(views[seat])
         stats.think[seat] += time.perf_counter() - t0
         stats.decisions[seat] += 1
-        if check_legal:
-            assert is_legal(views[seat], move), (seat, move)
-        game.apply(seat, move)
+        if check_legal is not None:
+            assert check_legal(views[seat], move), (seat, move)
+        return move
+
+    play_to_end(state, LocalTable(seed), choose)
     return stats
-
-
-def is_legal(view: PlayerView, move: Move) -> bool:
-    """Whether ``move`` is one of the seat's legal choices now.
-
-    Entering is checked against the hand directly, because an ENTER space can hold thousands of
-    card combinations; every other space is small enough to list."""
-    space = view.legal()
-    if len(space) == 0:
-        return False
-    if space.kind is DecisionKind.ENTER and isinstance(move, Enter):
-        if not 0 <= move.building < len(view.row):
-            return False
-        hand = view.hand
-        for f in set(move.cards):
-            if f in (D.GOLD, D.PASS) or move.cards.count(f) > hand.count(f):
-                return False
-        return tuple(sorted(move.cards)) == move.cards
-    if isinstance(move, Give | Discard):
-        d = view.decision
-        assert d is not None
-        if len(move.cards) > d.count or (isinstance(move, Give) and len(move.cards) != d.count):
-            return False
-        hand = view.hand
-        return all(move.cards.count(f) <= hand.count(f) for f in set(move.cards))
-    return move in list(space)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from protocol.params import GameParams, PeerSecrets
 from protocol.record import verify_record
-from rattus_net.bots.rattus import RattusRandomBot
+from rattus_net.bots.random import RandomBot
 from rattus_net.games.rattus.game import RattusConfig
 from rattus_net.games.rattus.loader import default_components
 from rattus_net.games.rattus.moves import parse_move
@@ -66,7 +66,7 @@ def test_two_rattus_nodes_play_a_whole_game(tmp_path: Path) -> None:
     node = PeerNode.load(params.game_id().hex(), tmp_path / "seat0")
     try:
         assert node.session.finished
-        assert isinstance(node.bot, RattusRandomBot)
+        assert isinstance(node.bot, RandomBot)
         assert node.session.record_bytes() == records[0]
     finally:
         node.journal.close()

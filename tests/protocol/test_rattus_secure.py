@@ -21,7 +21,8 @@ from protocol.params import GameParams, PeerSecrets
 from protocol.record import Verdict, verify_record
 from protocol.seeded import SeededChance, seeded_params
 from protocol.session import Session
-from rattus_net.bots.rattus import RattusHeuristicBot, RattusRandomBot
+from rattus_net.bots.random import RandomBot
+from rattus_net.games.rattus.bots import RattusHeuristicBot
 from rattus_net.games.rattus.game import RattusConfig, RattusGame
 from rattus_net.games.rattus.loader import default_components
 from rattus_net.games.rattus.record import RattusRecord, result_summary
@@ -47,7 +48,7 @@ def rattus_table(n: int, seed: int) -> tuple[GameParams, list[PeerSecrets]]:
 
 
 def chooser(n: int, seed: int, kind: str):  # type: ignore[no-untyped-def]
-    make = RattusHeuristicBot if kind == "heuristic" else RattusRandomBot
+    make = RattusHeuristicBot if kind == "heuristic" else RandomBot
     bots = [make(seed * 10 + s) for s in range(n)]
     return lambda game, seat: bots[seat].choose(RattusView(game, seat))
 

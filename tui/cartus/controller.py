@@ -16,14 +16,16 @@ from pathlib import Path
 from typing import Protocol
 
 from protocol.safetext import safetext
-from rattus_net.bots import BOT_KINDS, Bot, make_bot
 from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.bots import CartusBot as Bot
+from rattus_net.games.cartus.bots import make_bot
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.moves import Move
 from rattus_net.games.cartus.narrate import Narrator, decision_words, narrate_view
 from rattus_net.games.cartus.view import PlayerView
 from rattus_net.kit.errors import RattusNetError
+from rattus_net.kit.interface import BOT_KINDS
 from rattus_net.kit.local import LocalTable
 from tui.cartus.saves import SavedGame, save_body
 from tui.offline import BOT_NAMES, CHECKPOINT_SECONDS, HUMAN_NAME

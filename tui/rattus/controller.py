@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from rattus_net.bots.rattus import RATTUS_BOTS, RattusBot, make_rattus_bot
+from rattus_net.games.rattus.bots import RattusBot, make_bot
 from rattus_net.games.rattus.components import Components
 from rattus_net.games.rattus.game import RattusConfig, RattusGame
 from rattus_net.games.rattus.loader import default_components
 from rattus_net.games.rattus.moves import Move
 from rattus_net.games.rattus.view import RattusView
+from rattus_net.kit.interface import BOT_KINDS
 from rattus_net.kit.local import LocalTable
 from tui.offline import BOT_NAMES, CHECKPOINT_SECONDS, HUMAN_NAME
 from tui.rattus.narrate import Narrator, clean, decision_words
@@ -94,10 +95,8 @@ class RattusOffline:
         n = options.players
         if not 2 <= n <= 4:
             raise ValueError("Rattus is for 2 to 4 players")
-        if options.bots not in RATTUS_BOTS:
-            raise ValueError(
-                f"unknown bot {options.bots!r}; choose one of {', '.join(RATTUS_BOTS)}"
-            )
+        if options.bots not in BOT_KINDS:
+            raise ValueError(f"unknown bot {options.bots!r}; choose one of {', '.join(BOT_KINDS)}")
         if not 0 <= options.human_seat < n:
             raise ValueError("the human's seat is not at the table")
         self.options = options
@@ -109,7 +108,7 @@ class RattusOffline:
         for s in range(n):
             if s != self.seat:
                 bot_seed = None if options.seed is None else options.seed * 101 + s
-                self.bots[s] = make_rattus_bot(options.bots, bot_seed, seconds=SEARCH_SECONDS)
+                self.bots[s] = make_bot(options.bots, bot_seed, seconds=SEARCH_SECONDS)
         if start is not None:
             self.game, self.table = start
         else:

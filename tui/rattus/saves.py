@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rattus_net.bots.rattus import RATTUS_BOTS
 from rattus_net.games.rattus.game import RattusGame
 from rattus_net.games.rattus.loader import default_components
 from rattus_net.games.rattus.record import OldRulesRecord, RattusRecord
 from rattus_net.kit.errors import RattusNetError, RecordError
+from rattus_net.kit.interface import BOT_KINDS
 from rattus_net.kit.local import LocalTable
 from rattus_net.paths import data_dir
 from tui.saves import SaveError, wait_for_writes, write_file
@@ -102,7 +102,7 @@ def read_rattus_save(path: Path) -> SavedRattusGame | None:
     if not isinstance(body, dict) or body.get("kind") != KIND or body.get("version") != VERSION:
         raise SaveError("the saved Rattus game was written by another version of Rattus Net")
     bots, seat = body.get("bots"), body.get("human_seat")
-    if bots not in RATTUS_BOTS or not isinstance(seat, int):
+    if bots not in BOT_KINDS or not isinstance(seat, int):
         raise SaveError("the saved Rattus game is damaged (bad bots or seat)")
     try:
         record = RattusRecord.from_dict(body.get("record"), default_components())

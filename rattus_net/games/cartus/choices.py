@@ -29,6 +29,7 @@ from rattus_net.games.cartus.moves import (
 
 if TYPE_CHECKING:
     from rattus_net.games.cartus.game import Game
+    from rattus_net.games.cartus.view import PlayerView
 
 
 class Multisets:
@@ -190,3 +191,29 @@ def legal_choices(game: Game, seat: int) -> ChoiceSpace:
     elif kind is DecisionKind.ACTION:
         parts.append((len(_ACTION_CHOICES), ("action",)))
     return ChoiceSpace(kind, parts, sum(p[0] for p in parts))
+
+
+def is_legal(view: PlayerView, move: Move) -> bool:
+    """Whether ``move`` is one of the view's seat's legal choices now.
+
+    Entering is checked against the hand directly, because an ENTER space can hold thousands
+    of card combinations; every other space is small enough to list."""
+    space = view.legal()
+    if len(space) == 0:
+        return False
+    if space.kind is DecisionKind.ENTER and isinstance(move, Enter):
+        if not 0 <= move.building < len(view.row):
+            return False
+        hand = view.hand
+        for f in set(move.cards):
+            if f in (D.GOLD, D.PASS) or move.cards.count(f) > hand.count(f):
+                return False
+        return tuple(sorted(move.cards)) == move.cards
+    if isinstance(move, Give | Discard):
+        d = view.decision
+        assert d is not None
+        if len(move.cards) > d.count or (isinstance(move, Give) and len(move.cards) != d.count):
+            return False
+        hand = view.hand
+        return all(move.cards.count(f) <= hand.count(f) for f in set(move.cards))
+    return move in list(space)

@@ -112,7 +112,7 @@ class CartusGame(GameDefinition[GameConfig, Game, Move, PlayerView]):
         seconds: float | None = None,
         iterations: int | None = None,
     ) -> Bot[PlayerView, Move]:
-        from rattus_net.bots import make_bot
+        from rattus_net.games.cartus.bots import make_bot
 
         return make_bot(kind, seed, seconds=seconds, iterations=iterations)
 

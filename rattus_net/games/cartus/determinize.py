@@ -30,6 +30,8 @@ from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.game import Decision, Game, Phase
 from rattus_net.games.cartus.moves import DecisionKind
 from rattus_net.games.cartus.view import PlayerView
+from rattus_net.kit.chance import Chance
+from rattus_net.kit.errors import TableMisuse
 from rattus_net.kit.table import PublicRandom, Rehandle, Reveal, Shuffle
 
 _ALL_CARDS: Counter[int] = Counter(D.population_faces() + D.special_faces())
@@ -57,7 +59,7 @@ def determinize(view: PlayerView, rng: random.Random) -> Game:
     """A full game consistent with everything ``view.seat`` knows, hidden faces re-dealt.
 
     Every face of the returned game is known to its engine, so it can be driven to the end with
-    :func:`answer_table`. The result depends only on the view's information and ``rng``."""
+    a :class:`SampleTable`. The result depends only on the view's information and ``rng``."""
     real = view._game
     g = real.clone()
     # A table attached to the real game knows every face: the sample must never ask it.
@@ -152,22 +154,27 @@ def determinize(view: PlayerView, rng: random.Random) -> Game:
     return g
 
 
-def answer_table(game: Game, rng: random.Random) -> None:
-    """Answer table requests of a determinized game (whose engine knows every face) until a
-    player must decide or the game is over. Reshuffles deal the known faces with ``rng``."""
-    while True:
+class SampleTable:
+    """The table of a determinized game, whose engine knows every face: it answers from
+    them, and deals the reshuffles and draws the random numbers with ``rng``."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.chance = Chance()  # (nothing of a sample is recorded)
+
+    def answer(self, game: Game) -> None:
         req = game.pending
         if isinstance(req, Reveal):
             game.answer([game.faces[h] for h in req.handles])
         elif isinstance(req, Shuffle):
             order = list(req.faces)
-            rng.shuffle(order)
+            self.rng.shuffle(order)
             game.faces.update(zip(req.handles, order, strict=True))
             game.answer(None)
         elif isinstance(req, PublicRandom):
-            game.answer(rng.randrange(req.bound))
+            game.answer(self.rng.randrange(req.bound))
         elif isinstance(req, Rehandle):
             faces = game.faces
             game.answer([faces[h] for h in req.old])
         else:
-            return
+            raise TableMisuse(f"a sample's table cannot answer {req!r}")

@@ -105,9 +105,9 @@ class RattusDefinition(GameDefinition[RattusConfig, RattusGame, Move, RattusView
         seconds: float | None = None,
         iterations: int | None = None,
     ) -> Bot[RattusView, Move]:
-        from rattus_net.bots.rattus import make_rattus_bot
+        from rattus_net.games.rattus.bots import make_bot
 
-        return make_rattus_bot(kind, seed, seconds=seconds, iterations=iterations)
+        return make_bot(kind, seed, seconds=seconds, iterations=iterations)
 
     def outcome(self, game: RattusGame) -> Outcome | None:
         r = game.result

@@ -61,13 +61,13 @@ def play_terminal(
     name: str = "You",
 ) -> RattusGame:
     """A game in the terminal: seat 0 reads moves from ``stdin``, bots play the others."""
-    from rattus_net.bots.rattus import RattusBot, make_rattus_bot
+    from rattus_net.games.rattus.bots import RattusBot, make_bot
 
     names = (name, *(f"Bot {i}" for i in range(1, players)))
     game = RattusGame(RattusConfig(names, comps))
     table = LocalTable(seed)
     bots: list[RattusBot | None] = [None] + [
-        make_rattus_bot(bot_kind, None if seed is None else seed * 31 + s, seconds=0.5)
+        make_bot(bot_kind, None if seed is None else seed * 31 + s, seconds=0.5)
         for s in range(1, players)
     ]
     me = RattusView(game, 0)

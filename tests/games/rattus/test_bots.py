@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from rattus_net.bots.rattus import (
-    RATTUS_BOTS,
+from rattus_net.games.rattus.bots import (
+    BOT_KINDS,
     RattusHeuristicBot,
     RattusSearchBot,
-    make_rattus_bot,
+    make_bot,
 )
 from rattus_net.games.rattus.game import Kind, RattusGame
 from rattus_net.games.rattus.moves import Move, Place, Plague, Spread, TurnUp
@@ -59,12 +59,12 @@ def test_a_view_hides_what_another_seat_looked_at() -> None:
     assert RattusView(one, 1 - p).tokens(italia) != RattusView(two, 1 - p).tokens(italia)
 
 
-@pytest.mark.parametrize("kind", RATTUS_BOTS)
+@pytest.mark.parametrize("kind", BOT_KINDS)
 def test_hidden_differences_never_change_a_choice(kind: str) -> None:
     (one, two), p = variants()
     choices: list[tuple[Move, object]] = []
     for game in (one, two):
-        bot = make_rattus_bot(kind, 5, iterations=6)
+        bot = make_bot(kind, 5, iterations=6)
         move = bot.choose(RattusView(game, p))
         stats = getattr(bot, "last_stats", None)
         choices.append((move, stats))

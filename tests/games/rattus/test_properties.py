@@ -8,7 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rattus_net.bots.rattus import RattusRandomBot
+from rattus_net.bots.random import RandomBot
 from rattus_net.games.rattus.game import RattusConfig, RattusGame
 from rattus_net.games.rattus.moves import format_move, parse_move
 from rattus_net.games.rattus.record import RattusRecord, result_summary
@@ -41,7 +41,7 @@ def check_invariants(game: RattusGame) -> None:
 def random_game(n: int, seed: int, check: bool = True) -> tuple[RattusGame, LocalTable]:
     game = RattusGame(RattusConfig(RattusConfig.default_names(n), COMPS))
     table = LocalTable(seed)
-    bots = [RattusRandomBot(seed * 10 + s) for s in range(n)]
+    bots = [RandomBot(seed * 10 + s) for s in range(n)]
     views = [RattusView(game, s) for s in range(n)]
     while not game.is_over:
         d = game.decision
@@ -122,12 +122,12 @@ def hidden_variant(
 @settings(max_examples=10, deadline=None, derandomize=True)
 @given(players, seeds, st.integers(min_value=10, max_value=120))
 def test_bots_and_samples_read_only_what_the_seat_may_know(n: int, seed: int, stop: int) -> None:
-    from rattus_net.bots.rattus import RattusHeuristicBot
+    from rattus_net.games.rattus.bots import RattusHeuristicBot
     from rattus_net.games.rattus.view import determinize
 
     game = RattusGame(RattusConfig(RattusConfig.default_names(n), COMPS))
     table = LocalTable(seed)
-    bots = [RattusRandomBot(seed + s) for s in range(n)]
+    bots = [RandomBot(seed + s) for s in range(n)]
     steps = 0
     while not game.is_over and steps < stop:
         d = game.decision

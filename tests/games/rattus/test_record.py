@@ -149,7 +149,7 @@ class BotInput(io.StringIO):
 
     def __init__(self) -> None:
         super().__init__()
-        from rattus_net.bots.rattus import RattusHeuristicBot
+        from rattus_net.games.rattus.bots import RattusHeuristicBot
 
         self.bot = RattusHeuristicBot(1)
         self.game: RattusGame | None = None

@@ -4,13 +4,13 @@ the random bot picks either; the search bot compares both."""
 
 from __future__ import annotations
 
-from games.cartus.helpers import Scenario, deal_deck_to
-
-from rattus_net.bots import RandomBot
-from rattus_net.bots.heuristic import HeuristicBot
-from rattus_net.bots.search import SearchBot
+from rattus_net.bots.random import RandomBot
+from rattus_net.games.cartus.bots.heuristic import HeuristicBot
+from rattus_net.games.cartus.bots.search import SearchBot
 from rattus_net.games.cartus.data import SWORD, Building
 from rattus_net.games.cartus.moves import DecisionKind, DeclineAction, TakeAction
+
+from .helpers import Scenario, deal_deck_to
 
 FARM, CASTLE, GT = Building.FARM, Building.CASTLE, Building.GUARD_TOWER
 

@@ -4,14 +4,25 @@ from __future__ import annotations
 
 import pytest
 
-from rattus_net.bots import BOT_KINDS, make_bot, search
-from rattus_net.bots.arena import is_legal, play_game
-from rattus_net.bots.search import SearchBot
+from rattus_net.bots import ismcts
+from rattus_net.bots.arena import play_game
+from rattus_net.games.cartus.bots import make_bot
+from rattus_net.games.cartus.bots.search import SearchBot
+from rattus_net.games.cartus.choices import is_legal
 from rattus_net.games.cartus.config import GameConfig
 from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.view import PlayerView
+from rattus_net.kit.interface import BOT_KINDS
 from rattus_net.kit.local import LocalTable
 from rattus_net.kit.play import settle
+from rattus_net.kit.registry import get_game
+
+CARTUS = get_game("cartus")
+
+
+def first_game(n: int) -> GameConfig:
+    """The first game's buildings, players P1, P2... (the arena's games here)."""
+    return GameConfig(GameConfig.default_names(n))
 
 
 def test_registered_with_budgets() -> None:
@@ -26,7 +37,7 @@ def test_plays_legal_games_quickly() -> None:
         bots = [SearchBot(n, iterations=6, horizon=1)] + [
             make_bot("heuristic", s) for s in range(1, n)
         ]
-        stats = play_game(bots, 60 + n, check_legal=True)
+        stats = play_game(CARTUS, bots, 60 + n, first_game(len(bots)), is_legal)
         assert stats.game.is_over
 
 
@@ -54,7 +65,7 @@ def test_time_budget_is_respected(monkeypatch: pytest.MonkeyPatch) -> None:
         now[0] += 1 / 64
         return now[0]
 
-    monkeypatch.setattr(search.time, "perf_counter", clock)
+    monkeypatch.setattr(ismcts.time, "perf_counter", clock)
     bot = SearchBot(1, seconds=0.25)
     move = bot.choose(PlayerView(game, 0))
     assert is_legal(PlayerView(game, 0), move)

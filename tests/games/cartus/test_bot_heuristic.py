@@ -4,9 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from rattus_net.bots import BOT_KINDS, make_bot
 from rattus_net.bots.arena import play_game
-from rattus_net.bots.heuristic import HeuristicBot
+from rattus_net.games.cartus.bots import make_bot
+from rattus_net.games.cartus.bots.heuristic import HeuristicBot
+from rattus_net.games.cartus.choices import is_legal
+from rattus_net.games.cartus.config import GameConfig
+from rattus_net.kit.interface import BOT_KINDS
+from rattus_net.kit.registry import get_game
+
+CARTUS = get_game("cartus")
+
+
+def first_game(n: int) -> GameConfig:
+    """The first game's buildings, players P1, P2... (the arena's games here)."""
+    return GameConfig(GameConfig.default_names(n))
 
 
 def test_registered() -> None:
@@ -18,7 +29,7 @@ def test_registered() -> None:
 def test_only_legal_moves(n: int) -> None:
     for g in range(6):
         bots = [make_bot("heuristic" if s % 2 == 0 else "random", g * 7 + s) for s in range(n)]
-        stats = play_game(bots, 500 + g * n, check_legal=True)
+        stats = play_game(CARTUS, bots, 500 + g * n, first_game(len(bots)), is_legal)
         assert stats.game.is_over
 
 
@@ -28,7 +39,7 @@ def test_all_heuristic_table_is_legal() -> None:
     a wall-clock bound fails on a loaded machine."""
     for g in range(4):
         bots = [make_bot("heuristic", g * 5 + s) for s in range(4)]
-        stats = play_game(bots, 900 + g, check_legal=True)
+        stats = play_game(CARTUS, bots, 900 + g, first_game(len(bots)), is_legal)
         assert stats.game.is_over
         assert sum(stats.decisions) > 0
 
@@ -42,7 +53,7 @@ def _tournament(n: int, games: int) -> tuple[float, float, float]:
     for g in range(games):
         hseat = g % n
         bots = [make_bot("heuristic" if s == hseat else "random", 31 * g + s) for s in range(n)]
-        result = play_game(bots, 7000 + g).game.result
+        result = play_game(CARTUS, bots, 7000 + g, first_game(len(bots))).game.result
         if hseat in result.winners:
             wins += 1.0 / len(result.winners)
         deaths += result.dead[hseat]

@@ -6,14 +6,15 @@ import random
 
 import pytest
 
-from rattus_net.bots import BOT_KINDS, make_bot
-from rattus_net.bots.base import Bot
-from rattus_net.bots.search import SearchBot
 from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.bots import CartusBot as Bot
+from rattus_net.games.cartus.bots import make_bot
+from rattus_net.games.cartus.bots.search import SearchBot
 from rattus_net.games.cartus.config import GameConfig
 from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.moves import DecisionKind, Move
 from rattus_net.games.cartus.view import PlayerView
+from rattus_net.kit.interface import BOT_KINDS
 from rattus_net.kit.local import LocalTable
 from rattus_net.kit.play import settle
 

@@ -1,33 +1,26 @@
-"""A searching bot: information-set Monte Carlo search over determinized games.
+"""Rattus Cartus's searching bot: the kit's information-set search (``rattus_net/bots/
+ismcts.py``) with this game's candidates, samples and rewards.
 
-For each decision the bot samples, per iteration, a full game consistent with its own view
-(:func:`~rattus_net.games.cartus.determinize.determinize`: hidden faces dealt again at random),
-picks one of its candidate moves with UCB1, plays it in the sample and lets fast heuristic
-players finish the game (or a few rounds of it, then a static evaluation). Statistics are kept
-on the seat's own root moves only, across all samples (ISMCTS-style), so no sample's hidden
-cards can steer the choice more than any other.
-
-Candidate moves are a bounded, sensible set so that the budget is not spread over thousands of
-card combinations: for entering, the heuristic's two best ways into each building, a few more
-of its best overall, and a Pass if allowed; for supplies one move per row card; for the Hospital
-the numbers of cheapest cards to discard; for ties every tied player; for an offered action
-taking and declining it (its generic legal moves). Decisions that the
-heuristic settles well (giving cards, looking) are taken from it directly, and forced moves are
-instant.
-
-Budget: ``iterations`` (deterministic, used by tests) and/or ``seconds`` (wall time, the
-default 0.8 s keeps every answer within a second on a small machine).
+Samples: :func:`~rattus_net.games.cartus.determinize.determinize` (hidden faces dealt again at
+random); play-outs by the heuristic bot for a few rounds (``horizon``), then a static
+evaluation. Candidate moves are a bounded, sensible set so that the budget is not spread over
+thousands of card combinations: for entering, the heuristic's two best ways into each
+building, a few more of its best overall, and a Pass if allowed; for supplies one move per row
+card; for the Hospital the numbers of cheapest cards to discard; for ties every tied player;
+for an offered action taking and declining it (its generic legal moves). Decisions that the
+heuristic settles well (giving cards, looking) are taken from it directly, and forced moves
+are instant.
 """
 
 from __future__ import annotations
 
 import math
-import random
-import time
+from collections.abc import Sequence
 
-from rattus_net.bots.heuristic import HeuristicBot, _Ctx
+from rattus_net.bots.ismcts import DEFAULT_SECONDS, Ismcts
 from rattus_net.games.cartus import data as D
-from rattus_net.games.cartus.determinize import answer_table, determinize
+from rattus_net.games.cartus.bots.heuristic import HeuristicBot, _Ctx
+from rattus_net.games.cartus.determinize import SampleTable, determinize
 from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.moves import (
     ChoosePlayer,
@@ -38,15 +31,15 @@ from rattus_net.games.cartus.moves import (
     Supply,
 )
 from rattus_net.games.cartus.view import PlayerView
+from rattus_net.kit.interface import Table
 
-DEFAULT_SECONDS = 0.8
-UCB_C = 0.5
+__all__ = ["DEFAULT_SECONDS", "SearchBot"]
 
 
-class SearchBot:
+class SearchBot(Ismcts[PlayerView, Move, Game]):
     """Determinized UCB search on the seat's own moves with heuristic play-outs."""
 
-    kind = "search"
+    policy: HeuristicBot
 
     def __init__(
         self,
@@ -59,17 +52,26 @@ class SearchBot:
         """``seconds`` and ``iterations`` bound each decision (whichever ends first; with
         neither, ``DEFAULT_SECONDS``). ``horizon``: rounds simulated after the current one
         before the static evaluation (``None``: to the end of the game)."""
-        self.rng = random.Random(seed)
-        if seconds is None and iterations is None:
-            seconds = DEFAULT_SECONDS
-        self.seconds = seconds
-        self.iterations = iterations
-        self.horizon = horizon
         self.top_k = top_k
-        self.policy = HeuristicBot(self.rng.randrange(1 << 30))
-        self.last_iterations = 0
-        # (move, visits, total reward) of the last search, for tests and tuning
-        self.last_stats: list[tuple[Move, int, float]] = []
+        super().__init__(seed, seconds, iterations, horizon)
+
+    def make_policy(self, seed: int) -> HeuristicBot:
+        return HeuristicBot(seed)
+
+    def legal(self, view: PlayerView) -> Sequence[Move]:
+        return view.legal()
+
+    def seat(self, view: PlayerView) -> int:
+        return view.seat
+
+    def view(self, game: Game, seat: int) -> PlayerView:
+        return PlayerView(game, seat)
+
+    def determinize(self, view: PlayerView) -> tuple[Game, Table]:
+        return determinize(view, self.rng), SampleTable(self.rng)
+
+    def round_of(self, game: Game) -> int:
+        return game.round
 
     # --- candidates ------------------------------------------------------------------------
 
@@ -115,64 +117,7 @@ class SearchBot:
             return list(space)  # take or decline (ruling 17): both are searched
         return [h.choose(view)]
 
-    # --- search ----------------------------------------------------------------------------
-
-    def choose(self, view: PlayerView) -> Move:
-        space = view.legal()
-        if len(space) == 1:
-            return space[0]
-        cands = self.candidates(view)
-        if len(cands) == 1:
-            return cands[0]
-        seat = view.seat
-        k = len(cands)
-        visits = [0] * k
-        total = [0.0] * k
-        start = time.perf_counter()
-        it = 0
-        while True:
-            if self.iterations is not None and it >= self.iterations:
-                break
-            if self.seconds is not None and time.perf_counter() - start >= self.seconds:
-                break
-            it += 1
-            if it <= k:
-                i = it - 1
-            else:
-                log_n = math.log(it)
-                i = max(
-                    range(k),
-                    key=lambda j: total[j] / visits[j] + UCB_C * math.sqrt(log_n / visits[j]),
-                )
-            sample = determinize(view, self.rng)
-            sample.apply(seat, cands[i])
-            reward = self._playout(sample, seat)
-            visits[i] += 1
-            total[i] += reward
-        self.last_iterations = it
-        self.last_stats = list(zip(cands, visits, total, strict=True))
-        best = max(range(k), key=lambda j: (visits[j], total[j] / max(1, visits[j])))
-        return cands[best]
-
-    def _playout(self, game: Game, seat: int) -> float:
-        """Finish the sample with heuristic players; the seat's reward in [0, 1]."""
-        rng = self.rng
-        policy = self.policy
-        stop_round = None if self.horizon is None else game.round + self.horizon
-        views = [PlayerView(game, s) for s in range(game.n)]
-        while True:
-            answer_table(game, rng)
-            if game.is_over:
-                return self._final_reward(game, seat)
-            if stop_round is not None and game.round > stop_round:
-                return self._static_reward(game, seat)
-            d = game.decision
-            assert d is not None
-            s = d.players[0]
-            game.apply(s, policy.choose(views[s]))
-
-    @staticmethod
-    def _final_reward(game: Game, seat: int) -> float:
+    def reward(self, game: Game, seat: int) -> float:
         r = game.result
         assert r is not None
         if r.dead[seat]:
@@ -184,8 +129,7 @@ class SearchBot:
         win = 1.0 / len(r.winners) if seat in r.winners else 0.0
         return 0.75 * win + 0.25 * margin
 
-    @staticmethod
-    def _static_reward(game: Game, seat: int) -> float:
+    def static_reward(self, game: Game, seat: int) -> float:
         """A cut-off evaluation from the full sample: points on the tracks as they stand,
         tokens, and the plague against the sampled nun row, blurred by the rounds left."""
         n = game.n

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from rattus_net.bots import make_bot
 from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.bots import make_bot
 from rattus_net.games.cartus.config import GameConfig
-from rattus_net.games.cartus.determinize import answer_table, determinize
+from rattus_net.games.cartus.determinize import SampleTable, determinize
 from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.moves import Move
 from rattus_net.games.cartus.view import PlayerView
@@ -188,7 +188,7 @@ def test_samples_are_playable_and_consistent() -> None:
                 # a sample can be played to its end
                 sbots = [make_bot("random", s) for s in range(a.n)]
                 while not sample.is_over:
-                    answer_table(sample, rng)
+                    settle(sample, SampleTable(rng))
                     if sample.is_over:
                         break
                     sd = sample.decision
@@ -208,7 +208,7 @@ def test_sample_of_a_game_with_an_attached_table_never_uses_that_table() -> None
     bots = [make_bot("heuristic", s) for s in range(4)]
     rng = random.Random(2)
     while True:
-        answer_table(sample, rng)
+        settle(sample, SampleTable(rng))
         if sample.is_over:
             break
         sd = sample.decision

@@ -4,25 +4,26 @@ A bot's ``choose(view)`` returns a legal move for ``view.seat``. It sees a
 :class:`~rattus_net.games.rattus.view.RattusView`, never the game: token faces it has not
 seen are only ever estimated from the faces it cannot rule out (``view.unseen_faces``).
 
-- ``RattusRandomBot``: uniform over the legal moves.
+- ``RandomBot``: the kit's, uniform over the legal moves.
 - ``RattusHeuristicBot``: places where the plague is unlikely to go, keeps the plague away
   from its cubes and sends it to rivals, takes the cards whose symbols it can afford, uses the
   King, Peasant, Merchant and Monk when they help.
-- ``RattusSearchBot``: information-set search: per iteration it samples a full game consistent
-  with its view (:func:`~rattus_net.games.rattus.view.determinize`), tries one of a bounded set
-  of candidate moves (UCB1 over the seat's own root moves) and lets heuristic players finish
-  the game.
+- ``RattusSearchBot``: the kit's information-set search (``rattus_net/bots/ismcts.py``): per
+  iteration it samples a full game consistent with its view
+  (:func:`~rattus_net.games.rattus.view.determinize`), tries one of a bounded set of candidate
+  moves (UCB1 over the seat's own root moves) and lets heuristic players finish the game.
 """
 
 from __future__ import annotations
 
-import math
 import random
-import time
 from collections import deque
+from collections.abc import Sequence
 
+from rattus_net.bots.ismcts import Ismcts
+from rattus_net.bots.random import RandomBot
 from rattus_net.games.rattus.components import CODE_OF, Token
-from rattus_net.games.rattus.game import Kind, Phase
+from rattus_net.games.rattus.game import Kind, Phase, RattusGame
 from rattus_net.games.rattus.moves import (
     Done,
     King,
@@ -39,6 +40,7 @@ from rattus_net.games.rattus.moves import (
     Witch,
 )
 from rattus_net.games.rattus.view import RattusView, determinize
+from rattus_net.kit.interface import BOT_KINDS, Bot, Table
 
 CARD_VALUE = {
     "King": 1.6,
@@ -48,19 +50,6 @@ CARD_VALUE = {
     "Knight": 0.7,
     "Witch": 0.2,
 }
-
-
-class RattusRandomBot:
-    """Uniform over the legal moves."""
-
-    kind = "random"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, view: RattusView) -> Move:
-        space = view.legal()
-        return space[self.rng.randrange(len(space))]
 
 
 class _Ctx:
@@ -318,12 +307,12 @@ class RattusHeuristicBot:
         return value - 2.5 * freq * exposure - 0.3
 
 
-class RattusSearchBot:
+class RattusSearchBot(Ismcts[RattusView, Move, RattusGame]):
     """Determinized UCB search over the seat's own candidate moves, heuristic play-outs.
 
     Budget per decision: ``iterations`` (deterministic, for tests) and/or ``seconds``."""
 
-    kind = "search"
+    policy: RattusHeuristicBot
 
     def __init__(
         self,
@@ -332,15 +321,23 @@ class RattusSearchBot:
         iterations: int | None = None,
         top_k: int = 6,
     ) -> None:
-        self.rng = random.Random(seed)
-        if seconds is None and iterations is None:
-            seconds = 0.8
-        self.seconds = seconds
-        self.iterations = iterations
         self.top_k = top_k
-        self.policy = RattusHeuristicBot(self.rng.randrange(1 << 30))
-        self.last_iterations = 0
-        self.last_stats: list[tuple[Move, int, float]] = []
+        super().__init__(seed, seconds, iterations)
+
+    def make_policy(self, seed: int) -> RattusHeuristicBot:
+        return RattusHeuristicBot(seed)
+
+    def legal(self, view: RattusView) -> Sequence[Move]:
+        return view.legal()
+
+    def seat(self, view: RattusView) -> int:
+        return view.seat
+
+    def view(self, game: RattusGame, seat: int) -> RattusView:
+        return RattusView(game, seat)
+
+    def determinize(self, view: RattusView) -> tuple[RattusGame, Table]:
+        return determinize(view, self.rng)
 
     def candidates(self, view: RattusView) -> list[Move]:
         space = view.legal()
@@ -359,73 +356,33 @@ class RattusSearchBot:
                 out.append(m)
         return out[: self.top_k + 4]
 
-    def choose(self, view: RattusView) -> Move:
-        space = view.legal()
-        if len(space) == 1:
-            return space[0]
-        cands = self.candidates(view)
-        if len(cands) == 1:
-            return cands[0]
-        seat = view.seat
-        k = len(cands)
-        visits = [0] * k
-        total = [0.0] * k
-        start = time.perf_counter()
-        it = 0
-        while True:
-            if self.iterations is not None and it >= self.iterations:
-                break
-            if self.seconds is not None and time.perf_counter() - start >= self.seconds:
-                break
-            it += 1
-            if it <= k:
-                i = it - 1
-            else:
-                log_n = math.log(it)
-                i = max(
-                    range(k),
-                    key=lambda j: total[j] / visits[j] + 0.5 * math.sqrt(log_n / visits[j]),
-                )
-            game, table = determinize(view, self.rng)
-            game.apply(seat, cands[i])
-            views = [RattusView(game, s) for s in range(game.n)]
-            while not game.is_over:
-                dd = game.decision
-                if dd is None:
-                    table.answer(game)
-                    continue
-                game.apply(dd.player, self.policy.choose(views[dd.player]))
-            r = game.result
-            assert r is not None
-            totals = r.totals
-            best_other = max(totals[s] for s in range(game.n) if s != seat)
-            margin = min(1.0, max(0.0, 0.5 + (totals[seat] - best_other) / 20.0))
-            reward = 0.7 * (r.winner == seat) + 0.3 * margin
-            visits[i] += 1
-            total[i] += reward
-        self.last_iterations = it
-        self.last_stats = list(zip(cands, visits, total, strict=True))
-        best = max(range(k), key=lambda j: (visits[j], total[j] / max(1, visits[j])))
-        return cands[best]
+    def reward(self, game: RattusGame, seat: int) -> float:
+        r = game.result
+        assert r is not None
+        totals = r.totals
+        best_other = max(totals[s] for s in range(game.n) if s != seat)
+        margin = min(1.0, max(0.0, 0.5 + (totals[seat] - best_other) / 20.0))
+        return 0.7 * (r.winner == seat) + 0.3 * margin
 
 
-RATTUS_BOTS = ("random", "heuristic", "search")
-
-RattusBot = RattusRandomBot | RattusHeuristicBot | RattusSearchBot
+RattusBot = Bot[RattusView, Move]
 
 
-def make_rattus_bot(
+def make_bot(
     kind: str,
     seed: int | None = None,
     *,
     seconds: float | None = None,
     iterations: int | None = None,
 ) -> RattusBot:
-    """A Rattus bot of ``kind`` (one of ``RATTUS_BOTS``) with its own seeded randomness."""
+    """A Rattus bot of ``kind`` (one of ``BOT_KINDS``) with its own seeded randomness."""
     if kind == "random":
-        return RattusRandomBot(seed)
+        return RandomBot[Move](seed)
     if kind == "heuristic":
         return RattusHeuristicBot(seed)
     if kind == "search":
         return RattusSearchBot(seed, seconds=seconds, iterations=iterations)
-    raise ValueError(f"unknown bot {kind!r}; choose one of {', '.join(RATTUS_BOTS)}")
+    raise ValueError(f"unknown bot {kind!r}; choose one of {', '.join(BOT_KINDS)}")
+
+
+__all__ = ["RandomBot", "RattusBot", "RattusHeuristicBot", "RattusSearchBot", "make_bot"]
