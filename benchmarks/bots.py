@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from rattus_net.bots.arena import play_game
 from rattus_net.games.cartus.bots import make_bot
 from rattus_net.games.cartus.config import GameConfig
+from rattus_net.kit.interface import Budget
 from rattus_net.kit.registry import get_game
 
 CARTUS = get_game("cartus")
@@ -82,8 +83,7 @@ def play(job: Job) -> Outcome:
             make_bot(
                 kind,
                 job.seed * 7919 + job.game * 31 + s,
-                seconds=job.seconds,
-                iterations=job.iterations,
+                Budget(job.seconds, job.iterations),
             )
         )
     stats = play_game(CARTUS, bots, job.seed + job.game, first_game(len(bots)))

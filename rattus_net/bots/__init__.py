@@ -8,13 +8,17 @@ hosted bot seats make the bots of whatever game their table plays.
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias
+from collections.abc import Callable
+from typing import Any, TypeAlias, TypeVar
 
 from rattus_net.kit import interface
-from rattus_net.kit.interface import BOT_KINDS
+from rattus_net.kit.interface import BOT_KINDS, Budget
 from rattus_net.kit.registry import get_game
 
-__all__ = ["BOT_KINDS", "BOT_LEVELS", "BOT_NAMES", "GameBot", "make_game_bot"]
+__all__ = ["BOT_KINDS", "BOT_LEVELS", "BOT_NAMES", "GameBot", "bot_of_kind", "make_game_bot"]
+
+V = TypeVar("V")
+M = TypeVar("M")
 
 GameBot: TypeAlias = interface.Bot[Any, Any]
 """A bot of any game (it decides from that game's view of one seat)."""
@@ -23,6 +27,26 @@ GameBot: TypeAlias = interface.Bot[Any, Any]
 BOT_LEVELS = {"random": "easy", "heuristic": "normal", "search": "hard"}
 # The names bots sit down with (offline seats, and bot seats a host adds to a network table).
 BOT_NAMES = ("Agnes", "Bertram", "Cecily", "Dietrich", "Elsbeth")
+
+
+def bot_of_kind(
+    kind: str,
+    seed: int | None,
+    budget: Budget,
+    random: Callable[[int | None], interface.Bot[V, M]],
+    heuristic: Callable[[int | None], interface.Bot[V, M]],
+    search: Callable[[int | None, float | None, int | None], interface.Bot[V, M]],
+) -> interface.Bot[V, M]:
+    """A game's bot of ``kind`` (one of ``BOT_KINDS``): its ``random`` (the kit's random bot
+    for its moves), ``heuristic`` or ``search`` one, seeded ``seed`` (the search bounded by
+    ``budget``)."""
+    if kind == "random":
+        return random(seed)
+    if kind == "heuristic":
+        return heuristic(seed)
+    if kind == "search":
+        return search(seed, budget.seconds, budget.iterations)
+    raise ValueError(f"unknown bot {kind!r}; choose one of {', '.join(BOT_KINDS)}")
 
 
 def make_game_bot(
@@ -35,4 +59,4 @@ def make_game_bot(
 ) -> GameBot:
     """A bot of ``kind`` for the game called ``game``: the network peer and the hosted bot
     seats make their bots here, whatever the table's game."""
-    return get_game(game).make_bot(kind, seed, seconds=seconds, iterations=iterations)
+    return get_game(game).make_bot(kind, seed, Budget(seconds, iterations))

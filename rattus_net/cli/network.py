@@ -68,8 +68,7 @@ def add_network_parsers(sub: Any) -> None:
             choices=SEAT_COLOURS,
             help="the disc colour to sit with (default: the first one free)",
         )
-        p.add_argument("--stall-timeout", type=seconds, default=300.0, help=_STALL_HELP)
-        p.add_argument("--linger-after-abort", type=seconds, default=120.0, help=_LINGER_HELP)
+        _timeouts(p)
 
     hp = sub.add_parser("host", help="open a table on the local network and play at it")
     hp.add_argument(
@@ -128,8 +127,12 @@ def add_network_parsers(sub: Any) -> None:
         type=seat_number,
         help="which seat of the game (1-5), when several were played from this data directory",
     )
-    up.add_argument("--stall-timeout", type=seconds, default=300.0, help=_STALL_HELP)
-    up.add_argument("--linger-after-abort", type=seconds, default=120.0, help=_LINGER_HELP)
+    _timeouts(up)
+
+
+def _timeouts(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--stall-timeout", type=seconds, default=300.0, help=_STALL_HELP)
+    p.add_argument("--linger-after-abort", type=seconds, default=120.0, help=_LINGER_HELP)
 
 
 def host_options(args: argparse.Namespace, name: str) -> TableOptions:

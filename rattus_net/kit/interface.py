@@ -115,6 +115,19 @@ class GameRecordLike(Protocol):
 
 
 @dataclass(frozen=True)
+class Budget:
+    """How long a searching bot may think per decision: ``seconds`` (wall time) and/or
+    ``iterations`` (deterministic, for tests); neither: the bot's default time."""
+
+    seconds: float | None = None
+    iterations: int | None = None
+
+
+NO_BUDGET = Budget()
+"""A searching bot's default time."""
+
+
+@dataclass(frozen=True)
 class Outcome:
     """The end of a game: the winners, each seat's score and a readable breakdown."""
 
@@ -223,15 +236,10 @@ class GameDefinition(ABC, Generic[ConfigT, StateT, MoveT, ViewT]):
 
     @abstractmethod
     def make_bot(
-        self,
-        kind: str,
-        seed: int | None = None,
-        *,
-        seconds: float | None = None,
-        iterations: int | None = None,
+        self, kind: str, seed: int | None, budget: Budget = NO_BUDGET
     ) -> Bot[ViewT, MoveT]:
-        """A bot of ``kind`` (one of ``bot_kinds``) with its own seeded randomness;
-        ``seconds``/``iterations`` bound a searching bot's thinking per decision."""
+        """A bot of ``kind`` (one of ``bot_kinds``) with its own seeded randomness; the
+        ``budget`` bounds a searching bot's thinking per decision."""
 
     @abstractmethod
     def progress(self, game: StateT) -> tuple[int, str]:
@@ -404,9 +412,14 @@ class SecureGame(ABC, Generic[ConfigT, StateT, MoveT]):
         """The result of a finished game, as records store it."""
 
     @abstractmethod
-    def face_replay(self, opened: OpenedGame) -> tuple[Any, dict[str, Any]]:
-        """The face-level record of a finished secure game (it has ``replay(upto)`` and
-        ``dumps()``) and the result of replaying it."""
+    def face_record(self, opened: OpenedGame) -> GameRecordLike:
+        """The face-level record of a finished secure game (``replay(upto)``, ``dumps()``)."""
+
+    def face_replay(self, opened: OpenedGame) -> tuple[GameRecordLike, dict[str, Any]]:
+        """The face-level record of a finished secure game and the result of replaying it."""
+        record = self.face_record(opened)
+        game, _ = record.replay()
+        return record, self.result_summary(game)
 
     @abstractmethod
     def verdict_lines(
@@ -422,8 +435,10 @@ class SecureGame(ABC, Generic[ConfigT, StateT, MoveT]):
 
 __all__ = [
     "BOT_KINDS",
+    "NO_BUDGET",
     "AnyGame",
     "Bot",
+    "Budget",
     "GameDefinition",
     "GameRecordLike",
     "GameState",

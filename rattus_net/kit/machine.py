@@ -72,7 +72,7 @@ class InlineTable(Protocol):
 class Machine(ABC, Generic[ConfigT, DecisionT, ResultT, MoveT]):
     """A game's state machine. A game subclasses it, calls ``super().__init__(config)``
     before setting up its own state and :meth:`_start` with its first tasks at the end of its
-    ``__init__``; it implements ``is_over``, :meth:`_apply` and :meth:`_copy_into`.
+    ``__init__``; it implements ``is_over`` and :meth:`_apply`.
 
     Every table request is a named tuple and a game's decision is not a tuple (a dataclass,
     say): that is how ``pending`` tells one from the other, quickly (a game is driven
@@ -240,20 +240,29 @@ class Machine(ABC, Generic[ConfigT, DecisionT, ResultT, MoveT]):
         self.log.append(tuple.__new__(Event, (kind, player, data, private_to)))
 
     def clone(self) -> Self:
-        """An independent copy (for search): the same state and pending request. The copy
-        has no attached table: the table belongs to the real game."""
+        """An independent copy (for search): the same state and pending request. Every list,
+        set or dict of the state is copied, and so are the lists, sets and dicts it holds
+        (a state holds no deeper mutable nesting); the rest (numbers, tuples, frozen values)
+        is shared. The copy has no attached table: the table belongs to the real game."""
         g = type(self).__new__(type(self))
-        g.__dict__.update(self.__dict__)
+        copied = g.__dict__
+        for name, value in self.__dict__.items():
+            kind = type(value)
+            if kind is list:
+                if value and type(value[0]) in _CONTAINERS:
+                    value = [x.copy() for x in value]
+                else:
+                    value = value.copy()
+            elif kind is dict:
+                if value and type(next(iter(value.values()))) in _CONTAINERS:
+                    value = {k: v.copy() for k, v in value.items()}
+                else:
+                    value = value.copy()
+            elif kind is set:
+                value = value.copy()
+            copied[name] = value
         g._inline = None
-        g.faces = dict(self.faces)
-        g.public = set(self.public)
-        g.seen = [set(s) for s in self.seen]
-        g.log = list(self.log)
-        g.history = list(self.history)
-        g._stack = list(self._stack)
-        self._copy_into(g)
         return g
 
-    @abstractmethod
-    def _copy_into(self, g: Self) -> None:
-        """Give the copy ``g`` its own copies of the game's mutable state (``clone``)."""
+
+_CONTAINERS = (list, set, dict)

@@ -20,7 +20,7 @@ from rattus_net.games.rattus.game import RattusConfig, RattusGame
 from rattus_net.games.rattus.loader import default_components
 from rattus_net.games.rattus.moves import Move
 from rattus_net.games.rattus.view import RattusView
-from rattus_net.kit.interface import BOT_KINDS
+from rattus_net.kit.interface import BOT_KINDS, Budget
 from rattus_net.kit.local import LocalTable
 from tui.offline import BOT_NAMES, CHECKPOINT_SECONDS, HUMAN_NAME
 from tui.rattus.narrate import Narrator, clean, decision_words
@@ -108,7 +108,7 @@ class RattusOffline:
         for s in range(n):
             if s != self.seat:
                 bot_seed = None if options.seed is None else options.seed * 101 + s
-                self.bots[s] = make_bot(options.bots, bot_seed, seconds=SEARCH_SECONDS)
+                self.bots[s] = make_bot(options.bots, bot_seed, Budget(seconds=SEARCH_SECONDS))
         if start is not None:
             self.game, self.table = start
         else:

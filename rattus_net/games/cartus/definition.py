@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rattus_net.games.cartus import report
+from rattus_net.games.cartus.bots import make_bot
 from rattus_net.games.cartus.choices import ChoiceSpace
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.game import Game
@@ -14,7 +15,7 @@ from rattus_net.games.cartus.secure import CartusSecure
 from rattus_net.games.cartus.tablewords import CartusWords
 from rattus_net.games.cartus.view import PlayerView
 from rattus_net.kit.chance import ChanceSource
-from rattus_net.kit.interface import Bot, GameDefinition, Outcome, Table
+from rattus_net.kit.interface import NO_BUDGET, Bot, Budget, GameDefinition, Outcome, Table
 from rattus_net.kit.local import LocalTable
 from rattus_net.kit.options import Option, OptionSchema, OptionValue, OptionValues
 
@@ -105,16 +106,9 @@ class CartusGame(GameDefinition[GameConfig, Game, Move, PlayerView]):
         return format_move(move)
 
     def make_bot(
-        self,
-        kind: str,
-        seed: int | None = None,
-        *,
-        seconds: float | None = None,
-        iterations: int | None = None,
+        self, kind: str, seed: int | None, budget: Budget = NO_BUDGET
     ) -> Bot[PlayerView, Move]:
-        from rattus_net.games.cartus.bots import make_bot
-
-        return make_bot(kind, seed, seconds=seconds, iterations=iterations)
+        return make_bot(kind, seed, budget)
 
     def outcome(self, game: Game) -> Outcome | None:
         r = game.result

@@ -336,32 +336,6 @@ class CartusState(Machine[GameConfig, Decision, Result, Move | HandleMove]):
         arr = self.arrival[klass]
         return sorted(range(self.n), key=lambda s: (-inf[s], arr[s]))
 
-    def _copy_into(self, g: CartusState) -> None:
-        """The copy's own containers (``clone``: for search)."""
-        g._gained = set(self._gained)
-        g.tracked = [set(s) for s in self.tracked]
-        g.deck = list(self.deck)
-        g.discard = list(self.discard)
-        g.nun_row = list(self.nun_row)
-        g.hands = [list(h) for h in self.hands]
-        g.supply = {f: list(p) for f, p in self.supply.items()}
-        g.building_deck = list(self.building_deck)
-        g.replacement = list(self.replacement)
-        g.building_discard = list(self.building_discard)
-        g.row = list(self.row)
-        g.influence = [list(r) for r in self.influence]
-        g.arrival = [list(r) for r in self.arrival]
-        g.rats = list(self.rats)
-        g.vp = list(self.vp)
-        g.entered = list(self.entered)
-        g.entry_order = [list(e) for e in self.entry_order]
-        g.entry_seq = list(self.entry_seq)
-        g.laid = [list(x) for x in self.laid]
-        g.hidden = list(self.hidden)
-        g._opened = set(self._opened)
-        g.queue = list(self.queue)
-        g.supply_choices = list(self.supply_choices)
-
 
 __all__ = [
     "ENTER_DECISIONS",

@@ -20,6 +20,7 @@ import random
 from collections import deque
 from collections.abc import Sequence
 
+from rattus_net.bots import bot_of_kind
 from rattus_net.bots.ismcts import Ismcts
 from rattus_net.bots.random import RandomBot
 from rattus_net.games.rattus.components import CODE_OF, Token
@@ -40,7 +41,7 @@ from rattus_net.games.rattus.moves import (
     Witch,
 )
 from rattus_net.games.rattus.view import RattusView, determinize
-from rattus_net.kit.interface import BOT_KINDS, Bot, Table
+from rattus_net.kit.interface import NO_BUDGET, Bot, Budget, Table
 
 CARD_VALUE = {
     "King": 1.6,
@@ -368,21 +369,10 @@ class RattusSearchBot(Ismcts[RattusView, Move, RattusGame]):
 RattusBot = Bot[RattusView, Move]
 
 
-def make_bot(
-    kind: str,
-    seed: int | None = None,
-    *,
-    seconds: float | None = None,
-    iterations: int | None = None,
-) -> RattusBot:
-    """A Rattus bot of ``kind`` (one of ``BOT_KINDS``) with its own seeded randomness."""
-    if kind == "random":
-        return RandomBot[Move](seed)
-    if kind == "heuristic":
-        return RattusHeuristicBot(seed)
-    if kind == "search":
-        return RattusSearchBot(seed, seconds=seconds, iterations=iterations)
-    raise ValueError(f"unknown bot {kind!r}; choose one of {', '.join(BOT_KINDS)}")
+def make_bot(kind: str, seed: int | None = None, budget: Budget = NO_BUDGET) -> RattusBot:
+    """A Rattus bot of ``kind`` (one of ``BOT_KINDS``) with its own seeded randomness; the
+    budget bounds the search bot's thinking per decision (its default time without one)."""
+    return bot_of_kind(kind, seed, budget, RandomBot[Move], RattusHeuristicBot, RattusSearchBot)
 
 
 __all__ = ["RandomBot", "RattusBot", "RattusHeuristicBot", "RattusSearchBot", "make_bot"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import IO
 
+from rattus_net.games.rattus.bots import make_bot
 from rattus_net.games.rattus.game import RattusConfig, RattusGame
 from rattus_net.games.rattus.loader import (
     components_path,
@@ -27,7 +28,7 @@ from rattus_net.games.rattus.secure import RULES, RattusSecure
 from rattus_net.games.rattus.tablewords import RattusWords
 from rattus_net.games.rattus.view import RattusView
 from rattus_net.kit.chance import ChanceSource
-from rattus_net.kit.interface import Bot, GameDefinition, Outcome, Table
+from rattus_net.kit.interface import NO_BUDGET, Bot, Budget, GameDefinition, Outcome, Table
 from rattus_net.kit.local import LocalTable
 from rattus_net.kit.options import Option, OptionSchema, OptionValues
 
@@ -98,16 +99,9 @@ class RattusDefinition(GameDefinition[RattusConfig, RattusGame, Move, RattusView
         return format_move(move)
 
     def make_bot(
-        self,
-        kind: str,
-        seed: int | None = None,
-        *,
-        seconds: float | None = None,
-        iterations: int | None = None,
+        self, kind: str, seed: int | None, budget: Budget = NO_BUDGET
     ) -> Bot[RattusView, Move]:
-        from rattus_net.games.rattus.bots import make_bot
-
-        return make_bot(kind, seed, seconds=seconds, iterations=iterations)
+        return make_bot(kind, seed, budget)
 
     def outcome(self, game: RattusGame) -> Outcome | None:
         r = game.result

@@ -411,21 +411,6 @@ class RattusGame(Machine[RattusConfig, Decision, Result, Move]):
 
     # --- copying ------------------------------------------------------------------------------
 
-    def _copy_into(self, g: RattusGame) -> None:
-        """The copy's own containers (``clone``: for search)."""
-        g.tokens = [list(t) for t in self.tokens]
-        g.cubes = [list(c) for c in self.cubes]
-        g.palace = list(self.palace)
-        g.supply = list(self.supply)
-        g.struck = list(self.struck)
-        g.origin = dict(self.origin)
-        g.rat_supply = list(self.rat_supply)
-        g.removed = list(self.removed)
-        g.turned = list(self.turned)
-        g.holder = list(self.holder)
-        g.used = set(self.used)
-        g._leftover = list(self._leftover)
-
 
 __all__ = [
     "CUBES",

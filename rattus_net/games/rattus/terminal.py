@@ -15,6 +15,7 @@ from rattus_net.games.rattus.moves import Move, format_move, parse_move
 from rattus_net.games.rattus.report import event_text, neighbours_text, state_text, table_text
 from rattus_net.games.rattus.view import RattusView
 from rattus_net.kit.errors import IllegalMove, MoveSyntaxError
+from rattus_net.kit.interface import Budget
 from rattus_net.kit.local import LocalTable
 
 HELP = """\
@@ -67,7 +68,7 @@ def play_terminal(
     game = RattusGame(RattusConfig(names, comps))
     table = LocalTable(seed)
     bots: list[RattusBot | None] = [None] + [
-        make_bot(bot_kind, None if seed is None else seed * 31 + s, seconds=0.5)
+        make_bot(bot_kind, None if seed is None else seed * 31 + s, Budget(seconds=0.5))
         for s in range(1, players)
     ]
     me = RattusView(game, 0)

@@ -12,7 +12,7 @@ from rattus_net.games.cartus.choices import is_legal
 from rattus_net.games.cartus.config import GameConfig
 from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.view import PlayerView
-from rattus_net.kit.interface import BOT_KINDS
+from rattus_net.kit.interface import BOT_KINDS, Budget
 from rattus_net.kit.local import LocalTable
 from rattus_net.kit.play import settle
 from rattus_net.kit.registry import get_game
@@ -27,7 +27,7 @@ def first_game(n: int) -> GameConfig:
 
 def test_registered_with_budgets() -> None:
     assert "search" in BOT_KINDS
-    bot = make_bot("search", 3, iterations=5)
+    bot = make_bot("search", 3, Budget(iterations=5))
     assert isinstance(bot, SearchBot)
     assert bot.iterations == 5
 

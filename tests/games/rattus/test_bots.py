@@ -8,7 +8,6 @@ import random
 import pytest
 
 from rattus_net.games.rattus.bots import (
-    BOT_KINDS,
     RattusHeuristicBot,
     RattusSearchBot,
     make_bot,
@@ -16,6 +15,7 @@ from rattus_net.games.rattus.bots import (
 from rattus_net.games.rattus.game import Kind, RattusGame
 from rattus_net.games.rattus.moves import Move, Place, Plague, Spread, TurnUp
 from rattus_net.games.rattus.view import RattusView, determinize
+from rattus_net.kit.interface import BOT_KINDS, Budget
 
 from .helpers import COMPS, after_setup, cubes, empty_board, give, play_bots, put, turn_player
 
@@ -64,7 +64,7 @@ def test_hidden_differences_never_change_a_choice(kind: str) -> None:
     (one, two), p = variants()
     choices: list[tuple[Move, object]] = []
     for game in (one, two):
-        bot = make_bot(kind, 5, iterations=6)
+        bot = make_bot(kind, 5, Budget(iterations=6))
         move = bot.choose(RattusView(game, p))
         stats = getattr(bot, "last_stats", None)
         choices.append((move, stats))
