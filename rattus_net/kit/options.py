@@ -129,7 +129,3 @@ class OptionSchema:
                 *(o.summary(values[o.name]) for o in self.table if o.name in values),
             ]
         )
-
-    def configuration(self, values: OptionValues) -> dict[str, OptionValue]:
-        """The values that configure a game (not those of its table alone)."""
-        return {k: v for k, v in values.items() if self.by_name[k].configures}

@@ -50,8 +50,6 @@ FROM_SETUP = "setup"  # the region's start token, laid at setup
 FROM_SUPPLY = "supply"  # spread from the rat supply
 # A token the Monk moved or the Witch swapped from another region: that region's name.
 
-ABILITY_OF = {King: "King", Monk: "Monk", Merchant: "Merchant", Witch: "Witch"}
-
 
 def _ability(game: RattusGame, seat: int, card: str) -> None:
     if not game.holds(seat, card):
