@@ -36,18 +36,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "tui"))
 
 from textual import events
 from textual.screen import Screen
-from tui_helpers import keys_for
+from tui_helpers import cartus_table, keys_for
 
 from rattus_net.bots import BOT_KINDS
-from tui.app import RattusApp
-from tui.cartus.controller import OfflineGame, OfflineOptions
-from tui.cartus.dialogs import DecisionDialog
-from tui.cartus.news import NewsScreen
-from tui.cartus.screens import EndScreen, TableScreen
+from rattus_net.games.cartus.ui.dialogs import DecisionDialog
+from rattus_net.games.cartus.ui.recap import RecapScreen
+from rattus_net.games.cartus.ui.table import EndScreen, TableScreen
+from tui.app import RattusNetApp
 
 PAINTS: list[tuple[float, Screen[Any]]] = []
-# paints that show the table: its own, or a dialog's or the news' over it (modal screens)
-OVER_TABLE = (TableScreen, DecisionDialog, NewsScreen)
+# paints that show the table: its own, or a dialog's or the recap's over it (modal screens)
+OVER_TABLE = (TableScreen, DecisionDialog, RecapScreen)
 _refresh = Screen._compositor_refresh
 
 
@@ -60,10 +59,10 @@ def _timed_refresh(self: Screen[Any]) -> None:
 Screen._compositor_refresh = _timed_refresh  # type: ignore[method-assign]
 
 
-class TimedApp(RattusApp):
+class TimedApp(RattusNetApp):
     """Notes when each key event reaches the app."""
 
-    CSS_PATH = str(Path(__file__).resolve().parents[1] / "tui" / "rattus.tcss")
+    CSS_PATH = str(Path(__file__).resolve().parents[1] / "tui" / "rattus_net.tcss")
     key_times: list[float]
 
     async def on_event(self, event: events.Event) -> None:
@@ -90,9 +89,8 @@ def ms(values: list[float]) -> str:
 
 
 async def measure(players: int, bots: str, decisions: int, seed: int) -> None:
-    options = OfflineOptions(players=players, bots=bots, seed=seed)
     t0 = time.perf_counter()
-    app = TimedApp(options)
+    app = TimedApp(table=cartus_table(players, seed, bots, advance=False))
     app.key_times = []
     applied: list[float] = []
     next_decision: list[float] = []
@@ -122,12 +120,12 @@ async def measure(players: int, bots: str, decisions: int, seed: int) -> None:
             a = first_paint(key, OVER_TABLE, not_screen=screen)
             if a is not None:
                 applied.append(a)
-            while not isinstance(app.screen, DecisionDialog | EndScreen | NewsScreen):
+            while not isinstance(app.screen, DecisionDialog | EndScreen | RecapScreen):
                 await pilot.pause()
             await pilot.pause()
             # the next thing the player sees: his next dialog, or first the summary of what
             # happened meanwhile
-            n = first_paint(key, DecisionDialog | EndScreen | NewsScreen, not_screen=screen)
+            n = first_paint(key, DecisionDialog | EndScreen | RecapScreen, not_screen=screen)
             if n is not None:
                 next_decision.append(n)
     print(f"players={players} bots={bots}")
@@ -141,7 +139,7 @@ async def measure(players: int, bots: str, decisions: int, seed: int) -> None:
 
 def engine_only(players: int, bots: str, seed: int) -> None:
     """The same game without the UI: what the engine and the bots cost per human decision."""
-    c = OfflineGame(OfflineOptions(players=players, bots=bots, seed=seed))
+    c = cartus_table(players=players, bots=bots, seed=seed)
     rng = random.Random(seed)
     times = []
     while not c.is_over:
@@ -159,7 +157,7 @@ def engine_only(players: int, bots: str, seed: int) -> None:
 
 async def cold_child() -> None:
     """In a fresh process: run the app until the table's first paint, then exit."""
-    app = TimedApp(OfflineOptions(players=4, bots="random", seed=1))
+    app = TimedApp(table=cartus_table(4, 1, "random", advance=False))
     app.key_times = []
     async with app.run_test(size=(80, 24)) as pilot:
         while not any(isinstance(s, OVER_TABLE) for _, s in PAINTS):
@@ -196,7 +194,7 @@ async def hosted_lag(players: int, seed: int) -> None:
     lobby = HostLobby(
         "Bench", TableOptions(players, "first-game"), "Hana", advertise=False, root=root
     )
-    app = RattusApp(lobby=lobby)
+    app = RattusNetApp(lobby=lobby)
     late: list[float] = []
 
     async def ticker() -> None:
@@ -240,7 +238,7 @@ async def idle_cpu(players: int, seconds: float) -> None:
     lobby = HostLobby(
         "Idle", TableOptions(players, "first-game"), "Hana", advertise=False, root=root
     )
-    app = RattusApp(lobby=lobby)
+    app = RattusNetApp(lobby=lobby)
     async with app.run_test(size=(80, 24)) as pilot:
         while lobby.hosted is None:
             await pilot.pause(0.05)

@@ -1,12 +1,14 @@
 """The Textual app of Rattus Net, and the functions that start it.
 
 ``run_menu()`` opens the main menu; ``run_offline(game, players, bots, seed, values)`` goes
-straight into a game against bots (what ``rattus play`` does; each game's package has its own
-start: ``tui.cartus.app``, ``tui.rattus.app``); ``run_lobby(lobby)`` opens the lobby of a
-network table (``rattus host`` / ``rattus join`` without ``--bot``); ``run_network_game(node)``
-the table of a network game resumed from its journal (``rattus resume``).
+straight into a game against bots (what ``rattus play`` does); ``run_lobby(lobby)`` opens the
+lobby of a network table (``rattus host`` / ``rattus join`` without ``--bot``);
+``run_network_game(node)`` the table of a network game resumed from its journal (``rattus
+resume``).
 
-The app knows no particular game: the games' screens come from ``tui.games``.
+The app knows no particular game: the shell's screens (``tui/shell``: menu, forms, lobby,
+verify) take every game from the registry, and each game's table from its own screens
+(``tui/common/gameui.py``).
 """
 
 from __future__ import annotations
@@ -26,11 +28,16 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from rattus_net.kit.errors import RattusNetError
+from rattus_net.kit.offline import OfflineSetup, default_bot_kind
+from rattus_net.kit.registry import games, get_game
+from rattus_net.kit.saves import save_path
 from rattus_net.net.netgame import NetworkGame
 from rattus_net.net.node import PeerNode
 from rattus_net.net.tables import Lobby
-from tui.games import network_table, set_plain, tui_game
-from tui.screens import MenuScreen
+from tui.common.gameui import Seat, game_ui, new_offline, table_screen
+from tui.common.help import HelpScreen, key_name, open_help
+from tui.shell.lobby import LobbyScreen
+from tui.shell.menu import MenuScreen
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24  # every screen is laid out for at least this
 
@@ -89,15 +96,14 @@ def too_small(size: Size) -> bool:
     return size.width < MIN_WIDTH or size.height < MIN_HEIGHT
 
 
-class RattusApp(App[None]):
-    """Main menu first; with ``controller`` (an offline game of Rattus Cartus, or its
-    ``options`` to set one up) or ``rattus``
-    (one of Rattus), that game against bots on top of it; with ``network``, the table of a
-    network game resumed from its journal; with ``lobby``, the lobby of a network table
-    (hosted or joined)."""
+class RattusNetApp(App[None]):
+    """The main menu first; with ``table`` (a seat: a game against bots set up already, or a
+    network game resumed from its journal), that game's table on top of it, the menu offering
+    its game when the player is back; with ``lobby``, the lobby of a network table (hosted or
+    joined)."""
 
     TITLE = "Rattus Net"
-    CSS_PATH = "rattus.tcss"
+    CSS_PATH = "rattus_net.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
         Binding("question_mark,f1", "help", "Keys"),
@@ -105,21 +111,14 @@ class RattusApp(App[None]):
 
     def __init__(
         self,
-        options: Any = None,
         seed: int | None = None,
-        controller: Any = None,
+        table: Seat | None = None,
         lobby: Lobby | None = None,
-        network: NetworkGame | None = None,
-        rattus: Any = None,
     ) -> None:
         super().__init__()
-        set_plain(self.no_color)
-        self.rattus = rattus  # an offline game of Rattus (the board game)
+        self.seed = seed
+        self.table = table
         self.lobby = lobby
-        self.network = network  # a network game resumed from its journal
-        self.seed = seed if seed is not None else getattr(options, "seed", None)
-        self.controller = controller  # an offline game of Rattus Cartus under way
-        self.options = options  # (or its OfflineOptions, to set it up when the app starts)
 
     def run(self, *args: Any, **kwargs: Any) -> Any:
         """Run in the terminal; raises :class:`NoTerminal` without one. The mouse is left to
@@ -132,8 +131,6 @@ class RattusApp(App[None]):
 
     def action_help(self) -> None:
         """``?``/F1 on a screen without keys of its own for it: its keys."""
-        from tui.help import HelpScreen, open_help
-
         if not isinstance(self.screen, HelpScreen):
             open_help(self.screen, getattr(self.screen, "HELP_TITLE", "this screen"))
 
@@ -148,8 +145,6 @@ class RattusApp(App[None]):
             if binding.action in ("command_palette", "quit"):
                 continue
             seen.add(binding.action)
-            from tui.help import key_name
-
             yield SystemCommand(
                 binding.description,
                 f"{binding.description} (key {key_name(key)})",
@@ -178,21 +173,13 @@ class RattusApp(App[None]):
 
     def on_mount(self) -> None:
         menu = MenuScreen(self.seed)
-        if self.rattus is not None:
-            menu.choose_game("rattus")  # back from a game of Rattus, the menu offers it again
         self.push_screen(menu)
-        if self.controller is None and self.options is not None:
-            self.controller = tui_game("cartus").offline_game(self.options)
-        if self.rattus is not None:
-            self.push_screen(tui_game("rattus").offline_screen(self.rattus))
-        elif self.controller is not None:
-            self.push_screen(tui_game("cartus").offline_screen(self.controller))
-        elif self.network is not None:
-            self.network.start()
-            self.push_screen(network_table(self.network))
+        if self.table is not None:
+            menu.choose_game(self.table.game_name)  # back from the game, the menu offers it
+            if isinstance(self.table, NetworkGame):
+                self.table.start()
+            self.push_screen(table_screen(self.table))
         elif self.lobby is not None:
-            from tui.netscreens import LobbyScreen
-
             self.push_screen(LobbyScreen(self.lobby))
         self.call_later(self.fit, self.size)
 
@@ -214,8 +201,11 @@ def warm_up() -> None:
             HOME=tmp, RATTUS_DATA_DIR=f"{tmp}/data", RATTUS_CONFIG_DIR=f"{tmp}/config"
         )
 
+        for game in games():
+            game_ui(game)
+
         async def draw() -> None:
-            async with RattusApp().run_test(size=(100, 30)) as pilot:
+            async with RattusNetApp().run_test(size=(100, 30)) as pilot:
                 await pilot.pause()
 
         try:
@@ -227,7 +217,7 @@ def warm_up() -> None:
 
 def run_menu(seed: int | None = None) -> int:
     """Open the main menu; returns an exit status."""
-    RattusApp(seed=seed).run()
+    RattusNetApp(seed=seed).run()
     return 0
 
 
@@ -237,18 +227,22 @@ def run_offline(
 ) -> int:  # fmt: skip
     """Start an offline game of ``game`` against bots straight away (``rattus play``; its
     option values ``values``); returns an exit status. Raises ``ValueError`` (a
-    ``SetupError`` for bad options) for bad options, before the screen is taken over."""
-    return tui_game(game).run_offline(players, bots, seed, values or {})
+    ``SetupError``) for bad options, before the screen is taken over."""
+    kinds = get_game(game).bot_kinds
+    setup = OfflineSetup(game, players, bots or default_bot_kind(kinds), seed, values or {})
+    table = new_offline(setup, save_to=save_path(game))  # checks the options first
+    RattusNetApp(table=table).run()
+    return 0
 
 
 def run_network_game(node: PeerNode) -> int:
     """Open the TUI at the table of a network game resumed from its journal (``rattus
     resume`` of a seat a person played)."""
-    RattusApp(network=NetworkGame(node)).run()
+    RattusNetApp(table=NetworkGame(node)).run()
     return 0
 
 
 def run_lobby(lobby: Lobby) -> int:
     """Open the TUI in the lobby of a network table (``rattus host``/``rattus join``)."""
-    RattusApp(lobby=lobby).run()
+    RattusNetApp(lobby=lobby).run()
     return 0

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any, TypeAlias, TypeVar
 
 from rattus_net.kit import interface
-from rattus_net.kit.interface import BOT_KINDS, Budget
+from rattus_net.kit.interface import BOT_KINDS, BOT_NAMES, Budget
 from rattus_net.kit.registry import get_game
 
 __all__ = ["BOT_KINDS", "BOT_LEVELS", "BOT_NAMES", "GameBot", "bot_of_kind", "make_game_bot"]
@@ -25,8 +25,6 @@ GameBot: TypeAlias = interface.Bot[Any, Any]
 
 # How the TUI offers the bots: as difficulty levels.
 BOT_LEVELS = {"random": "easy", "heuristic": "normal", "search": "hard"}
-# The names bots sit down with (offline seats, and bot seats a host adds to a network table).
-BOT_NAMES = ("Agnes", "Bertram", "Cecily", "Dietrich", "Elsbeth")
 
 
 def bot_of_kind(

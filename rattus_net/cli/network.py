@@ -312,7 +312,7 @@ def _network_tui(args: argparse.Namespace, name: str) -> int:
     from rattus_net.net.play import find_advert
     from rattus_net.net.tables import GuestLobby, HostLobby, join_by_advert
     from tui.app import run_lobby
-    from tui.netscreens import default_player_name
+    from tui.shell.forms import default_player_name
 
     player = args.player or default_player_name()
     lobby: HostLobby | GuestLobby

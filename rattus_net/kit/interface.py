@@ -43,6 +43,9 @@ WireValue: TypeAlias = (
 BOT_KINDS = ("random", "heuristic", "search")
 """The bots every game offers, weakest first (the TUI calls them easy, normal and hard)."""
 
+BOT_NAMES = ("Agnes", "Bertram", "Cecily", "Dietrich", "Elsbeth")
+"""The names bots sit down with (offline seats, and bot seats a host adds to a network table)."""
+
 ConfigT = TypeVar("ConfigT")
 StateT = TypeVar("StateT", bound="GameState[Any]")
 MoveT = TypeVar("MoveT")
@@ -435,6 +438,7 @@ class SecureGame(ABC, Generic[ConfigT, StateT, MoveT]):
 
 __all__ = [
     "BOT_KINDS",
+    "BOT_NAMES",
     "NO_BUDGET",
     "AnyGame",
     "Bot",

@@ -40,7 +40,8 @@ class Option:
     the menu) when it differs from ``default``. ``configures``: ``False`` for an option that
     only the game's own table reads (Rattus's plain-text table), never its configuration.
     ``words`` says a value for a person (``str`` of it by default), ``phrase`` how a
-    table's one-line summary puts it."""
+    table's one-line summary puts it. ``key``: the key that changes a table option in the
+    lobby of the table's host (``None``: only the host form sets it)."""
 
     name: str
     kind: type[bool] | type[int] | type[str]
@@ -58,6 +59,7 @@ class Option:
     words: Callable[[OptionValue], str] = str
     phrase: str = "{}"
     """How a table's summary says the value (``"supplies {}"``: ``supplies in turn``)."""
+    key: str | None = None
 
     def __post_init__(self) -> None:
         if type(self.default) is not self.kind:

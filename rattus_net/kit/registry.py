@@ -6,12 +6,18 @@ subpackage of ``rattus_net.games`` (the games that ship), then every module name
 environment variable ``RATTUS_NET_GAMES`` (comma-separated: games kept outside the tree, such
 as the tests' own). It does so once, the first time a game is asked for. The games are listed
 by their declared ``order`` (then name); the first is the default game.
+
+A game's own screens are the ``ui`` subpackage of its package, if it has one
+(:func:`ui_module`): the TUI imports it by that name, and nothing else does (the commands
+without a screen never load Textual).
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
+import sys
 from typing import TypeVar
 
 from rattus_net.kit.interface import AnyGame
@@ -88,6 +94,17 @@ def unnamed_game() -> AnyGame:
 def network_games() -> tuple[AnyGame, ...]:
     """The games whose tables can be hosted and joined now (their ``network_play`` flag)."""
     return tuple(g for g in games() if g.network_play)
+
+
+def ui_module(game: AnyGame) -> str | None:
+    """The name of ``game``'s screens module: the ``ui`` subpackage of the package its
+    definition lives in, or ``None`` for a game without one (the TUI then plays it on its
+    generic table)."""
+    package = sys.modules[type(game).__module__].__package__
+    if not package:
+        return None
+    name = f"{package}.ui"
+    return name if importlib.util.find_spec(name) is not None else None
 
 
 def game_titles(chosen: tuple[AnyGame, ...] | None = None) -> str:

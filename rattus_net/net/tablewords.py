@@ -4,7 +4,7 @@
 game comes from that game's side through :class:`TableWords` (``rattus_net.kit.interface``).
 Each game has default words (``GameDefinition.table_words``, built from its own narration);
 a front end may put richer words in their place (the TUI's Rattus map tells outbreaks step by
-step with ``tui.rattus.narrate``). Every name a :class:`TableWords` gets is already made safe
+step with words of its own). Every name a :class:`TableWords` gets is already made safe
 to show.
 """
 

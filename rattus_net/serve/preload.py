@@ -50,14 +50,9 @@ from typing import Any
 PRELOAD = (
     "rattus_net.cli",
     "tui.app",
-    "tui.screens",
-    "tui.netscreens",
-    "tui.gametable",
-    "tui.cartus.screens",
-    "tui.cartus.dialogs",
-    "tui.rattus.screens",
-    "tui.rattus.dialogs",
-    "tui.help",
+    "tui.shell.menu",
+    "tui.common.table",
+    "tui.common.generic",
     "textual.drivers.linux_driver",
     "textual.drivers.web_driver",
     "textual.widgets._footer",
@@ -72,7 +67,8 @@ PRELOAD = (
     "protocol.record",
 )
 """The modules a session's program imports on its way to the menu and into a game; named, so
-that this package does not import the TUI (one that fails to import is left out)."""
+that this package does not import the TUI (one that fails to import is left out). The games'
+own screens are imported by the warm-up, which finds them through the registry."""
 
 WARM_UP = "tui.app:warm_up"
 """Run once in the parent after the imports: the program draws its menu headless, so that

@@ -7,7 +7,9 @@ is needed (the local table, filling a record's unfixed card order, sampling hidd
 search bot) it comes from a ``random.Random`` seeded by the caller, never from the global
 generator. A game's folder is rules but for its edges: its screens (``ui/``), its bots (they
 time their thinking), a ``loader`` (reads its data files) and a ``terminal`` (its plain-text
-table); the kit is pure but for its registry (which imports the games by name).
+table); the kit is pure but for its registry (which imports the games by name), the offline
+table (it times slow bots to save meanwhile, and draws fresh chance for a continued game) and
+the saves (files, and a writer thread).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ FORBIDDEN = {
     "tui",
 }
 EDGE_NAMES = {"ui", "bots", "loader", "terminal"}
-KIT_EDGES = {"registry.py"}
+KIT_EDGES = {"registry.py", "offline.py", "saves.py"}
 INNER = ("rattus_net.kit", "rattus_net.games", "rattus_net.bots")
 
 

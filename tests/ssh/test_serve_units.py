@@ -116,7 +116,7 @@ def test_a_game_may_open_typed_paths_only_in_its_players_folder(
     it to the player's folder (absolute, as the game runs inside it), whatever the server's
     own environment says, under the name the TUI reads."""
     from rattus_net.serve.session import ENV_FILES_ROOT, Player, game_environment
-    from tui.paths import ENV_FILES_ROOT as TUI_NAME
+    from tui.shell.paths import ENV_FILES_ROOT as TUI_NAME
 
     assert ENV_FILES_ROOT == TUI_NAME
     monkeypatch.setenv(ENV_FILES_ROOT, "/")

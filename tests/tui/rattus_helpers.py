@@ -5,21 +5,19 @@ from __future__ import annotations
 import random
 
 from textual.pilot import Pilot
+from tui_helpers import Offline, rattus_table
 
 from rattus_net.games.rattus.decision import Kind
-from tui.app import RattusApp
-from tui.rattus.controller import RattusOffline, RattusOptions
-from tui.rattus.dialogs import RattusDialog
-from tui.rattus.screens import RattusEndScreen, RattusMapScreen
+from rattus_net.games.rattus.ui.dialog import RattusDialog
+from rattus_net.games.rattus.ui.table import RattusEndScreen, RattusMapScreen
+from tui.app import RattusNetApp
 
 
-def rattus_at(
-    kind: Kind | None, players: int = 3, seed: int = 0, bots: str = "random"
-) -> RattusOffline:
+def rattus_at(kind: Kind | None, players: int = 3, seed: int = 0, bots: str = "random") -> Offline:
     """A game where the human (seat 0) must take a decision of ``kind`` (``None``: the game
     is over); the human's earlier moves are random but seeded."""
     for s in range(seed, seed + 200):
-        c = RattusOffline(RattusOptions(players=players, seed=s, bots=bots))
+        c = rattus_table(players, s, bots)
         rng = random.Random(s)
         while not c.is_over:
             d = c.view.decision
@@ -55,7 +53,7 @@ def keys_for(dialog: RattusDialog, rng: random.Random) -> list[str]:
 
 
 async def play_rattus_to_end(
-    pilot: Pilot[None], app: RattusApp, seed: int, keys: bool = True
+    pilot: Pilot[None], app: RattusNetApp, seed: int, keys: bool = True
 ) -> set[str]:
     """Drive the open Rattus game through its dialogs to the end screen; returns the kinds
     of the decisions the human took. ``keys``: by key presses; else by the dialog's own

@@ -11,17 +11,18 @@ import time
 from types import SimpleNamespace
 from typing import Any
 
+from tui_helpers import rattus_table
+
 from protocol.messages import MOVE
 from rattus_net.games.rattus.game import Phase, RattusGame
 from rattus_net.games.rattus.rules import legal
 from rattus_net.net.netgame import NetworkGame
-from tui.rattus.controller import RattusOffline, RattusOptions
 
 
 def rattus_game_at(players: int = 3, seed: int = 1, to_act: int = 1, turns: int = 4) -> RattusGame:
     """A seeded game in play after about ``turns`` turns, where seat ``to_act`` must decide
     (every move random but seeded)."""
-    c = RattusOffline(RattusOptions(players=players, seed=seed, bots="random"), advance=False)
+    c = rattus_table(players, seed, advance=False)
     game, table, rng = c.game, c.table, random.Random(seed)
     while not game.is_over:
         d = game.decision

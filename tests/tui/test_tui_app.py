@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Static
-from tui_helpers import controller_at, play_to_end, sync
+from tui_helpers import cartus_table, controller_at, play_to_end, sync
 
 from rattus_net.games.cartus.config import BuildingSelection
 from rattus_net.games.cartus.moves import DecisionKind, Enter
-from tui.app import RattusApp
-from tui.cartus.controller import OfflineOptions
-from tui.cartus.dialogs import CardsDialog, EnterDialog, SupplyDialog
-from tui.cartus.screens import EndScreen, TableScreen
-from tui.screens import MenuScreen, RulesScreen
+from rattus_net.games.cartus.ui.dialogs import CardsDialog, EnterDialog, SupplyDialog
+from rattus_net.games.cartus.ui.table import EndScreen, TableScreen
+from tui.app import RattusNetApp
+from tui.common.rules import RulesScreen
+from tui.shell.menu import MenuScreen
 
 
 @pytest.mark.slow
@@ -27,7 +27,7 @@ from tui.screens import MenuScreen, RulesScreen
 async def test_whole_game_through_the_ui(
     players: int, seed: int, buildings: BuildingSelection
 ) -> None:
-    app = RattusApp(OfflineOptions(players=players, seed=seed, buildings=buildings))
+    app = RattusNetApp(table=cartus_table(players, seed, buildings=buildings, advance=False))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         seen = await play_to_end(pilot, app, seed)
@@ -43,7 +43,7 @@ async def test_whole_game_through_the_ui(
 
 @sync
 async def test_menu_starts_a_game_with_its_settings() -> None:
-    app = RattusApp(seed=5)
+    app = RattusNetApp(seed=5)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
@@ -71,7 +71,7 @@ async def test_menu_starts_a_game_with_its_settings() -> None:
 @sync
 async def test_illegal_move_is_shown_not_raised() -> None:
     c = controller_at(DecisionKind.ENTER, players=3, seed=2)
-    app = RattusApp(controller=c)
+    app = RattusNetApp(table=c)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         dialog = app.screen
@@ -88,7 +88,7 @@ async def test_illegal_move_is_shown_not_raised() -> None:
 @sync
 async def test_give_needs_the_exact_count() -> None:
     c = controller_at(DecisionKind.GIVE, players=4, seed=1)
-    app = RattusApp(controller=c)
+    app = RattusNetApp(table=c)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         dialog = app.screen
@@ -110,7 +110,7 @@ async def test_enter_dialog_offers_no_gold_or_pass() -> None:
         c = controller_at(DecisionKind.ENTER, players=3, seed=seed, rounds=3)
         if D.PASS in c.view.hand or D.GOLD in c.view.hand:
             break
-    app = RattusApp(controller=c)
+    app = RattusNetApp(table=c)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         dialog = app.screen
@@ -124,7 +124,7 @@ async def test_enter_dialog_offers_no_gold_or_pass() -> None:
 @sync
 async def test_table_fits_80x24(players: int) -> None:
     c = controller_at(DecisionKind.ENTER, players=players, seed=3, rounds=4)
-    app = RattusApp(controller=c)
+    app = RattusNetApp(table=c)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("escape")  # close the dialog: the bare table
@@ -156,7 +156,7 @@ async def test_a_dialog_put_aside_stays_aside_until_asked_for() -> None:
     """Escape closes the decision's dialog to look at the table; news from the network (which
     redraws the table) must not pop it up again under the player's keys: Enter does."""
     c = controller_at(DecisionKind.SUPPLY, players=3, seed=2)
-    app = RattusApp(controller=c)
+    app = RattusNetApp(table=c)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, SupplyDialog)

@@ -1,7 +1,7 @@
 """`rattus host` and `rattus join` without `--bot` open the TUI in the table's lobby.
 
 Two layers are checked. In process, the CLI's own argument handling builds the lobby and the
-app (``RattusApp.run`` is replaced by a Pilot run), and a whole game is played against a
+app (``RattusNetApp.run`` is replaced by a Pilot run), and a whole game is played against a
 headless peer in another process. In a real pseudo-terminal, the installed command draws the
 lobby and quits cleanly on Ctrl+C.
 """
@@ -28,13 +28,13 @@ from textual.widgets import Static
 from tui_helpers import keys_for, play_network_to_end
 
 from rattus_net import cli
+from rattus_net.games.cartus.ui.dialogs import DecisionDialog
+from rattus_net.games.cartus.ui.recap import RecapScreen
+from rattus_net.games.cartus.ui.table import EndScreen, TableScreen
 from rattus_net.net.netgame import NetworkGame
-from tui.app import RattusApp
-from tui.cartus.dialogs import DecisionDialog
-from tui.cartus.news import NewsScreen
-from tui.cartus.screens import NetEndScreen, TableScreen
-from tui.netscreens import LobbyScreen
-from tui.screens import MenuScreen
+from tui.app import RattusNetApp
+from tui.shell.lobby import LobbyScreen
+from tui.shell.menu import MenuScreen
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
@@ -48,21 +48,21 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def run_app_with(
-    monkeypatch: pytest.MonkeyPatch, drive: Callable[[RattusApp], Awaitable[None]]
-) -> list[RattusApp]:
-    """Make ``RattusApp.run`` run the app headless under ``drive`` (which gets the app and
+    monkeypatch: pytest.MonkeyPatch, drive: Callable[[RattusNetApp], Awaitable[None]]
+) -> list[RattusNetApp]:
+    """Make ``RattusNetApp.run`` run the app headless under ``drive`` (which gets the app and
     plays it through its Pilot); returns the list the started apps are put in."""
-    started: list[RattusApp] = []
+    started: list[RattusNetApp] = []
 
-    def run(self: RattusApp) -> None:
+    def run(self: RattusNetApp) -> None:
         started.append(self)
         asyncio.run(drive(self))
 
-    monkeypatch.setattr(RattusApp, "run", run)
+    monkeypatch.setattr(RattusNetApp, "run", run)
     return started
 
 
-async def play_from_lobby(app: RattusApp, seats: int) -> tuple[str, str, bytes]:
+async def play_from_lobby(app: RattusNetApp, seats: int) -> tuple[str, str, bytes]:
     """In the app's lobby: wait for ``seats`` seats, get ready, play to the end screen and its
     verdict; returns the lobby's text as it was before the start, the end screen's scoring
     and the app's record."""
@@ -90,12 +90,12 @@ async def play_from_lobby(app: RattusApp, seats: int) -> tuple[str, str, bytes]:
     return lobby_text, scoring, record
 
 
-async def play_to_a_fair_end(app: RattusApp, pilot: Pilot[None], seed: int) -> NetEndScreen:
+async def play_to_a_fair_end(app: RattusNetApp, pilot: Pilot[None], seed: int) -> EndScreen:
     """Play the app's network game through its dialogs to the end screen, whose verifier must
     find the record fair and written."""
     await play_network_to_end([(app, pilot)], random.Random(seed))
     end = app.screen
-    assert isinstance(end, NetEndScreen)
+    assert isinstance(end, EndScreen)
     await app.workers.wait_for_complete()
     await pilot.pause()
     assert end.controller.verdict is not None and end.controller.verdict.fair
@@ -115,7 +115,7 @@ def test_join_without_bot_plays_a_whole_game_in_the_tui(
     assert read_line(host, OPEN_LINE, 20) == str(port)
     seen: list[tuple[str, str, bytes]] = []
 
-    async def drive(app: RattusApp) -> None:
+    async def drive(app: RattusNetApp) -> None:
         seen.append(await play_from_lobby(app, 2))
 
     started = run_app_with(monkeypatch, drive)
@@ -137,7 +137,7 @@ def test_host_without_bot_plays_a_whole_game_in_the_tui(
     guests: list[subprocess.Popen[str]] = []
     seen: list[tuple[str, str, bytes]] = []
 
-    async def drive(app: RattusApp) -> None:
+    async def drive(app: RattusNetApp) -> None:
         # the table is open once the app runs: a headless guest joins it
         guests.append(
             spawn(["join", f"127.0.0.1:{port}", "--bot", "heuristic", "--seed", "2"], tmp_path)
@@ -234,7 +234,7 @@ def crash_in_round_3(
     assert read_line(host, OPEN_LINE, 20) == str(port)
     games: list[str] = []
 
-    async def until_round_3(app: RattusApp) -> None:
+    async def until_round_3(app: RattusNetApp) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             while not isinstance(app.screen, LobbyScreen) or app.lobby.state is None:  # type: ignore[union-attr]
                 await pilot.pause(0.05)
@@ -246,7 +246,7 @@ def crash_in_round_3(
                     if screen.view.round >= 3:
                         break
                     await pilot.press(*keys_for(screen, rng))
-                elif isinstance(screen, TableScreen | NewsScreen):
+                elif isinstance(screen, TableScreen | RecapScreen):
                     await pilot.press("enter")
                 await pilot.pause(0.02)
             controller = screen.controller
@@ -264,7 +264,7 @@ def crash_in_round_3(
     return host, game_id
 
 
-async def play_on_to_the_end(app: RattusApp, pilot: Pilot[None]) -> tuple[list[str], bytes]:
+async def play_on_to_the_end(app: RattusNetApp, pilot: Pilot[None]) -> tuple[list[str], bytes]:
     """From the table of a resumed game to its end: the log and the (fair) record."""
     while not isinstance(app.screen, TableScreen | DecisionDialog):
         await pilot.pause(0.05)
@@ -294,7 +294,7 @@ def test_a_persons_seat_resumes_in_the_tui_after_a_crash(
     assert f"cartus-{game_id}  Rattus Cartus at table 'Attic', seat of Gus, 2 players" in listed
     seen: list[tuple[list[str], bytes]] = []
 
-    async def to_the_end(app: RattusApp) -> None:
+    async def to_the_end(app: RattusNetApp) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             seen.append(await play_on_to_the_end(app, pilot))
             app.exit()
@@ -316,7 +316,7 @@ def test_the_menu_takes_a_person_back_to_an_unfinished_network_game(
     host, _ = crash_in_round_3(monkeypatch, tmp_path)
     seen: list[tuple[list[str], bytes]] = []
 
-    async def from_the_menu(app: RattusApp) -> None:
+    async def from_the_menu(app: RattusNetApp) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             menu = app.screen

@@ -12,13 +12,12 @@ from rich.color import Color, ColorSystem
 from rich.console import Console
 from rich.style import Style
 from rich.text import Text
-from tui_helpers import controller_at, sync
+from tui_helpers import cartus_table, controller_at, sync
 
+import rattus_net.games.cartus.ui.render as R
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.moves import DecisionKind
-from tui.app import RattusApp
-from tui.cartus import render as R
-from tui.cartus.controller import OfflineGame, OfflineOptions
+from tui.app import RattusNetApp
 
 SGR = re.compile(r"\x1b\[([0-9;]*)m")
 
@@ -40,7 +39,7 @@ def emitted(text: Text, system: ColorSystem | None) -> str:
 
 
 def seat_codes(system: ColorSystem) -> dict[str, str]:
-    view = OfflineGame(OfflineOptions(players=5, seed=1), advance=False).view
+    view = cartus_table(players=5, seed=1, advance=False).view
     codes = {}
     for s in range(5):
         st = Style.parse(R.seat_style(view, s))
@@ -84,7 +83,7 @@ def contrast(a: str, b: str) -> float:
 
 @sync
 async def test_seat_colours_read_well_on_the_table_and_dialog_backgrounds() -> None:
-    app = RattusApp(seed=1)
+    app = RattusNetApp(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         variables = app.get_css_variables()
@@ -101,7 +100,7 @@ async def test_no_color_draws_seats_in_the_text_colour_with_letter_and_name(
 ) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
     c = controller_at(DecisionKind.ENTER, players=5, seed=3, rounds=2)
-    app = RattusApp(controller=c)
+    app = RattusNetApp(table=c)
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()

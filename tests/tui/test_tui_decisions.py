@@ -7,19 +7,25 @@ from __future__ import annotations
 import re
 
 from textual.widgets import Static
-from tui_helpers import controller_at, sync
+from tui_helpers import Offline, cartus_table, controller_at, sync
 
 from rattus_net.games.cartus.config import BuildingSelection
 from rattus_net.games.cartus.moves import DecisionKind, Discard, Enter, PlayPass, Supply
-from tui.app import RattusApp
-from tui.cartus.controller import OfflineGame, OfflineOptions
-from tui.cartus.dialogs import CardsDialog, DecisionDialog, EnterDialog, SupplyDialog, can_pass
-from tui.cartus.news import NewsScreen, summary
-from tui.help import HelpScreen
-from tui.screens import LogScreen, RulesScreen
+from rattus_net.games.cartus.ui.dialogs import (
+    CardsDialog,
+    DecisionDialog,
+    EnterDialog,
+    SupplyDialog,
+    can_pass,
+)
+from rattus_net.games.cartus.ui.recap import RecapScreen, recap
+from tui.app import RattusNetApp
+from tui.common.help import HelpScreen
+from tui.common.log import LogScreen
+from tui.common.rules import RulesScreen
 
 
-def _moves(c: OfflineGame, seat: int = 0) -> list[object]:
+def _moves(c: Offline, seat: int = 0) -> list[object]:
     return [e for e in c.game.log if e.player == seat and e.kind in ("supply", "enter", "pass")]
 
 
@@ -27,7 +33,7 @@ def _moves(c: OfflineGame, seat: int = 0) -> list[object]:
 async def test_a_digit_chooses_and_enter_confirms_in_the_supply_dialog() -> None:
     c = controller_at(DecisionKind.SUPPLY, players=3, seed=2)
     card = next(i for i, f in enumerate(c.view.row) if not _looks(c, i))
-    app = RattusApp(controller=c)
+    app = RattusNetApp(table=c)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         dialog = app.screen
@@ -42,7 +48,7 @@ async def test_a_digit_chooses_and_enter_confirms_in_the_supply_dialog() -> None
         assert played == [Supply(card, ())]
 
 
-def _looks(c: OfflineGame, i: int) -> bool:
+def _looks(c: Offline, i: int) -> bool:
     from rattus_net.games.cartus import data as D
 
     return D.face_supply(c.view.row[i]).looks > 0
@@ -51,7 +57,7 @@ def _looks(c: OfflineGame, i: int) -> bool:
 @sync
 async def test_entering_with_no_cards_asks_twice_and_any_other_key_forgets() -> None:
     c = controller_at(DecisionKind.ENTER, players=3, seed=9, rounds=2)
-    app = RattusApp(controller=c)
+    app = RattusNetApp(table=c)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         dialog = app.screen
@@ -78,7 +84,7 @@ async def test_a_pass_asks_twice() -> None:
         DecisionKind.ENTER, players=4, seed=28, rounds=3, buildings=BuildingSelection.random_cards()
     )
     assert can_pass(c.view)
-    app = RattusApp(controller=c)
+    app = RattusNetApp(table=c)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         dialog = app.screen
@@ -98,7 +104,7 @@ async def test_discarding_nothing_asks_twice() -> None:
     c = controller_at(
         DecisionKind.DISCARD, players=4, seed=1, buildings=BuildingSelection.random_cards()
     )
-    app = RattusApp(controller=c)
+    app = RattusNetApp(table=c)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         dialog = app.screen
@@ -114,7 +120,7 @@ async def test_discarding_nothing_asks_twice() -> None:
 @sync
 async def test_log_rules_and_keys_open_over_a_dialog_and_bring_it_back() -> None:
     c = controller_at(DecisionKind.ENTER, players=3, seed=9, rounds=2)
-    app = RattusApp(controller=c)
+    app = RattusNetApp(table=c)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         dialog = app.screen
@@ -142,18 +148,18 @@ async def test_log_rules_and_keys_open_over_a_dialog_and_bring_it_back() -> None
 @sync
 async def test_what_happened_is_shown_before_the_next_dialog() -> None:
     c = controller_at(DecisionKind.ENTER, players=3, seed=9, rounds=2)
-    app = RattusApp(controller=c)
+    app = RattusNetApp(table=c)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, EnterDialog)
         await pilot.press("1", "enter", "1", "enter")  # enter building 1 with a card
         for _ in range(50):
             await pilot.pause()
-            if isinstance(app.screen, NewsScreen | DecisionDialog):
+            if isinstance(app.screen, RecapScreen | DecisionDialog):
                 break
         news = app.screen
-        assert isinstance(news, NewsScreen), news
-        text = str(news.query_one("#news-body", Static).render())
+        assert isinstance(news, RecapScreen), news
+        text = str(news.query_one("#recap-body", Static).render())
         assert "You: laid" in text and ("premium" in text or "standard" in text)
         assert "influence" not in text or "+" in text
         await pilot.press("enter")
@@ -164,7 +170,7 @@ async def test_what_happened_is_shown_before_the_next_dialog() -> None:
 def test_the_summary_tells_every_building_and_round() -> None:
     c = controller_at(None, players=5, seed=16, buildings=BuildingSelection.random_cards())
     view = c.view
-    text = str(summary(view, c.names, 0))
+    text = str(recap(view, c.names, 0))
     events = view.events(0)
     kinds = {e.kind for e in events}
     assert {"sword", "flute", "guard-tower"} <= kinds  # the seed shows them all
@@ -183,14 +189,14 @@ def test_the_summary_tells_every_building_and_round() -> None:
 
 
 def test_no_summary_when_nothing_resolved() -> None:
-    c = OfflineGame(OfflineOptions(players=3, seed=1))
-    assert str(summary(c.view, c.names, c.view.log_size)) == ""
+    c = cartus_table(players=3, seed=1)
+    assert str(recap(c.view, c.names, c.view.log_size)) == ""
 
 
 def test_the_summary_breaks_a_players_line_between_its_parts_only() -> None:
     c = controller_at(None, players=5, seed=5, buildings=BuildingSelection.random_cards())
-    wide = str(summary(c.view, c.names, 0))
-    narrow = str(summary(c.view, c.names, 0, 60))
+    wide = str(recap(c.view, c.names, 0))
+    narrow = str(recap(c.view, c.names, 0, 60))
     for line in narrow.splitlines():
         if line.startswith("      ") or re.match(r"^  [A-Z] \w+: laid", line):
             assert len(line) <= 60, line  # a player's line, broken between its parts

@@ -8,19 +8,19 @@ from pathlib import Path
 from tui_helpers import controller_at, sync
 
 from rattus_net.games.cartus.moves import DecisionKind, DeclineAction, TakeAction
+from rattus_net.games.cartus.ui.decline import DeclineDialog
+from rattus_net.games.cartus.ui.table import TableScreen
 from rattus_net.settings import Settings, load_settings, save_settings
-from tui.app import RattusApp
-from tui.cartus.decline import DeclineDialog
-from tui.cartus.screens import TableScreen
+from tui.app import RattusNetApp
 
 
-def _offered() -> tuple[RattusApp, int]:
+def _offered() -> tuple[RattusNetApp, int]:
     c = controller_at(DecisionKind.ACTION, players=3, seed=2)
-    return RattusApp(controller=c), len(c.game.history)
+    return RattusNetApp(table=c), len(c.game.history)
 
 
-def _answer(app: RattusApp, index: int) -> object:
-    c = app.controller
+def _answer(app: RattusNetApp, index: int) -> object:
+    c = app.table
     assert c is not None
     return c.game.history[index][1]  # type: ignore[attr-defined]
 
@@ -50,7 +50,7 @@ async def test_declining_needs_a_second_key_and_escape_goes_back() -> None:
         assert "Decline the" in str(dialog.body())
         await pilot.press("escape")  # back: nothing was played
         assert app.screen is dialog and dialog.stage == 0
-        assert len(app.controller.game.history) == index  # type: ignore[union-attr]
+        assert len(app.table.game.history) == index  # type: ignore[union-attr]
         await pilot.press("d", "d")
         await pilot.pause()
         assert _answer(app, index) == DeclineAction()
@@ -99,11 +99,11 @@ def test_end_screen_shows_the_plague_variants_survivors_as_survivors() -> None:
     survive, and the end screen says "survives" for them, "DEAD" for the others."""
     import random
 
+    import rattus_net.games.cartus.ui.render as R
     from rattus_net.games.cartus.choices import legal_choices
     from rattus_net.games.cartus.record import GameRecord
     from rattus_net.games.cartus.view import PlayerView
     from rattus_net.kit.play import play_to_end
-    from tui.cartus import render as R
 
     data = {
         "format": "rattus-record",
@@ -130,10 +130,10 @@ def test_end_screen_shows_the_plague_variants_survivors_as_survivors() -> None:
 
 def test_dialog_take_or_decline_snapshot(snap_compare: object) -> None:
     c = controller_at(DecisionKind.ACTION, players=3, seed=2)
-    assert snap_compare(RattusApp(controller=c), terminal_size=(80, 24))  # type: ignore[operator]
+    assert snap_compare(RattusNetApp(table=c), terminal_size=(80, 24))  # type: ignore[operator]
 
 
 def test_dialog_decline_confirmation_snapshot(snap_compare: object) -> None:
     c = controller_at(DecisionKind.ACTION, players=3, seed=2)
-    app = RattusApp(controller=c)
+    app = RattusNetApp(table=c)
     assert snap_compare(app, press=["d"], terminal_size=(80, 24))  # type: ignore[operator]

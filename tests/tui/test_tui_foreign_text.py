@@ -19,25 +19,23 @@ from textual.content import Content
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
-from tui_helpers import controller_at, keys_for, sync
+from tui_helpers import cartus_table, controller_at, keys_for, rattus_table, sync
 
-import tui.cartus.controller as TC
-import tui.rattus.controller as RC
+import rattus_net.games.cartus.ui.render as R
+import rattus_net.kit.offline as offline
 from rattus_net.games.cartus.moves import DecisionKind
+from rattus_net.games.cartus.ui.dialogs import ChoosePlayerDialog, DecisionDialog
+from rattus_net.games.cartus.ui.table import EndScreen
+from rattus_net.games.rattus.ui.dialog import RattusDialog
+from rattus_net.games.rattus.ui.narrate import Narrator, clean
+from rattus_net.games.rattus.ui.table import RattusEndScreen
 from rattus_net.net.discovery import TableAdvert
 from rattus_net.net.lobby import LobbyState, Seat, TableOptions
 from rattus_net.net.tables import GuestLobby
-from tui.app import RattusApp
-from tui.cartus import render as R
-from tui.cartus.controller import OfflineGame, OfflineOptions
-from tui.cartus.dialogs import ChoosePlayerDialog, DecisionDialog
-from tui.cartus.screens import EndScreen
-from tui.netscreens import JoinScreen, LobbyScreen
-from tui.rattus.controller import RattusOffline, RattusOptions
-from tui.rattus.dialogs import RattusDialog
-from tui.rattus.narrate import Narrator, clean
-from tui.rattus.screens import RattusEndScreen
-from tui.screens import LogScreen
+from tui.app import RattusNetApp
+from tui.common.log import LogScreen
+from tui.shell.join import JoinScreen
+from tui.shell.lobby import LobbyScreen
 
 # Each is a valid network name (printable, at most 24 characters) but console markup.
 HOSTILE = ("[red]Rotbart[/]", "[@click=app.quit]Quitter", "[reverse]Umkehr", "[b]Fett[/b]")
@@ -83,12 +81,11 @@ def literal_in(shown: dict[str, str]) -> set[str]:
 
 @pytest.fixture
 def hostile_bots(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(TC, "BOT_NAMES", HOSTILE)
-    monkeypatch.setattr(RC, "BOT_NAMES", HOSTILE)
+    monkeypatch.setattr(offline, "BOT_NAMES", HOSTILE)
 
 
 async def drive(
-    app: RattusApp, pilot: Pilot[None], steps: int, end: type[Screen[None]]
+    app: RattusNetApp, pilot: Pilot[None], steps: int, end: type[Screen[None]]
 ) -> set[str]:
     """Go on through dialogs (seeded choices) and summaries for ``steps`` steps or to the
     ``end`` screen, checking every screen on the way; where the names showed."""
@@ -117,10 +114,10 @@ async def drive(
 async def test_cartus_game_shows_markup_names_literally() -> None:
     """Five players, four bots named with markup: the table, the dialogs, the summary of what
     happened, the log, the full log and the end screen show the names as typed."""
-    app = RattusApp(controller=OfflineGame(OfflineOptions(players=5, seed=3)))
+    app = RattusNetApp(table=cartus_table(players=5, seed=3))
     async with app.run_test(size=(100, 40)) as pilot:
         where = await drive(app, pilot, 12, EndScreen)  # the first decisions
-    app = RattusApp(controller=controller_at(None, players=5, seed=3))  # a game at its end
+    app = RattusNetApp(table=controller_at(None, players=5, seed=3))  # a game at its end
     async with app.run_test(size=(100, 40)) as pilot:
         where |= await drive(app, pilot, 20, EndScreen)
         assert isinstance(app.screen, EndScreen)
@@ -131,7 +128,7 @@ async def test_cartus_game_shows_markup_names_literally() -> None:
     expected = {
         "TableScreen#players",
         "TableScreen#log",
-        "NewsScreen#news-body",
+        "RecapScreen#recap-body",
         "EndScreen#scoring",
         "LogScreen#full-log",
     }
@@ -145,10 +142,10 @@ async def test_rattus_game_shows_markup_names_literally() -> None:
     the log and the end screen show the names as typed."""
     from rattus_helpers import rattus_at
 
-    app = RattusApp(rattus=RattusOffline(RattusOptions(players=4, seed=3, bots="random")))
+    app = RattusNetApp(table=rattus_table(players=4, seed=3, bots="random"))
     async with app.run_test(size=(100, 40)) as pilot:
         where = await drive(app, pilot, 12, RattusEndScreen)  # the first decisions
-    app = RattusApp(rattus=rattus_at(None, players=4, seed=3))  # a game at its end
+    app = RattusNetApp(table=rattus_at(None, players=4, seed=3))  # a game at its end
     async with app.run_test(size=(100, 40)) as pilot:
         where |= await drive(app, pilot, 20, RattusEndScreen)
         assert isinstance(app.screen, RattusEndScreen)
@@ -182,7 +179,7 @@ class HostileLobby(GuestLobby):
 
 @sync
 async def test_lobby_and_join_list_show_markup_names_literally() -> None:
-    app = RattusApp()
+    app = RattusNetApp()
     async with app.run_test(size=(80, 24)) as pilot:
         app.push_screen(LobbyScreen(HostileLobby()))
         await pilot.pause()
@@ -217,11 +214,10 @@ async def test_lobby_and_join_list_show_markup_names_literally() -> None:
 def test_offline_controllers_show_names_through_safetext(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A save can hold any name: the offline controllers give the TUI the names made safe."""
-    monkeypatch.setattr(TC, "BOT_NAMES", (ESCAPE_NAME, "B", "C"))
-    monkeypatch.setattr(RC, "BOT_NAMES", (ESCAPE_NAME, "B", "C"))
-    cartus = OfflineGame(OfflineOptions(players=3, seed=1), advance=False)
-    rattus = RattusOffline(RattusOptions(players=3, seed=1, bots="random"), advance=False)
+    """A save can hold any name: the offline tables give the TUI the names made safe."""
+    monkeypatch.setattr(offline, "BOT_NAMES", (ESCAPE_NAME, "B", "C"))
+    cartus = cartus_table(players=3, seed=1, advance=False)
+    rattus = rattus_table(players=3, seed=1, bots="random", advance=False)
     for c in (cartus, rattus):
         assert c.names[1] == "\\x1b[2J\\x1b]0;x\\x07Esc"
 
@@ -237,7 +233,7 @@ def test_rattus_names_are_made_visible_like_everywhere_else() -> None:
 @pytest.fixture
 def escaped_bots(monkeypatch: pytest.MonkeyPatch) -> None:
     names = tuple(f"{ESCAPE_NAME}{i}" for i in range(5))
-    monkeypatch.setattr(TC, "BOT_NAMES", names)
+    monkeypatch.setattr(offline, "BOT_NAMES", names)
 
 
 @pytest.mark.usefixtures("escaped_bots")
@@ -259,7 +255,7 @@ def test_winner_line_shows_the_names_through_safetext() -> None:
 async def test_choose_player_dialog_shows_names_through_safetext() -> None:
     """The Sword or Flute tie's list of players took the names from the view as they were."""
     c = controller_at(DecisionKind.CHOOSE_PLAYER, players=5)
-    app = RattusApp(controller=c)
+    app = RattusNetApp(table=c)
     async with app.run_test(size=(80, 24)) as pilot:
         for _ in range(50):
             if isinstance(app.screen, ChoosePlayerDialog):

@@ -11,13 +11,15 @@ from textual.widgets import Static
 from tui_helpers import sync
 
 from rattus_net.games.rattus.definition import RattusDefinition
-from rattus_net.kit.registry import game_names
+from rattus_net.kit.registry import game_names, get_game, network_games
 from rattus_net.net.discovery import TableAdvert
-from tui.app import RattusApp
-from tui.games import TUI_GAMES, network_games, tui_game
-from tui.netscreens import HostScreen, JoinScreen, LobbyScreen
-from tui.saves import UnfinishedNetworkGame
-from tui.screens import MenuScreen
+from tui.app import RattusNetApp
+from tui.common.gameui import game_ui
+from tui.shell.host import HostScreen, table_options
+from tui.shell.join import JoinScreen
+from tui.shell.lobby import LobbyScreen, lobby_options
+from tui.shell.menu import MenuScreen
+from tui.shell.resume import UnfinishedNetworkGame
 
 NOT_YET = "Rattus cannot be played on the network yet"
 
@@ -33,17 +35,21 @@ def rattus_off_the_network(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(RattusDefinition, "network_play", False)
 
 
-def test_the_registry_has_every_game_with_its_flag() -> None:
-    assert tuple(g.name for g in TUI_GAMES) == game_names()
-    assert [g.title for g in TUI_GAMES] == ["Rattus Cartus", "Rattus"]
-    assert (tui_game("rattus").min_players, tui_game("rattus").max_players) == (2, 4)
+def test_each_game_s_screens_and_options_come_through_the_registry() -> None:
+    """The shell asks the registry for the games, each game's screens come from its folder,
+    and the host form's rows and the lobby's keys from its options schema."""
+    assert game_names() == ("cartus", "rattus")
+    assert [type(game_ui(name)).__name__ for name in game_names()] == ["CartusUi", "RattusUi"]
     assert [g.name for g in network_games()] == ["cartus", "rattus"]
-    assert tui_game("cartus").table_options == ("buildings", "simultaneous")
-    assert tui_game("rattus").table_options == ()
+    rows = [o.name for o in table_options(get_game("cartus"))]
+    assert rows == ["buildings", "simultaneous_supply"]
+    assert table_options(get_game("rattus")) == ()
+    assert [o.key for o in lobby_options("cartus")] == ["g", "s"]
+    assert lobby_options("rattus") == () and lobby_options("chess") == ()
 
 
 def test_the_unfinished_network_game_names_its_game() -> None:
-    assert UnfinishedNetworkGame("ab" * 8, "Attic", "Gus", 2).describe() == (
+    assert UnfinishedNetworkGame("ab" * 8, "Attic", "Gus", 2, "cartus").describe() == (
         "Rattus Cartus at 'Attic', you are Gus"
     )
     assert UnfinishedNetworkGame("ab" * 8, "Attic", "Gus", 2, "rattus").describe() == (
@@ -55,7 +61,7 @@ def test_the_unfinished_network_game_names_its_game() -> None:
 async def test_the_host_form_chooses_the_game_and_says_rattus_is_not_on_the_network_yet(
     rattus_off_the_network: None,
 ) -> None:
-    app = RattusApp(seed=1)
+    app = RattusNetApp(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         host = HostScreen("Hana")
         app.push_screen(host)
@@ -83,7 +89,7 @@ async def test_the_host_form_chooses_the_game_and_says_rattus_is_not_on_the_netw
 async def test_the_menu_says_which_games_the_network_plays_and_opens_the_host_form_on_one(
     rattus_off_the_network: None,
 ) -> None:
-    app = RattusApp(seed=1)
+    app = RattusNetApp(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         menu = app.screen
@@ -101,7 +107,7 @@ async def test_the_menu_says_which_games_the_network_plays_and_opens_the_host_fo
 
 @sync
 async def test_with_the_flag_on_rattus_tables_are_offered_everywhere() -> None:
-    app = RattusApp(seed=1)
+    app = RattusNetApp(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         menu = app.screen
@@ -129,7 +135,7 @@ async def test_with_the_flag_on_rattus_tables_are_offered_everywhere() -> None:
 async def test_the_table_list_shows_each_game_and_refuses_one_not_played_here(
     rattus_off_the_network: None,
 ) -> None:
-    app = RattusApp(seed=1)
+    app = RattusNetApp(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         join = JoinScreen("Gus", discover=False)
         app.push_screen(join)
@@ -164,7 +170,7 @@ async def test_the_table_list_shows_each_game_and_refuses_one_not_played_here(
 
 @sync
 async def test_the_lobby_shows_the_table_s_game() -> None:
-    app = RattusApp(seed=1)
+    app = RattusNetApp(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         app.push_screen(LobbyScreen(FixedLobby()))
         await pilot.pause()

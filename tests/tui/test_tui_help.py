@@ -9,10 +9,12 @@ from textual.command import CommandPalette
 from tui_helpers import controller_at, sync
 
 from rattus_net.games.cartus.moves import DecisionKind
-from tui.app import RattusApp
-from tui.cartus.screens import TableScreen
-from tui.help import HIDDEN_ACTIONS, HelpScreen, key_name
-from tui.screens import LogScreen, MenuScreen, RulesScreen
+from rattus_net.games.cartus.ui.table import TableScreen
+from tui.app import RattusNetApp
+from tui.common.help import HIDDEN_ACTIONS, HelpScreen, key_name
+from tui.common.log import LogScreen
+from tui.common.rules import RulesScreen
+from tui.shell.menu import MenuScreen
 
 
 def _every_key_listed(screen: Any, help_screen: HelpScreen) -> None:
@@ -30,7 +32,7 @@ def _every_key_listed(screen: Any, help_screen: HelpScreen) -> None:
 @sync
 async def test_help_on_every_screen_lists_all_its_keys() -> None:
     c = controller_at(DecisionKind.ENTER, players=3, seed=9, rounds=2)
-    app = RattusApp(controller=c)
+    app = RattusNetApp(table=c)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         checked = []
@@ -55,7 +57,7 @@ async def test_help_on_every_screen_lists_all_its_keys() -> None:
 @sync
 async def test_the_command_palette_offers_and_runs_the_tables_actions() -> None:
     c = controller_at(DecisionKind.ENTER, players=3, seed=9, rounds=2)
-    app = RattusApp(controller=c)
+    app = RattusNetApp(table=c)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("escape")
@@ -78,7 +80,7 @@ async def test_the_command_palette_offers_and_runs_the_tables_actions() -> None:
 
 @sync
 async def test_the_palette_in_the_menu_offers_the_menus_actions() -> None:
-    app = RattusApp(seed=1)
+    app = RattusNetApp(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         menu = app.screen
@@ -93,7 +95,7 @@ def test_readme_help_texts_and_rules_agree_on_the_stall_timeout_and_q_q() -> Non
     from pathlib import Path
 
     from rattus_net import cli
-    from tui.screens import rules_text
+    from tui.common.rules import rules_text
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     rules = rules_text()

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from tui_helpers import sync
 
+from rattus_net.games.cartus.ui.dialogs import DecisionDialog
+from rattus_net.games.cartus.ui.table import TableScreen
 from rattus_net.net.lobby import TableOptions
 from rattus_net.net.tables import HostLobby
-from tui.app import RattusApp
-from tui.cartus.dialogs import DecisionDialog
-from tui.cartus.screens import TableScreen
+from tui.app import RattusNetApp
 
 
 @sync
@@ -28,7 +28,7 @@ async def test_an_idle_network_game_does_not_redraw_the_table(
         advertise=False,
         root=tmp_path,
     )
-    app = RattusApp(lobby=lobby)
+    app = RattusNetApp(lobby=lobby)
     async with app.run_test(size=(80, 24)) as pilot:
         while lobby.hosted is None:
             await pilot.pause(0.05)
@@ -42,14 +42,14 @@ async def test_an_idle_network_game_does_not_redraw_the_table(
             await pilot.pause(0.05)
         assert isinstance(app.screen, DecisionDialog)
         redraws = 0
-        update = TableScreen.update_table
+        redraw = TableScreen.redraw
 
-        def counted(self: TableScreen) -> None:
+        def counted(self: TableScreen) -> list[str]:
             nonlocal redraws
             redraws += 1
-            update(self)
+            return redraw(self)
 
-        monkeypatch.setattr(TableScreen, "update_table", counted)
+        monkeypatch.setattr(TableScreen, "redraw", counted)
         await asyncio.sleep(2.0)  # the node says "progress" every 0.5 s meanwhile
         assert redraws == 0
         assert isinstance(app.screen, DecisionDialog)

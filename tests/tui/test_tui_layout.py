@@ -9,14 +9,15 @@ from textual.widget import Widget
 from textual.widgets import Markdown, Static
 from tui_helpers import controller_at, sync
 
+import rattus_net.games.cartus.ui.render as R
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.config import BuildingSelection
 from rattus_net.games.cartus.moves import DecisionKind as K
-from tui.app import RattusApp, TooSmallScreen
-from tui.cartus import render as R
-from tui.cartus.dialogs import DecisionDialog, EnterDialog, list_height
-from tui.cartus.screens import TableScreen
-from tui.screens import MenuScreen, RulesScreen, rules_text
+from rattus_net.games.cartus.ui.dialogs import DecisionDialog, EnterDialog, list_height
+from rattus_net.games.cartus.ui.table import TableScreen
+from tui.app import RattusNetApp, TooSmallScreen
+from tui.common.rules import RulesScreen, rules_text
+from tui.shell.menu import MenuScreen
 
 CARDS = BuildingSelection.random_cards()
 
@@ -50,7 +51,7 @@ async def test_a_decision_shows_the_hand_the_nun_row_and_the_rats(
 ) -> None:
     buildings = CARDS if kind is K.DISCARD else None
     c = controller_at(kind, players=players, seed=seed, rounds=2, buildings=buildings)
-    app = RattusApp(controller=c)
+    app = RattusNetApp(table=c)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press(*keys)
@@ -79,7 +80,7 @@ async def test_a_decision_shows_the_hand_the_nun_row_and_the_rats(
 @sync
 async def test_five_players_fit_80x24_in_every_phase(kind: K, rounds: int) -> None:
     c = controller_at(kind, players=5, seed=1, rounds=rounds, buildings=CARDS)
-    app = RattusApp(controller=c)
+    app = RattusNetApp(table=c)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("escape")
@@ -125,7 +126,7 @@ def test_hand_lines_break_between_items_only() -> None:
 @sync
 async def test_below_80x24_a_notice_instead_of_a_garbled_table() -> None:
     c = controller_at(K.ENTER, players=5, seed=3, rounds=2)
-    app = RattusApp(controller=c)
+    app = RattusNetApp(table=c)
     async with app.run_test(size=(70, 20)) as pilot:
         await pilot.pause()
         await pilot.pause()
@@ -147,7 +148,7 @@ async def test_a_larger_terminal_grows_the_log_and_the_lists() -> None:
     rows = {}
     for size in ((80, 24), (120, 40)):
         c = controller_at(K.ENTER, players=4, seed=6, rounds=5)
-        app = RattusApp(controller=c)
+        app = RattusNetApp(table=c)
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
             dialog = app.screen
@@ -164,7 +165,7 @@ async def test_a_larger_terminal_grows_the_log_and_the_lists() -> None:
 @sync
 async def test_the_rules_read_at_80_columns() -> None:
     assert "\n|" not in rules_text()  # no table squeezed to a word per line
-    app = RattusApp(seed=1)
+    app = RattusNetApp(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)

@@ -20,15 +20,15 @@ import pytest
 from textual.widgets import Static
 from tui_helpers import keys_for, sync
 
+from rattus_net.games.cartus.ui.dialogs import DecisionDialog
+from rattus_net.games.cartus.ui.recap import RecapScreen
+from rattus_net.games.cartus.ui.table import EndScreen, TableScreen
 from rattus_net.net.lobby import TableOptions
 from rattus_net.net.netgame import TABLE_THREAD, DecisionWithdrawn, NetworkGame
 from rattus_net.net.node import HUMAN, PeerNode
 from rattus_net.net.tables import HostLobby
-from tui.app import RattusApp
-from tui.cartus.dialogs import DecisionDialog
-from tui.cartus.news import NewsScreen
-from tui.cartus.screens import NetEndScreen, TableScreen
-from tui.screens import LogScreen
+from tui.app import RattusNetApp
+from tui.common.log import LogScreen
 
 
 async def until(cond: Any, seconds: float = 60.0) -> None:
@@ -65,7 +65,7 @@ async def test_the_app_runs_on_while_the_players_node_is_busy(
 
     monkeypatch.setattr(PeerNode, "_drain_inbox", held_up)
     lobby = HostLobby("Busy", TableOptions(2), "Hana", advertise=False, root=tmp_path)
-    app = RattusApp(lobby=lobby)
+    app = RattusNetApp(lobby=lobby)
     async with app.run_test(size=(80, 24)) as pilot:
 
         def tick() -> None:
@@ -107,7 +107,7 @@ async def test_the_app_runs_on_while_the_players_node_is_busy(
 
 
 async def hosted_game_with_a_bot(
-    app: RattusApp, lobby: HostLobby, pilot: Any
+    app: RattusNetApp, lobby: HostLobby, pilot: Any
 ) -> tuple[NetworkGame, DecisionDialog]:
     """Open the host's table, seat a bot, get ready: the game and our first dialog."""
     await until(lambda: lobby.hosted is not None)
@@ -122,7 +122,7 @@ async def hosted_game_with_a_bot(
     return game, dialog
 
 
-def awaited_line(app: RattusApp) -> str:
+def awaited_line(app: RattusNetApp) -> str:
     return str(app.screen.query_one("#awaited", Static).render())
 
 
@@ -135,7 +135,7 @@ async def test_a_player_gone_is_shown_with_the_time_left_and_w_waits_longer(
     lobby = HostLobby(
         "Gone", TableOptions(2), "Hana", advertise=False, root=tmp_path, stall_timeout=60.0
     )
-    app = RattusApp(lobby=lobby)
+    app = RattusNetApp(lobby=lobby)
     async with app.run_test(size=(80, 24)) as pilot:
         game, dialog = await hosted_game_with_a_bot(app, lobby, pilot)
         assert lobby.remove_bot()  # the bot's program goes
@@ -147,7 +147,7 @@ async def test_a_player_gone_is_shown_with_the_time_left_and_w_waits_longer(
                 break
             if isinstance(screen, DecisionDialog):
                 await pilot.press(*keys_for(screen, random.Random(2)))
-            elif isinstance(screen, NewsScreen):
+            elif isinstance(screen, RecapScreen):
                 await pilot.press("enter")
             await pilot.pause(0.05)
         line = awaited_line(app)
@@ -169,22 +169,22 @@ async def test_a_player_gone_too_long_stops_the_game_with_a_verified_record(
     lobby = HostLobby(
         "Stall", TableOptions(2), "Hana", advertise=False, root=tmp_path, stall_timeout=2.0
     )
-    app = RattusApp(lobby=lobby)
+    app = RattusNetApp(lobby=lobby)
     async with app.run_test(size=(80, 24)) as pilot:
         game, _ = await hosted_game_with_a_bot(app, lobby, pilot)
         assert lobby.remove_bot()
         rng = random.Random(3)
         for _ in range(1200):
             screen = app.screen
-            if isinstance(screen, NetEndScreen):
+            if isinstance(screen, EndScreen):
                 break
             if isinstance(screen, DecisionDialog):
                 await pilot.press(*keys_for(screen, rng))
-            elif isinstance(screen, NewsScreen):  # (dialogs open by themselves)
+            elif isinstance(screen, RecapScreen):  # (dialogs open by themselves)
                 await pilot.press("enter")
             await pilot.pause(0.05)
         end = app.screen
-        assert isinstance(end, NetEndScreen), (end, game.awaited())
+        assert isinstance(end, EndScreen), (end, game.awaited())
         assert game.outcome is not None and not game.outcome.finished
         await until(lambda: bool(end.query("#end-summary")))  # (composed)
         summary = str(end.query_one("#end-summary", Static).render())
@@ -206,19 +206,19 @@ async def test_a_game_stopped_while_the_player_chooses_withdraws_the_dialog(
     our dialog is open: the dialog closes by itself, a late choice is refused in words
     (never a crash), and the end screen says how the game ended."""
     lobby = HostLobby("Stop", TableOptions(2), "Hana", advertise=False, root=tmp_path)
-    app = RattusApp(lobby=lobby)
+    app = RattusNetApp(lobby=lobby)
     async with app.run_test(size=(80, 24)) as pilot:
         game, dialog = await hosted_game_with_a_bot(app, lobby, pilot)
         assert game.runner is not None
         game.runner.call(game.node.session.stop, "stopped by the test")
         for _ in range(600):
-            if isinstance(app.screen, NetEndScreen):
+            if isinstance(app.screen, EndScreen):
                 break
-            if isinstance(app.screen, NewsScreen):
+            if isinstance(app.screen, RecapScreen):
                 await pilot.press("enter")
             await pilot.pause(0.05)
         end = app.screen
-        assert isinstance(end, NetEndScreen), (end, game.awaited())
+        assert isinstance(end, EndScreen), (end, game.awaited())
         assert dialog not in app.screen_stack
         await until(lambda: bool(end.query("#end-summary")))  # (composed)
         summary = str(end.query_one("#end-summary", Static).render())

@@ -22,21 +22,18 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 from tui_helpers import play_network_to_end, sync
 
+from rattus_net.games.cartus.ui.table import EndScreen
 from rattus_net.kit.registry import get_game
 from rattus_net.net.discovery import TableAdvert
 from rattus_net.net.lobby import TableOptions
 from rattus_net.net.tables import GuestLobby, HostLobby, address_text
 from rattus_net.selfplay import play_secure_game
-from tui.app import RattusApp
-from tui.cartus.screens import NetEndScreen
-from tui.netscreens import (
-    HostScreen,
-    JoinScreen,
-    LobbyScreen,
-    VerifyScreen,
-    verify_file,
-)
-from tui.screens import MenuScreen
+from tui.app import RattusNetApp
+from tui.shell.host import HostScreen
+from tui.shell.join import JoinScreen
+from tui.shell.lobby import LobbyScreen
+from tui.shell.menu import MenuScreen
+from tui.shell.verify import VerifyScreen, verify_file
 
 
 @pytest.fixture(autouse=True)
@@ -60,10 +57,10 @@ def text_of(app: App[None], selector: str) -> str:
 @dataclass
 class TwoApps:
     lobby: HostLobby
-    host: RattusApp
+    host: RattusNetApp
     hp: Pilot[None]
     guest_lobby: GuestLobby
-    guest: RattusApp
+    guest: RattusNetApp
     gp: Pilot[None]
 
 
@@ -72,11 +69,11 @@ async def host_guest_and_bot(tmp_path: Path, options: TableOptions) -> AsyncIter
     """A host's app (Hana) and a guest's app (Gus) in the host's lobby over loopback, with a
     bot the host seated (b)."""
     lobby = HostLobby("Loopback", options, "Hana", advertise=False, root=tmp_path / "h")
-    host = RattusApp(lobby=lobby)
+    host = RattusNetApp(lobby=lobby)
     async with host.run_test(size=(80, 24)) as hp:
         await wait_until(hp, lambda: lobby.hosted is not None)
         guest_lobby = GuestLobby(("127.0.0.1", lobby.port), "Gus", root=tmp_path / "g")
-        guest = RattusApp(lobby=guest_lobby)
+        guest = RattusNetApp(lobby=guest_lobby)
         async with guest.run_test(size=(80, 24)) as gp:
             await wait_until(gp, lambda: guest_lobby.state is not None)
             await hp.press("b")  # a bot in the free seat
@@ -87,7 +84,7 @@ async def host_guest_and_bot(tmp_path: Path, options: TableOptions) -> AsyncIter
 @pytest.mark.slow
 @sync
 async def test_two_apps_host_and_join_a_loopback_game_to_the_end(tmp_path: Path) -> None:
-    """Two RattusApp instances in this process, on one asyncio loop, play a whole 3-player
+    """Two RattusNetApp instances in this process, on one asyncio loop, play a whole 3-player
     network game over loopback: the host's app (seat 1, human, driven by its Pilot), the guest's
     app (seat 2, human, driven by its Pilot) and a bot seat the host adds from the lobby (an
     in-process peer). Every decision of the two humans goes through dialogs and key presses;
@@ -111,7 +108,7 @@ async def test_two_apps_host_and_join_a_loopback_game_to_the_end(tmp_path: Path)
         assert {"supply", "enter"} <= kinds
         for app in (host, guest):
             end = app.screen
-            assert isinstance(end, NetEndScreen)
+            assert isinstance(end, EndScreen)
             await wait_until(None, lambda end=end: end.controller.verdict is not None, 60)
             await app.workers.wait_for_complete()
             await asyncio.sleep(0.1)
@@ -141,7 +138,7 @@ async def test_bot_seats_play_off_the_screen_loop_and_leave_with_the_host(
     """Bot seats are peers on their own loop in a background thread (their cryptography must
     not freeze the screen): added with b, taken off with x, all gone when the host leaves."""
     lobby = HostLobby("Loopback", TableOptions(4), "Hana", advertise=False, root=tmp_path / "h")
-    app = RattusApp(lobby=lobby)
+    app = RattusNetApp(lobby=lobby)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: lobby.hosted is not None)
         await pilot.press("b", "b")
@@ -159,7 +156,7 @@ async def test_bot_seats_play_off_the_screen_loop_and_leave_with_the_host(
 
 @sync
 async def test_join_a_closed_port_says_so_plainly() -> None:
-    app = RattusApp(lobby=GuestLobby(("127.0.0.1", 1), "Gus"))
+    app = RattusNetApp(lobby=GuestLobby(("127.0.0.1", 1), "Gus"))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: bool(getattr(app.screen, "problem", "")))
         await pilot.pause()
@@ -172,7 +169,7 @@ async def test_join_a_closed_port_says_so_plainly() -> None:
 
 @sync
 async def test_join_form_checks_the_address() -> None:
-    app = RattusApp()
+    app = RattusNetApp()
     async with app.run_test(size=(80, 24)) as pilot:
         app.push_screen(JoinScreen("Gus", discover=False))
         await pilot.pause()
@@ -194,10 +191,10 @@ async def test_join_form_offers_the_colour_and_a_guest_may_take_back_ready(
     lobby = HostLobby(
         "Loopback", TableOptions(3), "Hana", colour="blue", advertise=False, root=tmp_path / "h"
     )
-    host = RattusApp(lobby=lobby)
+    host = RattusNetApp(lobby=lobby)
     async with host.run_test(size=(80, 24)) as hp:
         await wait_until(hp, lambda: lobby.hosted is not None)
-        guest = RattusApp()
+        guest = RattusNetApp()
         async with guest.run_test(size=(80, 24)) as gp:
             guest.push_screen(JoinScreen("Gus", discover=False))
             await gp.pause()
@@ -240,7 +237,7 @@ def test_address_text() -> None:
 
 @sync
 async def test_join_list_follows_the_adverts() -> None:
-    app = RattusApp()
+    app = RattusNetApp()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = JoinScreen("Gus", discover=False)
         app.push_screen(screen)
@@ -265,7 +262,7 @@ async def test_join_list_follows_the_adverts() -> None:
 
 @sync
 async def test_host_form_opens_a_lobby(monkeypatch: pytest.MonkeyPatch) -> None:
-    import tui.netscreens as ns
+    import tui.shell.host as ns
 
     made: list[HostLobby] = []
 
@@ -276,7 +273,7 @@ async def test_host_form_opens_a_lobby(monkeypatch: pytest.MonkeyPatch) -> None:
             made.append(self)
 
     monkeypatch.setattr(ns, "HostLobby", QuietHost)
-    app = RattusApp()
+    app = RattusNetApp()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("h")
         await pilot.pause()
@@ -311,7 +308,7 @@ async def test_verify_screen_gives_the_verdict(tmp_path: Path) -> None:
     assert verify_file(record)[0] is True
     assert verify_file(garbage)[0] is None
     assert verify_file(tmp_path / "missing")[1].endswith("no such file")
-    app = RattusApp()
+    app = RattusNetApp()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("v")
         await pilot.pause()
@@ -342,7 +339,7 @@ def _fits(app: App[None]) -> None:
 @pytest.mark.parametrize("which", ["host", "join", "lobby", "host-lobby", "verify"])
 @sync
 async def test_network_screens_fit_80x24(which: str, tmp_path: Path) -> None:
-    app = RattusApp()
+    app = RattusNetApp()
     async with app.run_test(size=(80, 24)) as pilot:
         if which == "host-lobby":  # the host's lobby says more: a full table of five
             lobby = HostLobby("Kitchen", TableOptions(5), "Hana", advertise=False, root=tmp_path)

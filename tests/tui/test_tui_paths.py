@@ -14,9 +14,9 @@ from tui_helpers import sync
 
 from rattus_net.kit.registry import get_game
 from rattus_net.selfplay import play_secure_game
-from tui.app import RattusApp
-from tui.netscreens import VerifyScreen
-from tui.paths import ENV_FILES_ROOT, OUTSIDE, FileAccess, PathRefused
+from tui.app import RattusNetApp
+from tui.shell.paths import ENV_FILES_ROOT, OUTSIDE, FileAccess, PathRefused
+from tui.shell.verify import VerifyScreen
 
 
 @pytest.fixture
@@ -113,7 +113,7 @@ def test_the_root_comes_from_the_environment(
 # --- the verify dialog ---------------------------------------------------------------------------
 
 
-def body(app: RattusApp) -> str:
+def body(app: RattusNetApp) -> str:
     return str(app.screen.query_one("#form-body", Static).render())
 
 
@@ -139,7 +139,7 @@ async def test_verify_dialog_opens_only_the_players_own_records(
     monkeypatch.setenv("RATTUS_DATA_DIR", str(alice / "data"))
     monkeypatch.setenv(ENV_FILES_ROOT, str(alice))
     monkeypatch.chdir(alice)
-    app = RattusApp()
+    app = RattusNetApp()
     async with app.run_test(size=(80, 24)) as pilot:
         app.push_screen(VerifyScreen())
         await pilot.pause()

@@ -9,19 +9,17 @@ from __future__ import annotations
 
 import gc
 
-from tui_helpers import sync
+from tui_helpers import cartus_table, rattus_table, sync
 
-from tui.app import RattusApp
-from tui.cartus.controller import OfflineOptions
-from tui.cartus.screens import TableScreen
-from tui.rattus.controller import RattusOffline, RattusOptions
-from tui.rattus.screens import RattusMapScreen
-from tui.screens import MenuScreen
+from rattus_net.games.cartus.ui.table import TableScreen
+from rattus_net.games.rattus.ui.table import RattusMapScreen
+from tui.app import RattusNetApp
+from tui.shell.menu import MenuScreen
 
 
 @sync
 async def test_the_cartus_table_freezes_survivors_and_leaving_gives_them_back() -> None:
-    app = RattusApp(OfflineOptions(players=3, seed=4))
+    app = RattusNetApp(table=cartus_table(players=3, seed=4, advance=False))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         table = next(s for s in app.screen_stack if isinstance(s, TableScreen))
@@ -35,7 +33,7 @@ async def test_the_cartus_table_freezes_survivors_and_leaving_gives_them_back() 
 
 @sync
 async def test_the_rattus_map_freezes_survivors_and_leaving_gives_them_back() -> None:
-    app = RattusApp(rattus=RattusOffline(RattusOptions(players=2, seed=4, bots="random")))
+    app = RattusNetApp(table=rattus_table(players=2, seed=4, bots="random"))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         board = next(s for s in app.screen_stack if isinstance(s, RattusMapScreen))

@@ -4,23 +4,23 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 from rattus_helpers import play_rattus_to_end, rattus_at
 from rich.color import ColorSystem
 from rich.style import Style
 from textual.widgets import RichLog, Static
-from tui_helpers import sync
+from tui_helpers import rattus_table, sync
 
+import rattus_net.games.rattus.ui.render as R
 from rattus_net.games.rattus.decision import Kind
 from rattus_net.games.rattus.moves import Move
-from tui.app import RattusApp
-from tui.rattus import render as R
-from tui.rattus.choices import ChoiceTree, tree_for
-from tui.rattus.controller import RattusOffline, RattusOptions
-from tui.rattus.dialogs import RattusDialog
-from tui.rattus.screens import MapWidget, RattusEndScreen, RattusMapScreen
-from tui.screens import MenuScreen
+from rattus_net.games.rattus.ui.choices import ChoiceTree, tree_for
+from rattus_net.games.rattus.ui.dialog import RattusDialog
+from rattus_net.games.rattus.ui.table import MapWidget, RattusEndScreen, RattusMapScreen
+from tui.app import RattusNetApp
+from tui.shell.menu import MenuScreen
 
 
 @pytest.mark.slow
@@ -28,7 +28,7 @@ from tui.screens import MenuScreen
 @sync
 async def test_whole_game_through_the_map(players: int, seed: int, keys: bool) -> None:
     """The human seat is driven by key presses (4 players) or by the dialogs' actions."""
-    app = RattusApp(rattus=RattusOffline(RattusOptions(players=players, seed=seed), False))
+    app = RattusNetApp(table=rattus_table(players=players, seed=seed, advance=False))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         seen = await play_rattus_to_end(pilot, app, seed, keys)
@@ -69,7 +69,7 @@ def test_the_dialog_offers_exactly_the_legal_moves() -> None:
     legal move and nothing else, and no step is ever empty."""
     kinds = set()
     for seed in range(6):
-        c = RattusOffline(RattusOptions(players=2 + seed % 3, seed=seed, bots="random"))
+        c = rattus_table(players=2 + seed % 3, seed=seed, bots="random")
         rng = random.Random(seed)
         while not c.is_over:
             d = c.view.decision
@@ -95,7 +95,7 @@ def test_place_offers_only_regions_with_tokens() -> None:
 @sync
 async def test_escape_looks_at_the_map_and_enter_decides_again() -> None:
     c = rattus_at(Kind.TURN, players=4, seed=2)
-    app = RattusApp(rattus=c)
+    app = RattusNetApp(table=c)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, RattusDialog)
@@ -125,7 +125,7 @@ async def test_an_illegal_move_is_refused_in_words(monkeypatch: pytest.MonkeyPat
         raise NoTokens("Gallia holds no rat tokens")
 
     monkeypatch.setattr(c, "play", refuse)
-    app = RattusApp(rattus=c)
+    app = RattusNetApp(table=c)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         dialog = app.screen
@@ -228,7 +228,7 @@ def test_player_colours_are_distinct_in_16_colours_and_by_letter() -> None:
 @sync
 async def test_map_screen_shows_cards_players_and_log() -> None:
     c = rattus_at(Kind.TURN, players=4, seed=5)
-    app = RattusApp(rattus=c)
+    app = RattusNetApp(table=c)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("escape")
@@ -244,7 +244,7 @@ async def test_map_screen_shows_cards_players_and_log() -> None:
 
 @sync
 async def test_menu_plays_rattus_with_its_settings() -> None:
-    app = RattusApp(seed=7)
+    app = RattusNetApp(seed=7)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         menu = app.screen
@@ -254,7 +254,7 @@ async def test_menu_plays_rattus_with_its_settings() -> None:
         assert menu.items[menu.cursor] == "game"
         await pilot.press("up", "up", "right", "right", "right")
         assert menu.game == 1 and menu.players == 4
-        assert "buildings" not in menu.items
+        assert not any(item.startswith("option:") for item in menu.items)  # none of its own
         body = str(menu.query_one("#menu-body", Static).render())
         assert "Host a table on the network" in body and "only)" not in body  # Rattus too
         await pilot.press("enter")
@@ -271,13 +271,13 @@ async def test_menu_plays_rattus_with_its_settings() -> None:
 async def test_after_an_outbreak_the_map_waits_and_shows_where_it_struck() -> None:
     """When the bots' turns (or the human's plague move) brought an outbreak, the map stays
     up, the struck regions reversed, until Enter opens the next decision."""
-    c = RattusOffline(RattusOptions(players=3, seed=6, bots="random"), False)
-    app = RattusApp(rattus=c)
+    c = rattus_table(players=3, seed=6, bots="random", advance=False)
+    app = RattusNetApp(table=c)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         for _ in range(200):
             screen = app.screen
-            if isinstance(screen, RattusMapScreen) and screen._looking and not screen.busy:
+            if isinstance(screen, RattusMapScreen) and screen.looking and not screen.busy:
                 break
             if isinstance(screen, RattusDialog):
                 screen.action_confirm()
@@ -323,18 +323,14 @@ def test_the_end_screen_tells_the_tie_break() -> None:
     ) in " ".join(text.split())
 
 
-def test_a_users_map_with_other_region_names_still_draws() -> None:
+def test_a_users_map_with_other_region_names_still_draws(tmp_path: Path) -> None:
     """A region the grid does not know takes a free cell; a link between boxes that are not
     next to each other is listed under the map."""
-    import json
+    from rattus_net.games.rattus.loader import default_text
 
-    from rattus_net.games.rattus.loader import default_text, parse_text
-
-    text = default_text().replace('"Anglia"', '"Albion"')
-    comps = parse_text(text, "mine.json")
-    c = RattusOffline(
-        RattusOptions(players=2, seed=1, components=comps, custom_components=json.loads(text))
-    )
+    mine = tmp_path / "mine.json"
+    mine.write_text(default_text().replace('"Anglia"', '"Albion"'))
+    c = rattus_table(players=2, seed=1, components=mine)
     drawn = R.map_text(c.view, 80).plain
     assert "Albion" in drawn and "Anglia" not in drawn
     assert "Also linked: " in drawn and "Scandia" in drawn.split("Also linked: ")[1]
@@ -344,10 +340,10 @@ def test_a_users_map_with_other_region_names_still_draws() -> None:
 def test_the_map_log_speaks_to_you_and_tells_the_end_after_the_last_turn(
     players: int, seed: int
 ) -> None:
+    from rattus_net.games.rattus.ui.narrate import Narrator
     from rattus_net.games.rattus.view import RattusView
     from rattus_net.kit.registry import get_game
     from rattus_net.selfplay import play_game
-    from tui.rattus.narrate import Narrator
 
     game = play_game(get_game("rattus"), players, seed, ["heuristic"], {}).game
     r = game.result

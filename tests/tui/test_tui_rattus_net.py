@@ -15,12 +15,12 @@ from rattus_helpers import keys_for
 from textual.widgets import Static
 from tui_helpers import sync
 
+from rattus_net.games.rattus.ui.dialog import RattusDialog
+from rattus_net.games.rattus.ui.table import RattusEndScreen, RattusMapScreen
 from rattus_net.net.lobby import TableOptions
+from rattus_net.net.netgame import NetworkGame
 from rattus_net.net.tables import HostLobby
-from tui.app import RattusApp
-from tui.rattus.dialogs import RattusDialog
-from tui.rattus.netcontroller import RattusNetwork
-from tui.rattus.screens import RattusMapScreen, RattusNetEndScreen
+from tui.app import RattusNetApp
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
@@ -37,7 +37,9 @@ def text_of(screen: Any, selector: str) -> str:
     return str(screen.query_one(selector, Static).render())
 
 
-async def seat_bots_and_start(app: RattusApp, lobby: HostLobby, pilot: Any, players: int) -> None:
+async def seat_bots_and_start(
+    app: RattusNetApp, lobby: HostLobby, pilot: Any, players: int
+) -> None:
     await until(lambda: lobby.hosted is not None)
     for _ in range(players - 1):
         await pilot.press("b")
@@ -46,14 +48,16 @@ async def seat_bots_and_start(app: RattusApp, lobby: HostLobby, pilot: Any, play
     await until(lambda: isinstance(app.screen, RattusMapScreen | RattusDialog), 120)
 
 
-async def play_to_the_end(app: RattusApp, pilot: Any, seed: int, seconds: float = 300) -> set[str]:
+async def play_to_the_end(
+    app: RattusNetApp, pilot: Any, seed: int, seconds: float = 300
+) -> set[str]:
     """Press keys in every dialog (Enter on the map after an outbreak) until the end screen;
     returns the kinds of the decisions taken and the waiting lines seen meanwhile."""
     rng = random.Random(seed)
     seen: set[str] = set()
     for _ in range(int(seconds * 20)):
         screen = app.screen
-        if isinstance(screen, RattusNetEndScreen):
+        if isinstance(screen, RattusEndScreen):
             return seen
         if isinstance(screen, RattusDialog):
             seen.add(screen.kind.value)
@@ -61,7 +65,7 @@ async def play_to_the_end(app: RattusApp, pilot: Any, seed: int, seconds: float 
             assert not screen.error or screen.error.startswith("No decision"), screen.error
         elif isinstance(screen, RattusMapScreen):
             seen.add("line: " + text_of(screen, "#r-awaited"))
-            if screen._looking:  # an outbreak to read first: Enter decides
+            if screen.looking:  # an outbreak to read first: Enter decides
                 await pilot.press("enter")
             await pilot.pause(0.05)
         else:
@@ -73,15 +77,15 @@ async def hosted_game_to_the_end(tmp_path: Path, players: int, seed: int) -> Non
     lobby = HostLobby(
         "Plague", TableOptions(players, game="rattus"), "Hana", advertise=False, root=tmp_path
     )
-    app = RattusApp(lobby=lobby)
+    app = RattusNetApp(lobby=lobby)
     async with app.run_test(size=(80, 24)) as pilot:
         await seat_bots_and_start(app, lobby, pilot, players)
         seen = await play_to_the_end(app, pilot, seed)
         assert {"start", "turn"} <= seen, seen
         end = app.screen
-        assert isinstance(end, RattusNetEndScreen)
+        assert isinstance(end, RattusEndScreen)
         c = end.controller
-        assert isinstance(c, RattusNetwork) and c.game_over
+        assert isinstance(c, NetworkGame) and end.played_out
         await until(lambda: bool(end.query("#verdict")))  # (composed)
         await until(lambda: c.verdict is not None, 120)
         await until(lambda: "Verification: FAIR" in text_of(end, "#verdict"), 10)
@@ -116,7 +120,7 @@ async def test_a_player_gone_too_long_stops_the_rattus_game_and_the_end_screen_s
         root=tmp_path,
         stall_timeout=2.0,
     )
-    app = RattusApp(lobby=lobby)
+    app = RattusNetApp(lobby=lobby)
     async with app.run_test(size=(80, 24)) as pilot:
         await seat_bots_and_start(app, lobby, pilot, 2)
         assert lobby.remove_bot()  # the bot's program goes
@@ -124,7 +128,7 @@ async def test_a_player_gone_too_long_stops_the_rattus_game_and_the_end_screen_s
         # the map said whom it waited for, and when the game would end without him
         assert any("(Agnes not connected); ends in 0:0" in line for line in seen), seen
         end = app.screen
-        assert isinstance(end, RattusNetEndScreen)
+        assert isinstance(end, RattusEndScreen)
         c = end.controller
         assert c.outcome is not None and not c.outcome.finished and not c.game_over
         await until(lambda: bool(end.query("#end-summary")))
@@ -143,10 +147,10 @@ async def test_back_to_the_network_game_resumes_a_rattus_seat_on_the_map() -> No
     """The host leaves its Rattus table mid-game (its bot seat goes with it); the menu offers
     "Back to the network game": the seat comes back on the Rattus map, its bot seat too, and
     the game is played to a fair end."""
-    from tui.screens import MenuScreen
+    from tui.shell.menu import MenuScreen
 
     lobby = HostLobby("Back", TableOptions(2, game="rattus"), "Hana", advertise=False)
-    app = RattusApp(lobby=lobby)
+    app = RattusNetApp(lobby=lobby)
     async with app.run_test(size=(80, 24)) as pilot:
         await seat_bots_and_start(app, lobby, pilot, 2)
         rng = random.Random(4)
@@ -168,7 +172,7 @@ async def test_back_to_the_network_game_resumes_a_rattus_seat_on_the_map() -> No
         await until(lambda: isinstance(app.screen, RattusMapScreen | RattusDialog), 60)
         await play_to_the_end(app, pilot, seed=5)
         end = app.screen
-        assert isinstance(end, RattusNetEndScreen) and end.controller.game_over
+        assert isinstance(end, RattusEndScreen) and end.controller.game_over
         await until(lambda: end.controller.verdict is not None, 120)
         await until(lambda: "Verification: FAIR" in text_of(end, "#verdict"), 10)
         await end.controller.stop()
@@ -179,10 +183,10 @@ async def test_back_to_the_network_game_resumes_a_rattus_seat_on_the_map() -> No
 async def test_the_rattus_lobby_offers_only_its_own_options(tmp_path: Path) -> None:
     """Buildings and supplies are Rattus Cartus's: a Rattus table's lobby neither lists their
     keys nor changes anything (nor un-readies anybody) when they are pressed."""
-    from tui.netscreens import LobbyScreen
+    from tui.shell.lobby import LobbyScreen
 
     lobby = HostLobby("Own", TableOptions(3, game="rattus"), "Hana", advertise=False, root=tmp_path)
-    app = RattusApp(lobby=lobby)
+    app = RattusNetApp(lobby=lobby)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(lambda: lobby.hosted is not None)
         await pilot.press("b")

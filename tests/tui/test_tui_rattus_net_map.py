@@ -16,10 +16,10 @@ from tui_helpers import sync
 
 from protocol.messages import SHARES
 from rattus_net.games.rattus.decision import Kind
-from tui.app import RattusApp
-from tui.games import network_table
-from tui.rattus.netcontroller import NarratedWords, RattusNetwork
-from tui.rattus.screens import RattusMapScreen
+from rattus_net.games.rattus.ui.narrate import MapWords
+from rattus_net.games.rattus.ui.table import RattusMapScreen
+from tui.app import RattusNetApp
+from tui.common.gameui import table_screen
 
 SIZE = (80, 24)
 LARGE = (120, 40)
@@ -32,10 +32,10 @@ def text_of(screen: Any, selector: str) -> str:
 def test_the_lobby_start_opens_the_rattus_map_for_a_rattus_network_game() -> None:
     net = stand_in_game(rattus_game_at())
     assert net.game_name == "rattus"  # (from the node's parameters)
-    screen = network_table(net)
+    screen = table_screen(net)
     assert isinstance(screen, RattusMapScreen)
-    assert isinstance(screen.controller, RattusNetwork) and screen.controller.net is net
-    assert isinstance(net.words, NarratedWords)  # the map's narrator tells the log
+    assert screen.controller is net
+    assert isinstance(net.words, MapWords)  # the map's narrator tells the log
 
 
 def test_the_driver_takes_its_words_from_the_rattus_side() -> None:
@@ -48,9 +48,9 @@ def test_the_driver_takes_its_words_from_the_rattus_side() -> None:
     assert net.awaited().startswith("Revealing tokens: waiting for Agnes")
     # the default words (no front end's): one line per event, from rattus_net's report
     assert any(line.startswith("New tokens: ") for line in net.new_log_lines())
-    # the map's own words once it is a map's controller: outbreaks told step by step
+    # the map's own words once the map is its table: outbreaks told step by step
     fresh = stand_in_game(rattus_game_at())
-    RattusNetwork(fresh)
+    table_screen(fresh)
     lines = fresh.new_log_lines()
     assert any(line.startswith("Outbreak in ") for line in lines)
     assert "-- Your turn --" in lines
@@ -62,9 +62,9 @@ async def test_the_waiting_line_counts_down_for_a_player_away_and_w_waits_longer
     asked: list[float] = []
     net.node.wait_longer = lambda seconds=300.0: asked.append(seconds)
     net.runner = SimpleNamespace(call=lambda f, *a: f(*a))  # (the node's thread, here)
-    app = RattusApp(seed=1)
+    app = RattusNetApp(seed=1)
     async with app.run_test(size=SIZE) as pilot:
-        app.push_screen(network_table(net))
+        app.push_screen(table_screen(net))
         await pilot.pause()
         line = text_of(app.screen, "#r-awaited")
         assert "waiting for Agnes (Agnes not connected); ends in 1:3" in line
@@ -83,14 +83,14 @@ async def test_what_the_witch_saw_is_marked_for_her_holder_only() -> None:
     game = rattus_at(Kind.SWAP, players=2, seed=0).game  # seat 0 has just looked
     holder = stand_in_game(game, seat=0)
     other = stand_in_game(game, seat=1)
-    app = RattusApp(seed=1)
+    app = RattusNetApp(seed=1)
     async with app.run_test(size=SIZE) as pilot:
-        app.push_screen(network_table(other))
+        app.push_screen(table_screen(other))
         await pilot.pause()
         seen = app.screen.query_one("#r-seen", Static)
         assert not seen.display and "You saw" not in text_of(app.screen, "#r-seen")
         app.pop_screen()
-        app.push_screen(network_table(holder))
+        app.push_screen(table_screen(holder))
         await pilot.pause()
         await pilot.pause()
         screen = app.screen
@@ -102,23 +102,23 @@ async def test_what_the_witch_saw_is_marked_for_her_holder_only() -> None:
 
 def _map_waiting(size: tuple[int, int]) -> Any:
     async def run_before(pilot: Any) -> None:
-        pilot.app.push_screen(network_table(stand_in_game(rattus_game_at(players=4, seed=2))))
+        pilot.app.push_screen(table_screen(stand_in_game(rattus_game_at(players=4, seed=2))))
         await pilot.pause()
 
     return run_before
 
 
 def test_snapshot_network_map_waiting_80x24(snap_compare: Any) -> None:
-    assert snap_compare(RattusApp(seed=1), run_before=_map_waiting(SIZE), terminal_size=SIZE)
+    assert snap_compare(RattusNetApp(seed=1), run_before=_map_waiting(SIZE), terminal_size=SIZE)
 
 
 def test_snapshot_network_map_waiting_large(snap_compare: Any) -> None:
-    assert snap_compare(RattusApp(seed=1), run_before=_map_waiting(LARGE), terminal_size=LARGE)
+    assert snap_compare(RattusNetApp(seed=1), run_before=_map_waiting(LARGE), terminal_size=LARGE)
 
 
 def test_snapshot_network_map_no_color(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """NO_COLOR: the players' cubes still differ by letter (R1 B2 G3 Y4)."""
     monkeypatch.setenv("NO_COLOR", "1")
-    app = RattusApp(seed=1)
+    app = RattusNetApp(seed=1)
     assert app.no_color
     assert snap_compare(app, run_before=_map_waiting(SIZE), terminal_size=SIZE)

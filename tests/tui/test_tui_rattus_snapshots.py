@@ -12,33 +12,33 @@ import pytest
 from rattus_helpers import rattus_at
 
 from rattus_net.games.rattus.decision import Kind
-from tui.app import RattusApp
-from tui.rattus.choices import tree_for
-from tui.rattus.dialogs import RattusDialog
+from rattus_net.games.rattus.ui.choices import tree_for
+from rattus_net.games.rattus.ui.dialog import RattusDialog
+from tui.app import RattusNetApp
 
 SIZE = (80, 24)
 LARGE = (120, 40)
 
 
 def test_map_setup_dialog(snap_compare: Any) -> None:
-    app = RattusApp(rattus=rattus_at(Kind.START, players=4, seed=2))
+    app = RattusNetApp(table=rattus_at(Kind.START, players=4, seed=2))
     assert snap_compare(app, press=["3"], terminal_size=SIZE)
 
 
 def test_map_play_2p(snap_compare: Any) -> None:
     """The map alone (Escape puts the dialog aside): 2 players, 4 regions greyed."""
-    app = RattusApp(rattus=rattus_at(Kind.TURN, players=2, seed=1))
+    app = RattusNetApp(table=rattus_at(Kind.TURN, players=2, seed=1))
     assert snap_compare(app, press=["escape"], terminal_size=SIZE)
 
 
 def test_map_play_3p(snap_compare: Any) -> None:
-    app = RattusApp(rattus=rattus_at(Kind.TURN, players=3, seed=4))
+    app = RattusNetApp(table=rattus_at(Kind.TURN, players=3, seed=4))
     assert snap_compare(app, press=["escape"], terminal_size=SIZE)
 
 
 def test_dialog_turn_place(snap_compare: Any) -> None:
     """Placing cubes: only regions with tokens are offered, the cursor's region reversed."""
-    app = RattusApp(rattus=rattus_at(Kind.TURN, players=4, seed=3))
+    app = RattusNetApp(table=rattus_at(Kind.TURN, players=4, seed=3))
     assert snap_compare(app, press=["2", "enter", "down"], terminal_size=SIZE)
 
 
@@ -56,53 +56,53 @@ def test_dialog_plague_move(snap_compare: Any) -> None:
         plague = next(i for i, label in enumerate(labels) if label.startswith("Move the plague"))
         await pilot.press(str(plague + 1), "enter")
 
-    app = RattusApp(rattus=c)
+    app = RattusNetApp(table=c)
     assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
 
 
 def test_dialog_witch_swap(snap_compare: Any) -> None:
-    app = RattusApp(rattus=rattus_at(Kind.SWAP, players=2, seed=0))
+    app = RattusNetApp(table=rattus_at(Kind.SWAP, players=2, seed=0))
     assert snap_compare(app, terminal_size=SIZE)
 
 
 def test_dialog_spread(snap_compare: Any) -> None:
-    app = RattusApp(rattus=rattus_at(Kind.SPREAD, players=3, seed=1))
+    app = RattusNetApp(table=rattus_at(Kind.SPREAD, players=3, seed=1))
     assert snap_compare(app, terminal_size=SIZE)
 
 
 def test_dialog_turn_up(snap_compare: Any) -> None:
-    app = RattusApp(rattus=rattus_at(Kind.TURN_UP, players=2, seed=0))
+    app = RattusNetApp(table=rattus_at(Kind.TURN_UP, players=2, seed=0))
     assert snap_compare(app, terminal_size=SIZE)
 
 
 def test_dialog_final_round(snap_compare: Any) -> None:
-    app = RattusApp(rattus=rattus_at(Kind.FINAL, players=4, seed=2))
+    app = RattusNetApp(table=rattus_at(Kind.FINAL, players=4, seed=2))
     assert snap_compare(app, terminal_size=SIZE)
 
 
 def test_end_screen(snap_compare: Any) -> None:
-    app = RattusApp(rattus=rattus_at(None, players=4, seed=1))
+    app = RattusNetApp(table=rattus_at(None, players=4, seed=1))
     assert snap_compare(app, terminal_size=SIZE)
 
 
 def test_map_large_terminal(snap_compare: Any) -> None:
     """More room: wider boxes, a third line per region with the faces the Witch saw."""
-    app = RattusApp(rattus=rattus_at(Kind.SWAP, players=4, seed=17))
+    app = RattusNetApp(table=rattus_at(Kind.SWAP, players=4, seed=17))
     assert snap_compare(app, press=["escape"], terminal_size=LARGE)
 
 
 def test_end_screen_large(snap_compare: Any) -> None:
-    app = RattusApp(rattus=rattus_at(None, players=3, seed=2))
+    app = RattusNetApp(table=rattus_at(None, players=3, seed=2))
     assert snap_compare(app, terminal_size=LARGE)
 
 
 def test_map_no_color(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
-    app = RattusApp(rattus=rattus_at(Kind.TURN, players=4, seed=5))
+    app = RattusNetApp(table=rattus_at(Kind.TURN, players=4, seed=5))
     assert snap_compare(app, press=["escape"], terminal_size=SIZE)
 
 
 def test_rules_rattus(snap_compare: Any) -> None:
     """r on the map: the rules of Rattus."""
-    app = RattusApp(rattus=rattus_at(Kind.TURN, players=2, seed=1))
+    app = RattusNetApp(table=rattus_at(Kind.TURN, players=2, seed=1))
     assert snap_compare(app, press=["escape", "r"], terminal_size=SIZE)

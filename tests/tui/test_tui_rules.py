@@ -14,9 +14,11 @@ from textual.widgets import Markdown
 from tui_helpers import sync
 
 from rattus_net.games.rattus.decision import Kind
-from tui.app import RattusApp
-from tui.rattus.screens import RattusMapScreen
-from tui.screens import RULES, MenuScreen, RulesScreen, rules_text
+from rattus_net.games.rattus.ui.table import RattusMapScreen
+from rattus_net.kit.registry import game_names, get_game
+from tui.app import RattusNetApp
+from tui.common.rules import RULES_FILE, RulesScreen, rules_text
+from tui.shell.menu import MenuScreen
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,7 +36,7 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 @sync
 async def test_r_on_the_rattus_map_shows_the_rules_of_rattus() -> None:
-    app = RattusApp(rattus=rattus_at(Kind.TURN, players=3, seed=1))
+    app = RattusNetApp(table=rattus_at(Kind.TURN, players=3, seed=1))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("escape")  # the dialog aside: the map
@@ -48,7 +50,7 @@ async def test_r_on_the_rattus_map_shows_the_rules_of_rattus() -> None:
 
 @sync
 async def test_the_menu_shows_the_rules_of_the_game_chosen_and_g_the_other() -> None:
-    app = RattusApp(seed=1)
+    app = RattusNetApp(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         menu = app.screen
@@ -73,17 +75,19 @@ async def test_the_menu_shows_the_rules_of_the_game_chosen_and_g_the_other() -> 
         assert shown_rules(app).startswith("# Rattus Cartus in brief")
 
 
-@pytest.mark.parametrize("game", sorted(RULES))
+@pytest.mark.parametrize("game", game_names())
 def test_the_rules_of_each_game_are_lists_not_tables_and_are_packaged(game: str) -> None:
     """At 80 columns a Markdown table squeezes to a word per line: the rules use lists. The
-    file ships with the package (pyproject's package data of ``tui``)."""
+    file (``rules.md`` of the game's screens) ships with the package (pyproject's package
+    data of ``rattus_net.games``, which names no game)."""
     text = rules_text(game)
+    assert text.startswith(f"# {get_game(game).title} in brief")
     assert "\n|" not in text
     assert max(len(line) for line in text.splitlines()) <= 100
     patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
         "package-data"
-    ]["tui"]
-    assert any(fnmatch.fnmatch(RULES[game][1], p) for p in patterns)
+    ]["rattus_net.games"]
+    assert any(fnmatch.fnmatch(f"{game}/ui/{RULES_FILE}", p) for p in patterns)
 
 
 def test_the_rattus_rules_give_the_projects_rulings() -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rattus_net.games.cartus.config import GameConfig
 from rattus_net.games.cartus.game import Game
+from rattus_net.games.cartus.ui.render import players, safe_names
 from rattus_net.games.cartus.view import PlayerView
-from tui.cartus.render import players, safe_names
 
 
 def test_player_names_with_escapes_do_not_reach_the_screen() -> None:

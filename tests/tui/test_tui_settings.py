@@ -10,12 +10,12 @@ from pathlib import Path
 from textual.widgets import Input, Static
 from tui_helpers import sync, to_dialog
 
+from rattus_net.games.cartus.ui.table import TableScreen
+from rattus_net.kit.saves import read_save, save_path
 from rattus_net.paths import config_dir, settings_path
 from rattus_net.settings import Settings, load_settings, read_settings, save_settings
-from tui.app import RattusApp
-from tui.cartus.saves import read_save, save_path
-from tui.cartus.screens import TableScreen
-from tui.screens import MenuScreen
+from tui.app import RattusNetApp
+from tui.shell.menu import MenuScreen
 
 
 def test_settings_round_trip_in_the_config_dir(tmp_path: Path, monkeypatch: object) -> None:
@@ -56,18 +56,18 @@ def test_each_game_s_options_are_kept_under_its_name_and_read_back_through_its_o
 
 @sync
 async def test_the_menu_remembers_the_last_game_options() -> None:
-    app = RattusApp(seed=5)
+    app = RattusNetApp(seed=5)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("down", "right", "right", "down", "left", "down", "right", "right")
         menu = app.screen
         assert isinstance(menu, MenuScreen)
         chosen = (menu.players, menu.bot_kind, menu.choices["buildings"])
-        assert chosen[0] == 5 and chosen[2] == 2
+        assert chosen[0] == 5 and chosen[2] == "random-cards"
         await pilot.press("enter")
         await to_dialog(pilot, app)
     assert load_settings().players == 5
-    app = RattusApp(seed=5)
+    app = RattusNetApp(seed=5)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         menu = app.screen
@@ -79,7 +79,7 @@ async def test_the_menu_remembers_the_last_game_options() -> None:
 async def test_a_damaged_settings_file_is_a_note_in_the_menu() -> None:
     settings_path().parent.mkdir(parents=True, exist_ok=True)
     settings_path().write_text("{oops")
-    app = RattusApp(seed=5)
+    app = RattusNetApp(seed=5)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         menu = app.screen
@@ -89,7 +89,7 @@ async def test_a_damaged_settings_file_is_a_note_in_the_menu() -> None:
 
 @sync
 async def test_a_new_game_never_silently_replaces_a_saved_one() -> None:
-    app = RattusApp(seed=4)
+    app = RattusNetApp(seed=4)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("p")
@@ -98,7 +98,7 @@ async def test_a_new_game_never_silently_replaces_a_saved_one() -> None:
         await pilot.pause()
         menu = app.screen
         assert isinstance(menu, MenuScreen)
-        saved = read_save(save_path())
+        saved = read_save(save_path("cartus"))
         assert saved is not None
         help_text = str(menu.query_one("#menu-help", Static).render())
         assert "replaces" not in help_text and "Press" not in help_text  # no stale notice
@@ -111,7 +111,7 @@ async def test_a_new_game_never_silently_replaces_a_saved_one() -> None:
         await pilot.press("p")
         await pilot.pause()
         assert app.screen is menu
-        assert read_save(save_path()) == saved
+        assert read_save(save_path("cartus")) == saved
         await pilot.press("enter")  # asked twice: a new game
         await pilot.pause()
         assert any(isinstance(s, TableScreen) for s in app.screen_stack)
@@ -119,7 +119,7 @@ async def test_a_new_game_never_silently_replaces_a_saved_one() -> None:
 
 @sync
 async def test_q_in_the_menu_asks_when_a_game_is_unfinished() -> None:
-    app = RattusApp(seed=4)
+    app = RattusNetApp(seed=4)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("p")
@@ -134,12 +134,12 @@ async def test_q_in_the_menu_asks_when_a_game_is_unfinished() -> None:
         assert "press q again" in str(menu.query_one("#menu-help", Static).render())
         await pilot.press("q")
         await pilot.pause()
-    assert app.return_code == 0 and read_save(save_path()) is not None
+    assert app.return_code == 0 and read_save(save_path("cartus")) is not None
 
 
 @sync
 async def test_without_a_saved_game_q_quits_at_once() -> None:
-    app = RattusApp(seed=4)
+    app = RattusNetApp(seed=4)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("q")
@@ -149,18 +149,23 @@ async def test_without_a_saved_game_q_quits_at_once() -> None:
 
 @sync
 async def test_the_host_and_join_forms_start_from_the_last_name_and_colour() -> None:
-    from tui.netscreens import HostScreen, JoinScreen
+    from tui.shell.host import HostScreen
+    from tui.shell.join import JoinScreen
 
     kept = Settings(name="Hana", colour="yellow", players=4)
     save_settings(kept.with_options("cartus", {"buildings": "random-buildings"}))
-    app = RattusApp(seed=1)
+    app = RattusNetApp(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         host = HostScreen()
         app.push_screen(host)
         await pilot.pause()
         assert host.query_one("#player", Input).value == "Hana"
-        assert (host.colour, host.players, host.buildings) == (3, 4, 1)
+        assert (host.colour, host.players, host.option_values()["buildings"]) == (
+            3,
+            4,
+            "random-buildings",
+        )
         app.pop_screen()
         join = JoinScreen(discover=False)
         app.push_screen(join)

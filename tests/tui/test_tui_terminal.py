@@ -12,7 +12,7 @@ from net.procs import rattus
 from textual.app import App
 
 import tui.app
-from tui.app import RattusApp
+from tui.app import RattusNetApp
 
 
 @pytest.mark.slow
@@ -40,5 +40,5 @@ def test_the_mouse_is_left_to_the_terminal(monkeypatch: pytest.MonkeyPatch) -> N
 
     monkeypatch.setattr(App, "run", run)
     monkeypatch.setattr(tui.app, "has_terminal", lambda: True)
-    RattusApp(seed=1).run()
+    RattusNetApp(seed=1).run()
     assert seen.get("mouse") is False

@@ -7,16 +7,15 @@ import functools
 import random
 import time
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import Any, ParamSpec
 
 from textual.pilot import Pilot
 
 from rattus_net.games.cartus.config import BuildingSelection
 from rattus_net.games.cartus.moves import DecisionKind
-from tui.app import RattusApp
-from tui.cartus.controller import OfflineGame, OfflineOptions
-from tui.cartus.decline import DeclineDialog
-from tui.cartus.dialogs import (
+from rattus_net.games.cartus.ui.decline import DeclineDialog
+from rattus_net.games.cartus.ui.dialogs import (
     CardsDialog,
     ChoosePlayerDialog,
     DecisionDialog,
@@ -24,10 +23,45 @@ from tui.cartus.dialogs import (
     LookDialog,
     SupplyDialog,
 )
-from tui.cartus.news import NewsScreen
-from tui.cartus.screens import EndScreen, TableScreen
+from rattus_net.games.cartus.ui.recap import RecapScreen
+from rattus_net.games.cartus.ui.table import EndScreen, TableScreen
+from rattus_net.kit.offline import OfflineSetup, OfflineTable
+from tui.app import RattusNetApp
+from tui.common.gameui import new_offline
 
 P = ParamSpec("P")
+Offline = OfflineTable[Any, Any]
+
+
+def cartus_table(
+    players: int = 3,
+    seed: int | None = None,
+    bots: str = "random",
+    buildings: BuildingSelection | str = "first-game",
+    *,
+    save_to: Path | None = None,
+    advance: bool = True,
+) -> Offline:
+    """A game of Rattus Cartus against bots as the TUI plays it (the human at seat 0)."""
+    text = buildings if isinstance(buildings, str) else buildings.describe()
+    setup = OfflineSetup("cartus", players, bots, seed, {"buildings": text})
+    return new_offline(setup, save_to=save_to, advance=advance)
+
+
+def rattus_table(
+    players: int = 3,
+    seed: int | None = None,
+    bots: str = "random",
+    components: Path | None = None,
+    *,
+    save_to: Path | None = None,
+    advance: bool = True,
+) -> Offline:
+    """A game of Rattus against bots as the TUI plays it (the human at seat 0; ``components``:
+    a components file of the player's own)."""
+    values = {"components": str(components)} if components is not None else {}
+    setup = OfflineSetup("rattus", players, bots, seed, values)
+    return new_offline(setup, save_to=save_to, advance=advance)
 
 
 def controller_at(
@@ -37,17 +71,11 @@ def controller_at(
     rounds: int = 0,
     buildings: BuildingSelection | None = None,
     reason: str | None = None,
-) -> OfflineGame:
+) -> Offline:
     """A game where the human (seat 0) must take a decision of ``kind`` (``None``: the game is
     over), at round ``rounds`` or later; the human's earlier moves are random but seeded."""
     for s in range(seed, seed + 400):
-        c = OfflineGame(
-            OfflineOptions(
-                players=players,
-                seed=s,
-                buildings=buildings or BuildingSelection.first_game(),
-            )
-        )
+        c = cartus_table(players, s, buildings=buildings or "first-game")
         rng = random.Random(s)
         while not c.is_over:
             d = c.view.decision
@@ -102,7 +130,7 @@ def keys_for(dialog: DecisionDialog, rng: random.Random) -> list[str]:
     raise AssertionError(dialog)
 
 
-async def play_to_end(pilot: Pilot[None], app: RattusApp, seed: int = 0) -> set[str]:
+async def play_to_end(pilot: Pilot[None], app: RattusNetApp, seed: int = 0) -> set[str]:
     """Drive the open game through its dialogs until the end screen; returns the dialog kinds
     seen."""
     rng = random.Random(seed)
@@ -115,19 +143,19 @@ async def play_to_end(pilot: Pilot[None], app: RattusApp, seed: int = 0) -> set[
             seen.add(screen.decision.kind.value)
             await pilot.press(*keys_for(screen, rng))
             assert not screen.error or screen.is_current is False, screen.error
-        elif isinstance(screen, TableScreen | NewsScreen):
+        elif isinstance(screen, TableScreen | RecapScreen):
             await pilot.press("enter")
         await pilot.pause()
     raise AssertionError("the game did not end")
 
 
-async def to_dialog(pilot: Pilot[None], app: RattusApp) -> DecisionDialog:
+async def to_dialog(pilot: Pilot[None], app: RattusNetApp) -> DecisionDialog:
     """Wait for the next decision's dialog, going on past a summary of what happened."""
     for _ in range(2000):
         screen = app.screen
         if isinstance(screen, DecisionDialog):
             return screen
-        if isinstance(screen, NewsScreen):
+        if isinstance(screen, RecapScreen):
             await pilot.press("enter")
         await pilot.pause(0.05)
     raise AssertionError("no dialog opened")
@@ -144,15 +172,14 @@ def sync(fn: Callable[P, Coroutine[Any, Any, None]]) -> Callable[P, None]:
 
 
 async def play_network_to_end(
-    players: list[tuple[RattusApp, Pilot[None]]], rng: random.Random, seconds: float = 240
+    players: list[tuple[RattusNetApp, Pilot[None]]], rng: random.Random, seconds: float = 240
 ) -> set[str]:
     """Drive network apps (each with its pilot) through their dialogs until every one shows
     its network end screen; returns the dialog kinds seen."""
-    from tui.cartus.screens import NetEndScreen
 
     kinds: set[str] = set()
     deadline = time.monotonic() + seconds
-    while not all(isinstance(app.screen, NetEndScreen) for app, _ in players):
+    while not all(isinstance(app.screen, EndScreen) for app, _ in players):
         if time.monotonic() > deadline:
             raise AssertionError("the network game did not end")
         for app, pilot in players:
@@ -160,7 +187,7 @@ async def play_network_to_end(
             if isinstance(screen, DecisionDialog):
                 kinds.add(screen.decision.kind.value)
                 await pilot.press(*keys_for(screen, rng))
-            elif isinstance(screen, TableScreen | NewsScreen):
+            elif isinstance(screen, TableScreen | RecapScreen):
                 await pilot.press("enter")
             await pilot.pause(0.02)
     return kinds

@@ -47,6 +47,7 @@ OPTIONS = OptionSchema(
             lobby_key="buildings",
             play_default="first-game",
             words=building_words,
+            key="g",
         ),
         Option(
             "simultaneous_supply",
@@ -59,6 +60,7 @@ OPTIONS = OptionSchema(
             lobby_key="simultaneous",
             words=lambda v: "simultaneous" if v else "in turn",
             phrase="supplies {}",
+            key="s",
         ),
     )
 )

@@ -31,6 +31,7 @@ from rattus_net.kit.chance import ChanceSource
 from rattus_net.kit.interface import NO_BUDGET, Bot, Budget, GameDefinition, Outcome, Table
 from rattus_net.kit.local import LocalTable
 from rattus_net.kit.options import Option, OptionSchema, OptionValues
+from rattus_net.kit.record import loads_json
 
 OPTIONS = OptionSchema(
     (
@@ -125,7 +126,13 @@ class RattusDefinition(GameDefinition[RattusConfig, RattusGame, Move, RattusView
         return RattusRecord.from_game(game, table, custom).dumps()
 
     def read_record(self, text: str, values: OptionValues) -> RattusRecord:
-        return RattusRecord.loads(text, load_components(components_path(values)))
+        """A record that embeds its components is read with them: the ``components`` option
+        (a file) is only for a record without its own, and is not read otherwise (an offline
+        game's save still continues once the file it was started with is gone)."""
+        obj = loads_json(text)
+        embeds = isinstance(obj, dict) and obj.get("components") is not None
+        default = default_components() if embeds else load_components(components_path(values))
+        return RattusRecord.from_dict(obj, default)
 
     def state_text(self, game: RattusGame) -> str:
         return state_text(spectator_view(game))

@@ -1,0 +1,154 @@
+"""Rattus Cartus's table (offline, or a seat at a network table) and the end of the game.
+
+The play around it (the dialogs opening by themselves, the bots' turns, the network's news,
+the keys) is every game's: :class:`tui.common.table.GameTable`. Here is what is Rattus
+Cartus's: the building row, the players, the influence, the hand and the nun row; the recap of
+what happened before the player's next decision (:mod:`.recap`); the "always take" setting,
+which takes an offered action without asking (:mod:`.decline`); the scoring at the end.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, RichLog, Static
+
+import rattus_net.games.cartus.ui.render as R
+from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.moves import DecisionKind
+from rattus_net.games.cartus.ui.decline import (
+    DeclineDialog,
+    take_without_asking,
+    toggle_always_take,
+)
+from rattus_net.games.cartus.ui.dialogs import DIALOGS, DecisionDialog
+from rattus_net.games.cartus.ui.recap import RecapScreen, recap, worth_a_recap
+from rattus_net.games.cartus.view import PlayerView
+from tui.common.end import GameEndScreen
+from tui.common.seat import Seat
+from tui.common.table import GameTable
+
+
+def dialog_for(seat: Seat) -> DecisionDialog:
+    """The dialog of the decision ``seat`` must take."""
+    view: PlayerView = seat.view
+    d = view.decision
+    assert d is not None
+    if d.kind is DecisionKind.ACTION:  # taking or declining an action: its own module
+        return DeclineDialog(seat)
+    return DIALOGS[d.kind](seat)
+
+
+class TableScreen(GameTable):
+    """The table of a game of Rattus Cartus."""
+
+    DEFAULT_CSS = """
+    TableScreen #status { height: 1; background: $boost; }
+    TableScreen #awaited { height: auto; }
+    TableScreen #row { height: auto; }
+    TableScreen .building { width: 1fr; height: auto; padding: 0 1 0 0; }
+    TableScreen #middle { height: auto; margin-top: 1; }
+    TableScreen #players { width: 1fr; height: auto; }
+    TableScreen #influence { width: 1fr; height: auto; }
+    TableScreen #hand { height: auto; }
+    TableScreen #nuns { height: auto; }
+    TableScreen #log {
+        height: 1fr;
+        min-height: 3;
+        border-top: solid $primary;
+        scrollbar-size-vertical: 1;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("t", "toggle_always_take", "Always take", show=False),
+    ]
+
+    def __init__(self, seat: Seat) -> None:
+        super().__init__(seat)
+        # the log index from which the next recap of what happened starts
+        self._recap_from = seat.view.log_size
+
+    def compose(self) -> ComposeResult:
+        view: PlayerView = self.controller.view
+        k = D.ROUND_PLAN[view.n].buildings_per_round
+        yield Static(id="status")
+        yield Static(id="awaited")
+        with Horizontal(id="row"):
+            for i in range(k):
+                yield Static(id=f"building-{i}", classes="building")
+        with Horizontal(id="middle"):
+            yield Static(id="players")
+            yield Static(id="influence")
+        yield Static(id="hand")
+        yield Static(id="nuns")
+        yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        R.set_plain(self.app.no_color)  # (seats told apart by letter and name only)
+        super().on_mount()
+
+    def draw(self) -> None:
+        view: PlayerView = self.controller.view
+        width = self.app.size.width
+        self.query_one("#status", Static).update(R.status(view, width))
+        for i, widget in enumerate(self.query(".building").results(Static)):
+            widget.update(R.building_card(view, i) if i < len(view.row) else Text(""))
+        self.query_one("#players", Static).update(R.players(view))
+        self.query_one("#influence", Static).update(R.influence(view))
+        self.query_one("#hand", Static).update(R.hand(view, width))
+        self.query_one("#nuns", Static).update(R.nun_row(view))
+
+    def awaited_text(self) -> Text:
+        c = self.controller
+        if c.network and (not c.my_turn or not self.stable):
+            return Text(c.awaited())
+        return R.awaited(c.view, c.names)
+
+    def line_style(self, line: str) -> str:
+        return "bold" if line.startswith(("Round ", "Game over")) else ""
+
+    def dialog(self) -> DecisionDialog | None:
+        if take_without_asking(self.controller):  # the "always take" setting
+            return None
+        return dialog_for(self.controller)
+
+    def end_screen(self) -> Screen[None]:
+        return EndScreen(self.controller, self.log_lines)
+
+    def pause_before_deciding(self) -> bool:
+        """Show what happened since the last decision (buildings resolved, a round ended)
+        before the next dialog covers the table."""
+        c = self.controller
+        if not self.stable:
+            return False
+        view: PlayerView = c.view
+        start, self._recap_from = self._recap_from, view.log_size
+        if not worth_a_recap(view, start):
+            return False
+        width = min(100, self.app.size.width) - 5
+        self.show_aside(
+            RecapScreen(c.game_name, recap(view, c.names, start, width), self.log_lines)
+        )
+        return True
+
+    def action_toggle_always_take(self) -> None:
+        self.notify(toggle_always_take())
+
+
+class EndScreen(GameEndScreen):
+    """The full scoring breakdown and the winner."""
+
+    OVER = "GAME OVER: the plague reveals the rats"
+
+    def result(self) -> ComposeResult:
+        yield Static(R.scoring(self.controller.view), id="scoring")
+
+
+__all__ = ["EndScreen", "TableScreen", "dialog_for"]

@@ -1,0 +1,150 @@
+"""The one dialog of every Rattus decision: a step-by-step choice among legal options.
+
+It walks a :class:`~rattus_net.games.rattus.ui.choices.ChoiceTree`: digits or Up/Down move the
+cursor, Enter takes the option, Escape steps back (from the first step it closes the dialog to
+look at the map; Enter on the map opens it again). The regions of the option under the cursor
+are shown reversed on the map behind (the map cursor). If the engine still rejects the move,
+its message is shown and the dialog stays open (:class:`tui.common.dialog.GameDialog`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+
+from rattus_net.games.rattus.decision import Kind
+from rattus_net.games.rattus.ui.choices import Choice, ChoiceTree, heading, tree_for
+from rattus_net.games.rattus.ui.render import seen_text
+from rattus_net.games.rattus.view import RattusView
+from tui.common.dialog import DIALOG_KEYS, PANEL_KEYS, GameDialog, window
+from tui.common.seat import Seat
+
+LIST_HEIGHT = 5  # options shown at once (the rest scrolls with the cursor)
+
+
+class RattusDialog(GameDialog):
+    """Dismisses with True once the move was accepted, False when closed to look at the map."""
+
+    DEFAULT_CSS = """
+    RattusDialog > #dialog { max-height: 12; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *DIALOG_KEYS,
+        Binding("up,left", "cursor(-1)", "Up", show=False),
+        Binding("down,right", "cursor(1)", "Down", show=False),
+        Binding("pageup", "cursor(-5)", "Page up", show=False),
+        Binding("pagedown", "cursor(5)", "Page down", show=False),
+        *[Binding(str(k), f"digit({k})", str(k), show=False) for k in range(1, 10)],
+        *PANEL_KEYS,
+    ]
+
+    def __init__(
+        self,
+        controller: Seat,
+        on_highlight: Callable[[tuple[int, ...]], None] | None = None,
+    ) -> None:
+        super().__init__(controller)
+        self.view: RattusView = controller.view
+        d = self.view.decision
+        assert d is not None
+        self.kind: Kind = d.kind
+        self.choices: ChoiceTree = tree_for(self.view)
+        self.cursor = 0
+        self.on_highlight = on_highlight
+
+    @property
+    def options(self) -> list[Choice]:
+        return self.choices.options()
+
+    def heading(self) -> str:
+        return heading(self.view, len(self.choices.chosen))
+
+    def title_line(self) -> Text:
+        title = Text(self.heading(), no_wrap=True, overflow="ellipsis")
+        if self.choices.chosen:
+            crumbs = [c.label.split(":")[0] for c in self.choices.chosen[:1]]
+            crumbs += [c.label for c in self.choices.chosen[1:]]
+            title.append("\n  chosen: " + " > ".join(crumbs), style="italic")
+        return title
+
+    def body(self) -> Text:
+        body = Text()
+        if self.kind is Kind.SWAP:
+            body.append_text(seen_text(self.view))
+            body.append("\n")
+        opts = self.options
+        rows = window(len(opts), self.cursor, LIST_HEIGHT)
+        for i in rows:
+            sel = i == self.cursor
+            key = str(i + 1) if i < 9 else " "
+            body.append(">" if sel else " ", style="bold")
+            body.append(f" {key} {opts[i].label}", style="reverse" if sel else "")
+            body.append("\n")
+        more = []
+        if rows.start > 0:
+            more.append(f"{rows.start} more above")
+        if rows.stop < len(opts):
+            more.append(f"{len(opts) - rows.stop} more below")
+        if more:
+            body.append(f"   ... {', '.join(more)}", style="italic")
+        body.rstrip()
+        return body
+
+    def help_line(self) -> str:
+        back = "Esc back" if self.choices.chosen else "Esc look at the map"
+        return f"Up/Down or 1-9 choose, Enter confirm, {back}"
+
+    def redraw(self) -> None:
+        super().redraw()
+        if self.on_highlight is not None:
+            opts = self.options
+            self.on_highlight(opts[self.cursor].regions if opts else ())
+
+    def refused(self) -> None:
+        self.choices.back()
+
+    def close(self, accepted: bool) -> None:
+        if self.on_highlight is not None:
+            self.on_highlight(())
+        super().close(accepted)
+
+    def action_confirm(self) -> None:
+        opts = self.options
+        if not opts:
+            return
+        self.error = ""
+        move = self.choices.choose(opts[self.cursor])
+        if move is not None:
+            self.submit(move)
+            return
+        self.cursor = 0
+        self.redraw()
+
+    def action_back(self) -> None:
+        self.error = ""
+        if self.choices.back():
+            self.cursor = 0
+            self.redraw()
+        else:
+            self.close(False)
+
+    def action_cursor(self, delta: int) -> None:
+        count = len(self.options)
+        if count:
+            self.cursor = (
+                (self.cursor + delta) % count
+                if abs(delta) == 1
+                else max(0, min(count - 1, self.cursor + delta))
+            )
+        self.error = ""
+        self.redraw()
+
+    def action_digit(self, value: int) -> None:
+        if 1 <= value <= len(self.options):
+            self.cursor = value - 1
+            self.error = ""
+            self.redraw()

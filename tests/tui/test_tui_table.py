@@ -1,0 +1,81 @@
+"""What every game's table does the same way (``tui/common/table.py``), checked on each game's
+own table: nothing reads the game while the bots' thread plays it, not even a resize.
+
+(Rattus Cartus's table once redrew itself on a resize while the bots' worker thread changed
+the game under it; the Rattus map guarded against it. The table's play is now written once,
+for both.)"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from tui_helpers import Offline, cartus_table, rattus_table, sync
+
+from rattus_net.kit.offline import OfflineTable
+from tui.app import RattusNetApp
+from tui.common.dialog import GameDialog
+from tui.common.table import GameTable
+
+
+class Thinking:
+    """Slow bots, by hand: ``advance`` waits in the bots' thread until the test lets it go on,
+    and every read of the seat's view made meanwhile is noted."""
+
+    def __init__(self, table: Offline) -> None:
+        self.started = threading.Event()
+        self.go_on = threading.Event()
+        self.reads_meanwhile = 0
+        self.reads_after = 0
+        real = table.advance
+        watch = self
+
+        def advance() -> None:
+            watch.started.set()
+            assert watch.go_on.wait(30)
+            real()
+
+        class Watched(OfflineTable[Any, Any]):
+            @property
+            def view(self) -> Any:
+                if watch.started.is_set() and not watch.go_on.is_set():
+                    watch.reads_meanwhile += 1
+                elif watch.go_on.is_set():
+                    watch.reads_after += 1
+                return super().view
+
+        table.advance = advance  # type: ignore[method-assign]
+        table.__class__ = Watched
+
+
+@pytest.mark.parametrize("game", ["cartus", "rattus"])
+@sync
+async def test_a_resize_while_the_bots_play_in_their_thread_reads_nothing_of_the_game(
+    game: str,
+) -> None:
+    make = cartus_table if game == "cartus" else rattus_table
+    table = make(3, 1, "search", advance=False)  # slow bots: they play in a worker thread
+    table.bots = {s: table.definition.make_bot("random", s) for s in table.bots}  # (but quick)
+    assert not table.quick_bots
+    bots = Thinking(table)
+    app = RattusNetApp(table=table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if bots.started.is_set():
+                break
+        screen = app.screen
+        assert isinstance(screen, GameTable) and screen.busy
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        await pilot.resize_terminal(90, 28)
+        await pilot.pause()
+        assert bots.reads_meanwhile == 0  # the table kept what it showed
+        bots.go_on.set()
+        for _ in range(500):
+            await pilot.pause(0.02)
+            if isinstance(app.screen, GameDialog):
+                break
+        assert isinstance(app.screen, GameDialog)  # the player's decision, once they are done
+        assert not screen.busy and bots.reads_after > 0  # drawn again once they were done

@@ -1,0 +1,186 @@
+"""What every game's decision dialogs share: a panel docked at the bottom of the table, keyboard
+only, that hands a move to the seat and stays open, saying why, if the rules refuse it.
+
+A game's dialog draws its title, body and help line and builds the move (:class:`GameDialog`'s
+hooks); this base lays them out (title, body, the refusal and the warning lines, help), plays
+the move, and opens the log (``l``), the rules (``r``) and the keys (``?``/F1) over itself. It
+dismisses with ``True`` once the move was accepted, ``False`` when the player closes it to
+look at the table (Enter on the table opens it again).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from rattus_net.kit.errors import RattusNetError
+from tui.common.help import open_help
+from tui.common.log import LogScreen
+from tui.common.rules import RulesScreen
+from tui.common.seat import Seat
+
+T = TypeVar("T")
+
+PANEL_KEYS: tuple[Binding, ...] = (
+    Binding("l", "full_log", "Log"),
+    Binding("r", "rules", "Rules"),
+    Binding("question_mark,f1", "help", "Keys"),
+)
+"""The keys of every panel over a table, shown in its footer after its own."""
+
+DIALOG_KEYS: tuple[Binding, ...] = (
+    Binding("enter", "confirm", "Confirm"),
+    Binding("escape", "back", "Back"),
+)
+"""The keys of every decision's dialog, shown first in its footer: a dialog binds them, then
+its own (to choose), then :data:`PANEL_KEYS`."""
+
+
+def window(count: int, cursor: int, height: int) -> range:
+    """The rows of a list of ``count`` to show so that ``cursor`` is visible."""
+    if count <= height:
+        return range(count)
+    start = min(max(0, cursor - height // 2), count - height)
+    return range(start, start + height)
+
+
+class TablePanel(ModalScreen[T], Generic[T]):
+    """A panel over a game's table (a decision's dialog, what happened since the last one):
+    ``l`` shows the game's log, ``r`` its rules and ``?``/F1 the panel's keys, over it
+    (:data:`PANEL_KEYS`, which a panel binds after its own keys)."""
+
+    HELP_NOTE = ""
+
+    def __init__(self, game: str, log_lines: list[str] | None = None) -> None:
+        super().__init__()
+        self.game = game
+        self.log_lines = [] if log_lines is None else log_lines  # the table's log
+
+    def heading(self) -> str:
+        """What the panel is about, in a few words (its keys' help is titled with it)."""
+        return "this panel"
+
+    def action_full_log(self) -> None:
+        self.app.push_screen(LogScreen(self.log_lines))
+
+    def action_rules(self) -> None:
+        self.app.push_screen(RulesScreen(self.game))
+
+    def action_help(self) -> None:
+        open_help(self, self.heading(), self.HELP_NOTE)
+
+
+class GameDialog(TablePanel[bool]):
+    """A decision's dialog (see the module's docstring). A game's dialog provides
+    :meth:`heading`, :meth:`body` and :meth:`help_line`, binds :data:`DIALOG_KEYS`, its own
+    keys and :data:`PANEL_KEYS` (in that order: the footer shows them so), and calls
+    :meth:`submit` with the move it built."""
+
+    DEFAULT_CSS = """
+    GameDialog {
+        align: center bottom;
+        background: $background 0%;
+    }
+    GameDialog > #dialog {
+        width: 100%;
+        max-width: 100;
+        height: auto;
+        border: round $accent;
+        background: $panel;
+        padding: 0 1;
+    }
+    GameDialog #dlg-title { text-style: bold; }
+    GameDialog #dlg-error { color: $error; text-style: bold; }
+    GameDialog #dlg-warning { text-style: bold reverse; }
+    GameDialog #dlg-help { color: $text-muted; }
+    """
+
+    HELP_NOTE = "Digits and arrows choose, Enter confirms."
+
+    def __init__(self, seat: Seat) -> None:
+        super().__init__(seat.game_name)
+        self.controller = seat
+        self.view: Any = seat.view  # (the decision's moment: the table may move on meanwhile)
+        self.error = ""
+        # what a second Enter would give up (None: nothing asked); any other key forgets it
+        self.warning: str | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(id="dlg-title")
+            yield from self.compose_above()
+            yield Static(id="dlg-body")
+            yield Static(id="dlg-error")
+            yield Static(id="dlg-warning")
+            yield Static(id="dlg-help")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.redraw()
+
+    def redraw(self) -> None:
+        self.query_one("#dlg-title", Static).update(self.title_line())
+        self.query_one("#dlg-body", Static).update(self.body())
+        err = self.query_one("#dlg-error", Static)
+        err.update(Text(f"Not allowed: {self.error}" if self.error else ""))
+        err.display = bool(self.error)
+        warn = self.query_one("#dlg-warning", Static)
+        warn.update(Text(f"{self.warning} Enter again to confirm." if self.warning else ""))
+        warn.display = bool(self.warning)
+        self.query_one("#dlg-help", Static).update(Text(self.help_line()))
+
+    # --- what a game's dialog provides --------------------------------------------------------
+
+    def heading(self) -> str:
+        """What is decided, in a few words (the title; the keys' help is titled with it)."""
+        return "Decide"
+
+    def title_line(self) -> Text:
+        return Text(self.heading())
+
+    def compose_above(self) -> ComposeResult:
+        """Widgets between the title and the body (what the dialog covers of the table)."""
+        yield from ()
+
+    def body(self) -> Text:
+        return Text()
+
+    def help_line(self) -> str:
+        return "Enter confirm  Esc back"
+
+    def refused(self) -> None:
+        """The rules refused the move just submitted (the dialog stays open)."""
+
+    # --- shared -------------------------------------------------------------------------------
+
+    def submit(self, move: object) -> None:
+        """Play the move; the table lets the others play once the dialog is closed. If the
+        rules refuse it, say why and stay open."""
+        try:
+            self.controller.play(move)
+        except RattusNetError as exc:  # IllegalMove, a decision withdrawn: say why, stay open
+            self.error = str(exc) or exc.__class__.__name__
+            self.refused()
+            self.redraw()
+            return
+        self.close(True)
+
+    def close(self, accepted: bool) -> None:
+        self.dismiss(accepted)
+
+    def give_up(self, what: str) -> bool:
+        """True when the player confirmed giving up ``what`` (a second Enter); the first
+        Enter only says what would be given up."""
+        if self.warning == what:
+            return True
+        self.warning = what
+        return False
+
+
+__all__ = ["DIALOG_KEYS", "PANEL_KEYS", "GameDialog", "TablePanel", "window"]

@@ -1,0 +1,147 @@
+"""The table of a game that has no screens of its own: any registered game can be played.
+
+It shows what the game interface gives every game: how far the game has come
+(``GameDefinition.progress``), who must do what (the game's words), the log in the game's
+table words, a dialog listing the legal moves in their text form (``format_move``), and at
+the end the outcome's breakdown. A game's own screens (``rattus_net/games/<game>/ui``) draw
+its pieces instead; the play around them is the same (:class:`tui.common.table.GameTable`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import Footer, RichLog, Static
+
+from rattus_net.kit.interface import AnyGame
+from rattus_net.net.netgame import NetworkGame
+from tui.common.dialog import DIALOG_KEYS, PANEL_KEYS, GameDialog, window
+from tui.common.end import GameEndScreen
+from tui.common.seat import Seat
+from tui.common.table import GameTable
+
+LIST_HEIGHT = 8  # moves shown at once (the rest scrolls with the cursor)
+
+
+def seat_state(seat: Seat) -> Any:
+    """The game as the seat's engine holds it: the whole game offline (the local table knows
+    everything: only the seat's view and its legal moves are shown of it), the seat's own
+    engine at a network table (it knows what the seat knows)."""
+    return seat.snapshot.game if isinstance(seat, NetworkGame) else seat.game
+
+
+class MoveDialog(GameDialog):
+    """The legal moves of the decision, by their text; Up/Down or 1-9 choose, Enter plays."""
+
+    DEFAULT_CSS = """
+    MoveDialog > #dialog { max-height: 14; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *DIALOG_KEYS,
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("pageup", "cursor(-5)", "Page up", show=False),
+        Binding("pagedown", "cursor(5)", "Page down", show=False),
+        *[Binding(str(k), f"digit({k})", str(k), show=False) for k in range(1, 10)],
+        *PANEL_KEYS,
+    ]
+
+    def __init__(self, seat: Seat) -> None:
+        super().__init__(seat)
+        self.definition: AnyGame = seat.definition
+        self.moves: Sequence[Any] = self.definition.legal(seat_state(seat), seat.seat)
+        self.cursor = 0
+
+    def heading(self) -> str:
+        words = self.controller.awaited().removeprefix("Your turn: ")
+        return words[:1].upper() + words[1:]
+
+    def body(self) -> Text:
+        t = Text()
+        rows = window(len(self.moves), self.cursor, LIST_HEIGHT)
+        if rows.start > 0:
+            t.append(f"   ... {rows.start} more above\n", style="italic")
+        for i in rows:
+            sel = i == self.cursor
+            key = str(i + 1) if i < 9 else " "
+            t.append(">" if sel else " ", style="bold")
+            text = self.definition.format_move(self.moves[i])
+            t.append(f" {key} {text}", style="reverse" if sel else "")
+            t.append("\n")
+        if rows.stop < len(self.moves):
+            t.append(f"   ... {len(self.moves) - rows.stop} more below", style="italic")
+        t.rstrip()
+        return t
+
+    def help_line(self) -> str:
+        return "Up/Down or 1-9 choose, Enter play it, Esc look at the table, ? keys"
+
+    def action_confirm(self) -> None:
+        if len(self.moves):
+            self.error = ""
+            self.submit(self.moves[self.cursor])
+
+    def action_back(self) -> None:
+        self.close(False)
+
+    def action_cursor(self, delta: int) -> None:
+        if len(self.moves):
+            self.cursor = max(0, min(len(self.moves) - 1, self.cursor + delta))
+        self.redraw()
+
+    def action_digit(self, value: int) -> None:
+        if 1 <= value <= len(self.moves):
+            self.cursor = value - 1
+            self.redraw()
+
+
+class GenericTable(GameTable):
+    """The table of a game without screens of its own."""
+
+    DEFAULT_CSS = """
+    GenericTable #g-status { height: auto; background: $boost; }
+    GenericTable #awaited { height: auto; }
+    GenericTable #log { height: 1fr; border-top: solid $primary; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="g-status")
+        yield Static(id="awaited")
+        yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
+        yield Footer()
+
+    def draw(self) -> None:
+        c = self.controller
+        _, line = c.definition.progress(seat_state(c))
+        t = Text(f"{c.definition.title}: {line}", style="bold")
+        t.append(f"\nPlayers: {', '.join(c.names)} (you are {c.names[c.seat]})")
+        self.query_one("#g-status", Static).update(t)
+
+    def dialog(self) -> MoveDialog:
+        return MoveDialog(self.controller)
+
+    def end_screen(self) -> Screen[None]:
+        return GenericEnd(self.controller, self.log_lines)
+
+
+class GenericEnd(GameEndScreen):
+    """The outcome's breakdown: each seat's score, and the winners."""
+
+    def result(self) -> ComposeResult:
+        c = self.controller
+        outcome = c.definition.outcome(seat_state(c))
+        if outcome is None:
+            return
+        t = Text("\n".join(outcome.breakdown) + "\n\n")
+        winners = ", ".join(c.names[s] for s in outcome.winners)
+        t.append(f"Winner: {winners}", style="bold")
+        yield Static(t, id="g-result")
+
+
+__all__ = ["GenericEnd", "GenericTable", "MoveDialog", "seat_state"]

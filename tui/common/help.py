@@ -1,0 +1,135 @@
+"""The help screen (``?`` or F1): every key of the screen it was opened from.
+
+The keys are read from that screen's own bindings (and the app's), so a key added to a screen
+shows up in its help without anyone remembering to write it down; keys that share one action
+(``0``-``9``, ``up``/``down``) are shown on one line. A screen may say in its own words what a
+shared action does there (``KEY_WORDS``: a game's dialogs).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+# What a key does when its binding's description is too short to say it.
+DESCRIPTIONS: dict[str, str] = {
+    "digit": "choose a row or set a count",
+    "cursor": "move the cursor",
+    "change": "fewer / more (a count or a setting)",
+    "toggle_item": "toggle the item under the cursor",
+    "command_palette": "the command palette: every action of this screen by name",
+}
+
+HELP_KEYS = "question_mark,f1"  # the keys that open this screen, everywhere
+
+
+def key_name(app_key: str) -> str:
+    """``question_mark`` -> ``?``, ``ctrl+p`` -> ``Ctrl+P``: keys as a person types them."""
+    names = {
+        "question_mark": "?",
+        "enter": "Enter",
+        "escape": "Esc",
+        "space": "Space",
+        "up": "Up",
+        "down": "Down",
+        "left": "Left",
+        "right": "Right",
+        "minus": "-",
+        "plus": "+",
+        "equals_sign": "=",
+        "pageup": "PgUp",
+        "pagedown": "PgDn",
+        "tab": "Tab",
+        "shift+tab": "Shift+Tab",
+        "f1": "F1",
+    }
+    if app_key in names:
+        return names[app_key]
+    if "+" in app_key:
+        return "+".join(part.capitalize() for part in app_key.split("+"))
+    return app_key
+
+
+# Textual's own bindings that mean nothing here (nothing takes the focus by Tab, and Ctrl+C
+# quits: the app's priority binding wins over the screen's "copy")
+HIDDEN_ACTIONS = frozenset({"focus_next", "focus_previous", "copy_text", "screen.copy_text"})
+# always there, whatever the screen
+GLOBAL_KEYS = (
+    ("Ctrl+P", DESCRIPTIONS["command_palette"]),
+    ("Ctrl+C", "quit Rattus Net at once (an offline game is saved)"),
+)
+
+
+def screen_keys(screen: Screen[Any]) -> list[tuple[str, str]]:
+    """(keys, what they do) for every binding active on ``screen``, grouped by action."""
+    groups: dict[str, tuple[list[str], str]] = {}
+    words = {**DESCRIPTIONS, **getattr(screen, "KEY_WORDS", {})}
+    for key, active in screen.active_bindings.items():
+        binding = active.binding
+        if binding.action in HIDDEN_ACTIONS or key in ("ctrl+c", "ctrl+p") or not active.enabled:
+            continue
+        action = binding.action.split("(", 1)[0]
+        description = words.get(action) or binding.description or action
+        group = (
+            f"{action}:{binding.description}"
+            if action not in DESCRIPTIONS or action == "command_palette"
+            else action
+        )
+        keys, _ = groups.setdefault(group, ([], description))
+        name = key_name(key)
+        if name not in keys:
+            keys.append(name)
+    out = []
+    for keys, description in groups.values():
+        digits = [k for k in keys if k.isdigit()]
+        if len(digits) > 2:
+            keys = [k for k in keys if not k.isdigit()] + [f"{min(digits)}-{max(digits)}"]
+        out.append((" ".join(keys), description))
+    return out + list(GLOBAL_KEYS)
+
+
+class HelpScreen(Screen[None]):
+    """The keys of one screen, with what they do; any of Esc, q, ? or F1 goes back."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(f"escape,q,{HELP_KEYS}", "close", "Back"),
+    ]
+
+    def __init__(self, title: str, keys: list[tuple[str, str]], note: str = "") -> None:
+        super().__init__()
+        self.title_text = title
+        self.keys = keys
+        self.note = note
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-scroll"):
+            yield Static(self.body(), id="help-body")
+        yield Footer()
+
+    def body(self) -> Text:
+        t = Text(f"Keys: {self.title_text}\n\n", style="bold")
+        width = max((len(k) for k, _ in self.keys), default=0)
+        width = min(width, 24)
+        for keys, what in self.keys:
+            t.append(f"  {keys:<{width}}", style="bold")
+            t.append(f"  {what}\n")
+        if self.note:
+            t.append("\n" + self.note + "\n", style="italic")
+        return t
+
+    def on_mount(self) -> None:
+        self.query_one("#help-scroll", VerticalScroll).focus()
+
+    def action_close(self) -> None:
+        self.app.pop_screen()
+
+
+def open_help(screen: Screen[Any], title: str, note: str = "") -> None:
+    """Show the keys of ``screen`` (the current one) on a help screen."""
+    screen.app.push_screen(HelpScreen(title, screen_keys(screen), note))

@@ -1,1 +1,0 @@
-"""The Rattus (board game) table in the TUI: the offline game, the map, its dialogs."""
