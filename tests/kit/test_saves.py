@@ -7,44 +7,17 @@ from __future__ import annotations
 import json
 import random
 import re
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from savewrites import Writes
 
 import rattus_net.kit.saves as saves
 from rattus_net.games.rattus.loader import default_text
 from rattus_net.kit.offline import OfflineSetup, OfflineTable
 from rattus_net.kit.registry import game_names
 from rattus_net.kit.saves import KIND, VERSION, SaveError, SaveWriter, read_save, save_path
-
-
-class Writes:
-    """Stands in for ``write_file``: notes each write and its thread, and can hold the writes
-    back (``gate``) to show the game goes on while a save is being written."""
-
-    def __init__(self) -> None:
-        self.threads: list[str] = []
-        self.gate = threading.Event()
-        self.gate.set()
-        self.entered = threading.Event()  # a write has begun
-        self.real = saves.write_file
-
-    def __call__(self, path: Path, body: dict[str, Any] | None) -> None:
-        self.entered.set()
-        self.gate.wait()
-        self.threads.append(threading.current_thread().name)
-        self.real(path, body)
-
-
-@pytest.fixture
-def writes(monkeypatch: pytest.MonkeyPatch) -> Iterator[Writes]:
-    w = Writes()
-    monkeypatch.setattr(saves, "write_file", w)
-    yield w
-    w.gate.set()  # (a failing test must not leave the writer thread waiting)
 
 
 def human_decisions(table: Any, n: int, rng: random.Random) -> int:

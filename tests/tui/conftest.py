@@ -8,6 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from savewrites import writes
+
+__all__ = ["writes"]  # (the offline save's writes, watched: a fixture)
 
 
 @pytest.fixture(autouse=True)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from textual.pilot import Pilot
-from tui_helpers import Offline, rattus_table
+from tui_helpers import Offline, played_until, rattus_table
 
 from rattus_net.games.rattus.decision import Kind
 from rattus_net.games.rattus.ui.dialog import RattusDialog
@@ -16,19 +17,16 @@ from tui.app import RattusNetApp
 def rattus_at(kind: Kind | None, players: int = 3, seed: int = 0, bots: str = "random") -> Offline:
     """A game where the human (seat 0) must take a decision of ``kind`` (``None``: the game
     is over); the human's earlier moves are random but seeded."""
-    for s in range(seed, seed + 200):
-        c = rattus_table(players, s, bots)
-        rng = random.Random(s)
-        while not c.is_over:
-            d = c.view.decision
-            assert d is not None
-            if d.kind is kind:
-                return c
-            space = c.view.legal()
-            c.apply(space[rng.randrange(len(space))])
-        if kind is None:
-            return c
-    raise AssertionError(f"no game reached a {kind} decision")
+
+    def wanted(view: Any) -> bool:
+        return view.decision is not None and view.decision.kind is kind
+
+    return played_until(
+        lambda s: rattus_table(players, s, bots),
+        None if kind is None else wanted,
+        seed,
+        f"a {kind} decision",
+    )
 
 
 def keys_for(dialog: RattusDialog, rng: random.Random) -> list[str]:

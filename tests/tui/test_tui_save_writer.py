@@ -7,45 +7,15 @@ Writes are counted and the writing thread is checked; nothing here measures time
 from __future__ import annotations
 
 import random
-import threading
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
+from savewrites import Writes
 from textual.widgets import Static
 from tui_helpers import cartus_table, keys_for, sync, to_dialog
 
-import rattus_net.kit.saves as saves
 from rattus_net.games.cartus.ui.table import TableScreen
 from rattus_net.kit.offline import OfflineTable
 from tui.app import RattusNetApp
-
-
-class Writes:
-    """Stands in for ``saves.write_file``: notes each write and its thread, and can hold
-    the writes back (``gate``) to show the game goes on while a save is being written."""
-
-    def __init__(self) -> None:
-        self.threads: list[str] = []
-        self.gate = threading.Event()
-        self.gate.set()
-        self.entered = threading.Event()  # a write has begun
-        self.real = saves.write_file
-
-    def __call__(self, path: Path, body: dict[str, Any] | None) -> None:
-        self.entered.set()
-        self.gate.wait()
-        self.threads.append(threading.current_thread().name)
-        self.real(path, body)
-
-
-@pytest.fixture
-def writes(monkeypatch: pytest.MonkeyPatch) -> Iterator[Writes]:
-    w = Writes()
-    monkeypatch.setattr(saves, "write_file", w)
-    yield w
-    w.gate.set()  # (a failing test must not leave the writer thread waiting)
 
 
 @sync

@@ -7,15 +7,20 @@ for both.)"""
 
 from __future__ import annotations
 
+import random
 import threading
 from typing import Any
 
 import pytest
+from textual.widgets import Static
 from tui_helpers import Offline, cartus_table, rattus_table, sync
 
+import tui.common.gameui as gameui
 from rattus_net.kit.offline import OfflineTable
 from tui.app import RattusNetApp
 from tui.common.dialog import GameDialog
+from tui.common.gameui import GameUi
+from tui.common.generic import GenericEnd, GenericTable, MoveDialog
 from tui.common.table import GameTable
 
 
@@ -79,3 +84,40 @@ async def test_a_resize_while_the_bots_play_in_their_thread_reads_nothing_of_the
                 break
         assert isinstance(app.screen, GameDialog)  # the player's decision, once they are done
         assert not screen.busy and bots.reads_after > 0  # drawn again once they were done
+
+
+@pytest.mark.slow
+@sync
+async def test_a_game_without_screens_of_its_own_is_played_on_the_generic_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Any registered game can be played: one without a ``ui`` of its own gets a table that
+    lists its legal moves by their text, its log in its own words, and its outcome at the end
+    (here Rattus, its own screens set aside)."""
+    monkeypatch.setattr(gameui, "_UIS", {"rattus": GameUi()})
+    table = rattus_table(2, 3)
+    app = RattusNetApp(table=table)
+    rng = random.Random(3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert any(isinstance(s, GenericTable) for s in app.screen_stack)
+        for turn in range(3000):
+            screen = app.screen
+            if isinstance(screen, GenericEnd):
+                break
+            if isinstance(screen, MoveDialog):
+                legal = table.definition.legal(table.game, 0)
+                assert screen.rows() == [table.definition.format_move(m) for m in legal]
+                pick = rng.randrange(min(9, len(legal)))
+                if turn < 5:  # by the keys, now and then; by the dialog's actions after
+                    await pilot.press(str(pick + 1), "enter")
+                else:
+                    screen.action_digit(pick + 1)
+                    screen.action_confirm()
+                assert not screen.error, screen.error
+            await pilot.pause()
+        end = app.screen
+        assert isinstance(end, GenericEnd)
+        result = str(end.query_one("#g-result", Static).render())
+        assert "Winner: " in result and table.names[0] in result
+        assert any(line.startswith("New tokens: ") for line in end.log_lines)  # its words

@@ -64,6 +64,25 @@ def rattus_table(
     return new_offline(setup, save_to=save_to, advance=advance)
 
 
+def played_until(
+    make: Callable[[int], Offline], wanted: Callable[[Any], bool] | None, seed: int, what: str
+) -> Offline:
+    """A game (``make(seed)``) where the human's moves are random but seeded, stopped once
+    ``wanted(view)`` holds (``None``: at its end); the next seeds are tried (a few hundred) if
+    a game never gets there."""
+    for s in range(seed, seed + 400):
+        c = make(s)
+        rng = random.Random(s)
+        while not c.is_over:
+            if wanted is not None and wanted(c.view):
+                return c
+            space = c.view.legal()
+            c.apply(space[rng.randrange(len(space))])
+        if wanted is None:
+            return c
+    raise AssertionError(f"no game reached {what}")
+
+
 def controller_at(
     kind: DecisionKind | None,
     players: int = 4,
@@ -72,26 +91,22 @@ def controller_at(
     buildings: BuildingSelection | None = None,
     reason: str | None = None,
 ) -> Offline:
-    """A game where the human (seat 0) must take a decision of ``kind`` (``None``: the game is
-    over), at round ``rounds`` or later; the human's earlier moves are random but seeded."""
-    for s in range(seed, seed + 400):
-        c = cartus_table(players, s, buildings=buildings or "first-game")
-        rng = random.Random(s)
-        while not c.is_over:
-            d = c.view.decision
-            assert d is not None
-            if (
-                kind is not None
-                and d.kind is kind
-                and c.view.round >= rounds
-                and (reason is None or d.reason == reason)
-            ):
-                return c
-            space = c.view.legal()
-            c.apply(space[rng.randrange(len(space))])
-        if kind is None:
-            return c
-    raise AssertionError(f"no game reached a {kind} decision")
+    """A game of Rattus Cartus where the human (seat 0) must take a decision of ``kind``
+    (``None``: the game is over), at round ``rounds`` or later."""
+
+    def make(s: int) -> Offline:
+        return cartus_table(players, s, buildings=buildings or "first-game")
+
+    def wanted(view: Any) -> bool:
+        d = view.decision
+        return bool(
+            d is not None
+            and d.kind is kind
+            and view.round >= rounds
+            and (reason is None or d.reason == reason)
+        )
+
+    return played_until(make, None if kind is None else wanted, seed, f"a {kind} decision")
 
 
 def keys_for(dialog: DecisionDialog, rng: random.Random) -> list[str]:

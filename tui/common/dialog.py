@@ -10,11 +10,11 @@ look at the table (Enter on the table opens it again).
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
@@ -40,6 +40,15 @@ DIALOG_KEYS: tuple[Binding, ...] = (
 )
 """The keys of every decision's dialog, shown first in its footer: a dialog binds them, then
 its own (to choose), then :data:`PANEL_KEYS`."""
+
+LIST_KEYS: tuple[Binding, ...] = (
+    Binding("up,left", "cursor(-1)", "Up", show=False),
+    Binding("down,right", "cursor(1)", "Down", show=False),
+    Binding("pageup", "cursor(-5)", "Page up", show=False),
+    Binding("pagedown", "cursor(5)", "Page down", show=False),
+    *[Binding(str(k), f"digit({k})", str(k), show=False) for k in range(1, 10)],
+)
+"""The keys of a list to choose one row from (:class:`ListDialog`)."""
 
 
 def window(count: int, cursor: int, height: int) -> range:
@@ -183,4 +192,70 @@ class GameDialog(TablePanel[bool]):
         return False
 
 
-__all__ = ["DIALOG_KEYS", "PANEL_KEYS", "GameDialog", "TablePanel", "window"]
+class ListDialog(GameDialog):
+    """A dialog that chooses one row of a list (``rows``): Up/Down (or Left/Right) move the
+    cursor, PgUp/PgDn five rows, a digit takes the row of that number; Enter confirms. The
+    list scrolls with the cursor, ``LIST_HEIGHT`` rows at a time."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [*DIALOG_KEYS, *LIST_KEYS, *PANEL_KEYS]
+
+    LIST_HEIGHT = 5
+
+    def __init__(self, seat: Seat) -> None:
+        super().__init__(seat)
+        self.cursor = 0
+
+    def rows(self) -> list[str]:
+        """The rows to choose from, in words."""
+        return []
+
+    def list_text(self) -> Text:
+        """The rows that fit, numbered (1 to 9), the cursor's reversed; what is out of sight
+        is counted below them."""
+        labels = self.rows()
+        t = Text()
+        shown = window(len(labels), self.cursor, self.LIST_HEIGHT)
+        for i in shown:
+            sel = i == self.cursor
+            key = str(i + 1) if i < 9 else " "
+            t.append(">" if sel else " ", style="bold")
+            t.append(f" {key} {labels[i]}", style="reverse" if sel else "")
+            t.append("\n")
+        more = []
+        if shown.start > 0:
+            more.append(f"{shown.start} more above")
+        if shown.stop < len(labels):
+            more.append(f"{len(labels) - shown.stop} more below")
+        if more:
+            t.append(f"   ... {', '.join(more)}", style="italic")
+        t.rstrip()
+        return t
+
+    def action_cursor(self, delta: int) -> None:
+        """One row round the list, or five without going round."""
+        count = len(self.rows())
+        if count:
+            self.cursor = (
+                (self.cursor + delta) % count
+                if abs(delta) == 1
+                else max(0, min(count - 1, self.cursor + delta))
+            )
+        self.error = ""
+        self.redraw()
+
+    def action_digit(self, value: int) -> None:
+        if 1 <= value <= len(self.rows()):
+            self.cursor = value - 1
+            self.error = ""
+            self.redraw()
+
+
+__all__ = [
+    "DIALOG_KEYS",
+    "LIST_KEYS",
+    "PANEL_KEYS",
+    "GameDialog",
+    "ListDialog",
+    "TablePanel",
+    "window",
+]

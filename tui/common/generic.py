@@ -10,22 +10,19 @@ its pieces instead; the play around them is the same (:class:`tui.common.table.G
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, RichLog, Static
 
 from rattus_net.kit.interface import AnyGame
 from rattus_net.net.netgame import NetworkGame
-from tui.common.dialog import DIALOG_KEYS, PANEL_KEYS, GameDialog, window
+from tui.common.dialog import ListDialog
 from tui.common.end import GameEndScreen
 from tui.common.seat import Seat
 from tui.common.table import GameTable
-
-LIST_HEIGHT = 8  # moves shown at once (the rest scrolls with the cursor)
 
 
 def seat_state(seat: Seat) -> Any:
@@ -35,49 +32,29 @@ def seat_state(seat: Seat) -> Any:
     return seat.snapshot.game if isinstance(seat, NetworkGame) else seat.game
 
 
-class MoveDialog(GameDialog):
+class MoveDialog(ListDialog):
     """The legal moves of the decision, by their text; Up/Down or 1-9 choose, Enter plays."""
 
     DEFAULT_CSS = """
     MoveDialog > #dialog { max-height: 14; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        *DIALOG_KEYS,
-        Binding("up", "cursor(-1)", "Up", show=False),
-        Binding("down", "cursor(1)", "Down", show=False),
-        Binding("pageup", "cursor(-5)", "Page up", show=False),
-        Binding("pagedown", "cursor(5)", "Page down", show=False),
-        *[Binding(str(k), f"digit({k})", str(k), show=False) for k in range(1, 10)],
-        *PANEL_KEYS,
-    ]
+    LIST_HEIGHT = 8
 
     def __init__(self, seat: Seat) -> None:
         super().__init__(seat)
         self.definition: AnyGame = seat.definition
         self.moves: Sequence[Any] = self.definition.legal(seat_state(seat), seat.seat)
-        self.cursor = 0
 
     def heading(self) -> str:
         words = self.controller.awaited().removeprefix("Your turn: ")
         return words[:1].upper() + words[1:]
 
+    def rows(self) -> list[str]:
+        return [self.definition.format_move(m) for m in self.moves]
+
     def body(self) -> Text:
-        t = Text()
-        rows = window(len(self.moves), self.cursor, LIST_HEIGHT)
-        if rows.start > 0:
-            t.append(f"   ... {rows.start} more above\n", style="italic")
-        for i in rows:
-            sel = i == self.cursor
-            key = str(i + 1) if i < 9 else " "
-            t.append(">" if sel else " ", style="bold")
-            text = self.definition.format_move(self.moves[i])
-            t.append(f" {key} {text}", style="reverse" if sel else "")
-            t.append("\n")
-        if rows.stop < len(self.moves):
-            t.append(f"   ... {len(self.moves) - rows.stop} more below", style="italic")
-        t.rstrip()
-        return t
+        return self.list_text()
 
     def help_line(self) -> str:
         return "Up/Down or 1-9 choose, Enter play it, Esc look at the table, ? keys"
@@ -89,16 +66,6 @@ class MoveDialog(GameDialog):
 
     def action_back(self) -> None:
         self.close(False)
-
-    def action_cursor(self, delta: int) -> None:
-        if len(self.moves):
-            self.cursor = max(0, min(len(self.moves) - 1, self.cursor + delta))
-        self.redraw()
-
-    def action_digit(self, value: int) -> None:
-        if 1 <= value <= len(self.moves):
-            self.cursor = value - 1
-            self.redraw()
 
 
 class GenericTable(GameTable):

@@ -10,37 +10,23 @@ its message is shown and the dialog stays open (:class:`tui.common.dialog.GameDi
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
 
 from rich.text import Text
-from textual.binding import Binding, BindingType
 
 from rattus_net.games.rattus.decision import Kind
 from rattus_net.games.rattus.ui.choices import Choice, ChoiceTree, heading, tree_for
 from rattus_net.games.rattus.ui.render import seen_text
 from rattus_net.games.rattus.view import RattusView
-from tui.common.dialog import DIALOG_KEYS, PANEL_KEYS, GameDialog, window
+from tui.common.dialog import ListDialog
 from tui.common.seat import Seat
 
-LIST_HEIGHT = 5  # options shown at once (the rest scrolls with the cursor)
 
-
-class RattusDialog(GameDialog):
+class RattusDialog(ListDialog):
     """Dismisses with True once the move was accepted, False when closed to look at the map."""
 
     DEFAULT_CSS = """
     RattusDialog > #dialog { max-height: 12; }
     """
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        *DIALOG_KEYS,
-        Binding("up,left", "cursor(-1)", "Up", show=False),
-        Binding("down,right", "cursor(1)", "Down", show=False),
-        Binding("pageup", "cursor(-5)", "Page up", show=False),
-        Binding("pagedown", "cursor(5)", "Page down", show=False),
-        *[Binding(str(k), f"digit({k})", str(k), show=False) for k in range(1, 10)],
-        *PANEL_KEYS,
-    ]
 
     def __init__(
         self,
@@ -53,12 +39,14 @@ class RattusDialog(GameDialog):
         assert d is not None
         self.kind: Kind = d.kind
         self.choices: ChoiceTree = tree_for(self.view)
-        self.cursor = 0
         self.on_highlight = on_highlight
 
     @property
     def options(self) -> list[Choice]:
         return self.choices.options()
+
+    def rows(self) -> list[str]:
+        return [o.label for o in self.options]
 
     def heading(self) -> str:
         return heading(self.view, len(self.choices.chosen))
@@ -76,22 +64,7 @@ class RattusDialog(GameDialog):
         if self.kind is Kind.SWAP:
             body.append_text(seen_text(self.view))
             body.append("\n")
-        opts = self.options
-        rows = window(len(opts), self.cursor, LIST_HEIGHT)
-        for i in rows:
-            sel = i == self.cursor
-            key = str(i + 1) if i < 9 else " "
-            body.append(">" if sel else " ", style="bold")
-            body.append(f" {key} {opts[i].label}", style="reverse" if sel else "")
-            body.append("\n")
-        more = []
-        if rows.start > 0:
-            more.append(f"{rows.start} more above")
-        if rows.stop < len(opts):
-            more.append(f"{len(opts) - rows.stop} more below")
-        if more:
-            body.append(f"   ... {', '.join(more)}", style="italic")
-        body.rstrip()
+        body.append_text(self.list_text())
         return body
 
     def help_line(self) -> str:
@@ -131,20 +104,3 @@ class RattusDialog(GameDialog):
             self.redraw()
         else:
             self.close(False)
-
-    def action_cursor(self, delta: int) -> None:
-        count = len(self.options)
-        if count:
-            self.cursor = (
-                (self.cursor + delta) % count
-                if abs(delta) == 1
-                else max(0, min(count - 1, self.cursor + delta))
-            )
-        self.error = ""
-        self.redraw()
-
-    def action_digit(self, value: int) -> None:
-        if 1 <= value <= len(self.options):
-            self.cursor = value - 1
-            self.error = ""
-            self.redraw()
