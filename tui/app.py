@@ -34,8 +34,10 @@ from rattus_net.kit.saves import save_path
 from rattus_net.net.netgame import NetworkGame
 from rattus_net.net.node import PeerNode
 from rattus_net.net.tables import Lobby
-from tui.common.gameui import Seat, game_ui, new_offline, table_screen
+from rattus_net.paths import ENV_CONFIG_DIR, ENV_DATA_DIR
+from tui.common.gameui import game_ui, new_offline, table_screen
 from tui.common.help import HelpScreen, key_name, open_help
+from tui.common.seat import Seat
 from tui.shell.lobby import LobbyScreen
 from tui.shell.menu import MenuScreen
 
@@ -190,19 +192,20 @@ def warm_up() -> None:
     What a server's preloaded parent (``rattus_net.serve.preload``) runs before it forks
     sessions: Textual's caches (parsed stylesheets, styles, rendered text) are then filled once
     and shared by every session instead of built again in each. The folder is empty and then
-    removed, and the environment put back, so nothing of it reaches a session but the caches."""
+    removed, and the environment put back, so nothing of it reaches a session but the caches.
+    Every game's screens are imported first (found through the registry), so that sessions
+    share them too."""
     import asyncio
     import os
     import tempfile
 
+    for game in games():
+        game_ui(game)
     saved = dict(os.environ)
     with tempfile.TemporaryDirectory(prefix="rattus-warm-") as tmp:
         os.environ.update(
-            HOME=tmp, RATTUS_DATA_DIR=f"{tmp}/data", RATTUS_CONFIG_DIR=f"{tmp}/config"
+            {"HOME": tmp, ENV_DATA_DIR: f"{tmp}/data", ENV_CONFIG_DIR: f"{tmp}/config"}
         )
-
-        for game in games():
-            game_ui(game)
 
         async def draw() -> None:
             async with RattusNetApp().run_test(size=(100, 30)) as pilot:

@@ -37,7 +37,9 @@ async def test_whole_game_through_the_ui(
         text = str(screen.query_one("#scoring", Static).render())
         assert "Total VP" in text and "Plague" in text
         assert ("Winner" in text) or ("Shared win" in text) or ("nobody wins" in text)
-        await pilot.press("enter")
+        await pilot.press("enter")  # typed ahead: does not skip the result
+        assert app.screen is screen
+        await pilot.press("escape")
         assert isinstance(app.screen, MenuScreen)
 
 

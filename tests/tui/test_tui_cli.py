@@ -325,7 +325,7 @@ def test_the_menu_takes_a_person_back_to_an_unfinished_network_game(
             assert "> Back to the network game (Rattus Cartus at 'Attic', you are Gus)" in body
             await pilot.press("enter")
             seen.append(await play_on_to_the_end(app, pilot))
-            await pilot.press("enter")  # back to the menu: nothing left to go back to
+            await pilot.press("escape")  # back to the menu: nothing left to go back to
             await pilot.pause()
             body = str(app.screen.query_one("#menu-body", Static).render())
             assert "network game" not in body

@@ -120,7 +120,7 @@ async def test_two_apps_host_and_join_a_loopback_game_to_the_end(tmp_path: Path)
         h_out, g_out = (a.screen.controller.outcome for a in (host, guest))  # type: ignore[attr-defined]
         assert h_out is not None and g_out is not None and h_out.finished
         assert h_out.record.read_bytes() == g_out.record.read_bytes()
-        await gp.press("enter")  # back to the menu
+        await gp.press("escape")  # back to the menu
         await gp.pause()
         assert isinstance(guest.screen, MenuScreen)
         # the bot seat finished its game on its own thread, and the thread has ended

@@ -130,7 +130,7 @@ async def test_a_player_gone_too_long_stops_the_rattus_game_and_the_end_screen_s
         end = app.screen
         assert isinstance(end, RattusEndScreen)
         c = end.controller
-        assert c.outcome is not None and not c.outcome.finished and not c.game_over
+        assert c.outcome is not None and not c.outcome.finished and not end.played_out
         await until(lambda: bool(end.query("#end-summary")))
         assert "THE GAME STOPPED" in text_of(end, "#end-title")
         summary = text_of(end, "#end-summary")
@@ -172,7 +172,7 @@ async def test_back_to_the_network_game_resumes_a_rattus_seat_on_the_map() -> No
         await until(lambda: isinstance(app.screen, RattusMapScreen | RattusDialog), 60)
         await play_to_the_end(app, pilot, seed=5)
         end = app.screen
-        assert isinstance(end, RattusEndScreen) and end.controller.game_over
+        assert isinstance(end, RattusEndScreen) and end.played_out
         await until(lambda: end.controller.verdict is not None, 120)
         await until(lambda: "Verification: FAIR" in text_of(end, "#verdict"), 10)
         await end.controller.stop()
