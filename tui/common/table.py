@@ -42,6 +42,7 @@ from tui.common.help import open_help
 from tui.common.log import LogScreen
 from tui.common.rules import RulesScreen
 from tui.common.seat import Seat
+from tui.common.soon import Soon
 
 
 class GameTable(Screen[None]):
@@ -73,7 +74,7 @@ class GameTable(Screen[None]):
         self.busy = False
         """The bots and the table are playing (in a worker thread): the game is not read."""
         self._quiet = QuietCollector()  # short collector pauses while the table is played
-        self._net_pending = False
+        self._net_changed = Soon(self, self._net_redraw)  # the node's listener
         self._dialog_open = False
         self._aside_open = False  # something the game shows before the decision
         self.looking = False
@@ -185,6 +186,7 @@ class GameTable(Screen[None]):
         if asked:
             self.looking = False
             self.fresh.clear()
+            self.show_awaited()  # (no more "Enter: decide" behind the dialog)
         deciding = c.my_turn and not self.looking
         if (c.is_over or deciding) and self.pause_before_deciding():
             return
@@ -263,16 +265,8 @@ class GameTable(Screen[None]):
 
     # -- at a network table --------------------------------------------------------------------
 
-    def _net_changed(self) -> None:
-        """The node says something happened: redraw once, soon (many events may come)."""
-        if not self._net_pending:
-            self._net_pending = True
-            self.call_later(self._net_redraw)
-
     def _net_redraw(self) -> None:
-        self._net_pending = False
-        if not self.is_attached:
-            return
+        """The node said something happened (once for a burst of news): redraw."""
         self.redraw()
         dialog = self.app.screen
         if self.controller.is_over and self._dialog_open and isinstance(dialog, GameDialog):

@@ -87,6 +87,15 @@ def row_line(t: Text, selected: bool, label: str) -> None:
     t.append("\n")
 
 
+ROW_KEYS: tuple[Binding, ...] = (
+    Binding("up", "cursor(-1)", "Up", show=False),
+    Binding("down", "cursor(1)", "Down", show=False),
+    Binding("left,minus", "change(-1)", "Less", show=False),
+    Binding("right,plus,equals_sign", "change(1)", "More", show=False),
+)
+"""Up/Down choose a row, Left/Right (or -/+) change its setting: the menu's and the forms'."""
+
+
 class FormScreen(Screen[None]):
     """Rows chosen with Up/Down; rows named in ``INPUTS`` are text inputs."""
 
@@ -95,10 +104,7 @@ class FormScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
         Binding("enter", "select", "Select"),
-        Binding("up", "cursor(-1)", "Up", show=False),
-        Binding("down", "cursor(1)", "Down", show=False),
-        Binding("left,minus", "change(-1)", "Less", show=False),
-        Binding("right,plus,equals_sign", "change(1)", "More", show=False),
+        *ROW_KEYS,
     ]
 
     def __init__(self) -> None:
@@ -169,6 +175,7 @@ class FormScreen(Screen[None]):
 
 __all__ = [
     "NAME_FIXED",
+    "ROW_KEYS",
     "FormScreen",
     "chosen_options",
     "colour_index",

@@ -28,6 +28,7 @@ from rattus_net.net.lobby import SEAT_COLOURS, LobbyState
 from rattus_net.net.tables import GuestLobby, HostLobby, Lobby, options_words, problem_text
 from rattus_net.settings import load_settings
 from tui.common.gameui import table_screen
+from tui.common.soon import Soon
 from tui.shell.forms import chosen_options, remember, stepped
 
 
@@ -63,7 +64,7 @@ class LobbyScreen(Screen[None]):
         self.problem = ""
         self.connected = False
         self.starting = False
-        self._redraw_pending = False
+        self._changed = Soon(self, self.redraw)  # the lobby's listener
         if isinstance(lobby, HostLobby):  # the host changes the game's options by their keys
             for o in lobby_options(lobby.options.game):
                 assert o.key is not None
@@ -88,16 +89,6 @@ class LobbyScreen(Screen[None]):
     def on_unmount(self) -> None:
         if self._changed in self.lobby.listeners:
             self.lobby.listeners.remove(self._changed)
-
-    def _changed(self) -> None:
-        if not self._redraw_pending:
-            self._redraw_pending = True
-            self.call_later(self._redraw_now)
-
-    def _redraw_now(self) -> None:
-        self._redraw_pending = False
-        if self.is_attached:
-            self.redraw()
 
     async def _run(self) -> None:
         lobby = self.lobby

@@ -31,7 +31,7 @@ from rattus_net.kit.saves import SavedGame, SaveError, read_save, save_path
 from rattus_net.settings import read_settings, save_settings
 from tui.common.gameui import continue_offline, new_offline, table_screen
 from tui.common.rules import RulesScreen
-from tui.shell.forms import chosen_options, stepped
+from tui.shell.forms import ROW_KEYS, chosen_options, stepped
 from tui.shell.host import HostScreen
 from tui.shell.join import JoinScreen
 from tui.shell.resume import UnfinishedNetworkGame, unfinished_network_game
@@ -62,10 +62,7 @@ class MenuScreen(Screen[None]):
         Binding("v", "verify", "Verify"),
         Binding("r", "rules", "Rules"),
         Binding("q", "quit_app", "Quit"),
-        Binding("up", "cursor(-1)", "Up", show=False),
-        Binding("down", "cursor(1)", "Down", show=False),
-        Binding("left,minus", "change(-1)", "Less", show=False),
-        Binding("right,plus,equals_sign", "change(1)", "More", show=False),
+        *ROW_KEYS,
     ]
 
     BEFORE = ("play", "players", "bots")  # then the chosen game's own choices
