@@ -46,11 +46,11 @@ def test_an_offline_game_survives_a_dropped_connection_and_the_name_is_the_keys(
     finally:
         pane.close()
     saves = tmp_path / "state" / "players" / "alice" / "data"
-    assert (saves / "offline-game.json").is_file()
+    assert (saves / "offline-cartus.json").is_file()
 
     again = Pane(server.ssh(alice, "alice", "-tt"))
     try:
-        again.wait_for(r"> Continue the saved game \(round 2 of 9, 3 players\)")
+        again.wait_for(r"> Continue the saved game \(Rattus Cartus, round 2 of 9, 3 players\)")
         again.send("Enter")
         again.wait_for(r"Round 2/9")
         take_a_decision(again)  # and play goes on
