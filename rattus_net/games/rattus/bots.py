@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Sequence
 
 from rattus_net.bots import bot_of_kind
 from rattus_net.bots.ismcts import Ismcts
@@ -317,12 +316,6 @@ class RattusSearchBot(Ismcts[RattusView, mv.Move, RattusGame]):
 
     def make_policy(self, seed: int) -> RattusHeuristicBot:
         return RattusHeuristicBot(seed)
-
-    def legal(self, view: RattusView) -> Sequence[mv.Move]:
-        return view.legal()
-
-    def seat(self, view: RattusView) -> int:
-        return view.seat
 
     def view(self, game: RattusGame, seat: int) -> RattusView:
         return RattusView(game, seat)
