@@ -128,6 +128,9 @@ class RattusDefinition(GameDefinition[RattusConfig, RattusGame, Move, RattusView
     def selfplay_words(self, players: int) -> RattusSelfplay:
         return RattusSelfplay(players)
 
+    def plain_table(self, values: OptionValues) -> bool:
+        return bool(values.get("text"))
+
     def play_text(
         self, players: int, bots: str, seed: int | None, values: OptionValues,
         stdin: IO[str], out: IO[str],
