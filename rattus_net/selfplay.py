@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from rattus_net.kit.errors import SetupError
 from rattus_net.kit.interface import AnyGame, Table
 from rattus_net.kit.options import OptionValues
+from rattus_net.kit.play import play_to_end
 
 if TYPE_CHECKING:
     from protocol.session import Session
@@ -86,12 +87,8 @@ def play_game(
     state = game.new_game(config)
     table = game.local_table(seed, chance)
     views = [game.view(state, s) for s in range(players)]
-    while True:
-        game.settle(state, table)
-        if state.is_over:
-            return SelfplayGame(seed, state, table, names)
-        seat = state.to_act()[0]
-        state.apply(seat, bots[seat].choose(views[seat]))
+    play_to_end(state, table, lambda _, seat: bots[seat].choose(views[seat]))
+    return SelfplayGame(seed, state, table, names)
 
 
 def play_secure_game(

@@ -23,7 +23,7 @@ import random
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from rattus_net.kit.interface import Bot, GameState, Table
 from rattus_net.kit.play import settle
@@ -31,9 +31,20 @@ from rattus_net.kit.play import settle
 DEFAULT_SECONDS = 0.8
 UCB_C = 0.5
 
-V = TypeVar("V")
 M = TypeVar("M")
 S = TypeVar("S", bound=GameState[Any])
+
+
+class SeatView(Protocol):
+    """What the search reads of a seat's view itself (the game's policy reads the rest)."""
+
+    @property
+    def seat(self) -> int: ...
+
+    def legal(self) -> Sequence[Any]: ...
+
+
+V = TypeVar("V", bound=SeatView)
 
 
 class Ismcts(ABC, Generic[V, M, S]):
@@ -73,14 +84,6 @@ class Ismcts(ABC, Generic[V, M, S]):
         """The bounded set of root moves the search compares."""
 
     @abstractmethod
-    def legal(self, view: V) -> Sequence[M]:
-        """The seat's legal moves (a forced one is played without a search)."""
-
-    @abstractmethod
-    def seat(self, view: V) -> int:
-        """The view's seat."""
-
-    @abstractmethod
     def determinize(self, view: V) -> tuple[S, Table]:
         """A full game consistent with ``view`` (drawn with ``self.rng``) and a table that
         knows its faces."""
@@ -104,13 +107,14 @@ class Ismcts(ABC, Generic[V, M, S]):
     # --- the search -------------------------------------------------------------------------
 
     def choose(self, view: V) -> M:
-        space = self.legal(view)
+        space = view.legal()
         if len(space) == 1:
-            return space[0]
+            move: M = space[0]  # (forced: played without a search)
+            return move
         cands = self.candidates(view)
         if len(cands) == 1:
             return cands[0]
-        seat = self.seat(view)
+        seat = view.seat
         k = len(cands)
         visits = [0] * k
         total = [0.0] * k

@@ -279,8 +279,14 @@ class GameDefinition(ABC, Generic[ConfigT, StateT, MoveT, ViewT]):
         stdin: IO[str], out: IO[str],
     ) -> StateT | None:  # fmt: skip
         """A game against bots on a plain-text table (``rattus play`` outside a terminal, or
-        when its ``text`` option asks), if the game has one; ``None`` if it has none."""
+        when ``plain_table`` says its options ask for it), if the game has one; ``None`` if
+        it has none. ``EOFError`` when ``stdin`` ends first."""
         return None
+
+    def plain_table(self, values: OptionValues) -> bool:
+        """Whether these option values ask ``rattus play`` for the plain-text table even in a
+        terminal."""
+        return False
 
     # --- the network table ------------------------------------------------------------------
 

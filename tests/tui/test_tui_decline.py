@@ -97,27 +97,12 @@ def test_settings_file_is_read_leniently(tmp_path: Path) -> None:
 def test_end_screen_shows_the_plague_variants_survivors_as_survivors() -> None:
     """Everybody keeps a rat against a nun row without nuns; in the variant the fewest rats
     survive, and the end screen says "survives" for them, "DEAD" for the others."""
-    import random
+    from games.cartus.helpers import plague_variant_game
 
     import rattus_net.games.cartus.ui.render as R
-    from rattus_net.games.cartus.choices import legal_choices
-    from rattus_net.games.cartus.record import GameRecord
     from rattus_net.games.cartus.view import PlayerView
-    from rattus_net.kit.play import play_to_end
 
-    data = {
-        "format": "rattus-record",
-        "version": 2,
-        "players": ["Ann", "Bob", "Cid"],
-        "options": {"plague_survivors": True},
-        "seed": 4,
-        "cards": {"nun_row": ["Pea0", "Bou0", "Chu0", "Chi0", "Mag0"]},
-    }
-    game, table = GameRecord.from_dict(data).replay()
-    rng = random.Random(4)
-    play_to_end(
-        game, table, lambda g, s: legal_choices(g, s)[rng.randrange(len(legal_choices(g, s)))]
-    )
+    game, _ = plague_variant_game()
     r = game.result
     assert r.variant_survivors
     text = str(R.scoring(PlayerView(game, 0)))

@@ -15,7 +15,7 @@ from rattus_net.games.cartus.secure import CartusSecure
 from rattus_net.games.cartus.tablewords import CartusWords
 from rattus_net.games.cartus.view import PlayerView
 from rattus_net.kit.chance import ChanceSource
-from rattus_net.kit.interface import NO_BUDGET, Bot, Budget, GameDefinition, Outcome, Table
+from rattus_net.kit.interface import GameDefinition, Outcome, Table
 from rattus_net.kit.local import LocalTable
 from rattus_net.kit.options import Option, OptionSchema, OptionValue, OptionValues
 
@@ -76,6 +76,9 @@ class CartusGame(GameDefinition[GameConfig, Game, Move, PlayerView]):
     max_players = 5
     order = 10
     options = OPTIONS
+    parse_move = staticmethod(parse_move)
+    format_move = staticmethod(format_move)
+    make_bot = staticmethod(make_bot)
     named_in_formats = False
     network_play = True
 
@@ -100,17 +103,6 @@ class CartusGame(GameDefinition[GameConfig, Game, Move, PlayerView]):
         if seat not in game.to_act():
             return []
         return PlayerView(game, seat).legal()
-
-    def parse_move(self, text: str) -> Move:
-        return parse_move(text)
-
-    def format_move(self, move: Move) -> str:
-        return format_move(move)
-
-    def make_bot(
-        self, kind: str, seed: int | None, budget: Budget = NO_BUDGET
-    ) -> Bot[PlayerView, Move]:
-        return make_bot(kind, seed, budget)
 
     def outcome(self, game: Game) -> Outcome | None:
         r = game.result

@@ -14,26 +14,9 @@ from dataclasses import replace
 from typing import Any
 
 from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus import moves as mv
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.moves import (
-    ChoosePlayer,
-    DecisionKind,
-    DeclineAction,
-    Discard,
-    DiscardHandles,
-    Enter,
-    EnterHidden,
-    Give,
-    GiveHandles,
-    HandleMove,
-    Look,
-    Move,
-    PassHandle,
-    PlayPass,
-    Supply,
-    TakeAction,
-)
 from rattus_net.games.cartus.record import CardOrder, GameRecord, result_summary
 from rattus_net.kit.errors import IllegalMove, RattusNetError
 from rattus_net.kit.interface import OpenedGame, SecureGame, WireError, WireValue
@@ -66,7 +49,7 @@ def _ints(value: WireValue, what: str, limit: int = 64) -> tuple[int, ...]:
     return tuple(_int(v, what, 0, 1 << 20) for v in value)
 
 
-class CartusSecure(SecureGame[GameConfig, Game, Move]):
+class CartusSecure(SecureGame[GameConfig, Game, mv.Move]):
     """Rattus Cartus behind the network table's interface (see the module docstring)."""
 
     name = "cartus"
@@ -132,38 +115,38 @@ class CartusSecure(SecureGame[GameConfig, Game, Move]):
     # --- moves --------------------------------------------------------------------------------
 
     def public_move(
-        self, game: Game, seat: int, move: Move
-    ) -> tuple[Move | HandleMove, tuple[int, ...] | None]:
+        self, game: Game, seat: int, move: mv.Move
+    ) -> tuple[mv.Move | mv.HandleMove, tuple[int, ...] | None]:
         public, handles = game.to_handles(seat, move)
-        return public, (handles if isinstance(move, Enter) else None)
+        return public, (handles if isinstance(move, mv.Enter) else None)
 
     def move_to_wire(
-        self, move: Move | HandleMove, commitment: bytes | None = None
+        self, move: mv.Move | mv.HandleMove, commitment: bytes | None = None
     ) -> dict[str, WireValue]:
         match move:
-            case Supply(card, looks):
+            case mv.Supply(card, looks):
                 return {"t": "supply", "c": card, "l": list(looks)}
-            case EnterHidden(building, count):
+            case mv.EnterHidden(building, count):
                 if commitment is None:
                     raise ValueError("entering needs the commitment to the laid handles")
                 return {"t": "enter", "b": building, "n": count, "c": commitment}
-            case PassHandle(handle):
+            case mv.PassHandle(handle):
                 return {"t": "pass", "h": handle}
-            case GiveHandles(handles):
+            case mv.GiveHandles(handles):
                 return {"t": "give", "h": list(handles)}
-            case DiscardHandles(handles):
+            case mv.DiscardHandles(handles):
                 return {"t": "discard", "h": list(handles)}
-            case Look(positions):
+            case mv.Look(positions):
                 return {"t": "look", "p": list(positions)}
-            case ChoosePlayer(player):
+            case mv.ChoosePlayer(player):
                 return {"t": "choose", "p": player}
-            case TakeAction():
+            case mv.TakeAction():
                 return {"t": "take"}
-            case DeclineAction():
+            case mv.DeclineAction():
                 return {"t": "decline"}
         raise ValueError(f"this move has no wire form: {move!r}")
 
-    def move_from_wire(self, value: WireValue) -> tuple[Move | HandleMove, bytes | None]:
+    def move_from_wire(self, value: WireValue) -> tuple[mv.Move | mv.HandleMove, bytes | None]:
         if not isinstance(value, dict) or not isinstance(value.get("t"), str):
             raise WireError("a move is a map with a type")
         t = value["t"]
@@ -171,9 +154,9 @@ class CartusSecure(SecureGame[GameConfig, Game, Move]):
         if keys is None or set(value) != keys:
             raise WireError(f"malformed {t!r} move")
         if t == "supply":
-            return Supply(_int(value["c"], "card", 0, 64), _ints(value["l"], "looks")), None
+            return mv.Supply(_int(value["c"], "card", 0, 64), _ints(value["l"], "looks")), None
         if t == "enter":
-            move = EnterHidden(
+            move = mv.EnterHidden(
                 _int(value["b"], "building", 0, 64), _int(value["n"], "count", 0, 200)
             )
             c = value["c"]
@@ -181,34 +164,36 @@ class CartusSecure(SecureGame[GameConfig, Game, Move]):
                 raise WireError("commitment must be 32 bytes")
             return move, c
         if t == "pass":
-            return PassHandle(_int(value["h"], "handle", 0, 1 << 20)), None
+            return mv.PassHandle(_int(value["h"], "handle", 0, 1 << 20)), None
         if t == "give":
-            return GiveHandles(_ints(value["h"], "handles", 200)), None
+            return mv.GiveHandles(_ints(value["h"], "handles", 200)), None
         if t == "discard":
-            return DiscardHandles(_ints(value["h"], "handles", 200)), None
+            return mv.DiscardHandles(_ints(value["h"], "handles", 200)), None
         if t == "look":
-            return Look(_ints(value["p"], "positions")), None
+            return mv.Look(_ints(value["p"], "positions")), None
         if t == "take":
-            return TakeAction(), None
+            return mv.TakeAction(), None
         if t == "decline":
-            return DeclineAction(), None
-        return ChoosePlayer(_int(value["p"], "player", 0, 64)), None
+            return mv.DeclineAction(), None
+        return mv.ChoosePlayer(_int(value["p"], "player", 0, 64)), None
 
     def committed(self, game: Game) -> bool:
         d = game.decision
-        return d is not None and d.kind is DecisionKind.SUPPLY and game.config.simultaneous_supply
+        return (
+            d is not None and d.kind is mv.DecisionKind.SUPPLY and game.config.simultaneous_supply
+        )
 
-    def check_committed(self, game: Game, seat: int, move: Move) -> None:
-        if not isinstance(move, Supply):
+    def check_committed(self, game: Game, seat: int, move: mv.Move) -> None:
+        if not isinstance(move, mv.Supply):
             raise IllegalMove("a supply choice is expected")
         game.check_supply(seat, move)
 
     def hand_handles(self, move: Any, opened: tuple[int, ...]) -> tuple[int, ...]:
-        if isinstance(move, GiveHandles | DiscardHandles):
+        if isinstance(move, mv.GiveHandles | mv.DiscardHandles):
             return tuple(move.handles)
-        if isinstance(move, PassHandle):
+        if isinstance(move, mv.PassHandle):
             return (move.handle,)
-        if isinstance(move, EnterHidden):
+        if isinstance(move, mv.EnterHidden):
             return opened
         return ()
 
@@ -258,18 +243,18 @@ def face_record(opened: OpenedGame) -> GameRecord:
         # From its ciphertext, or public (supply cards) in the public engine.
         return faces[h] if h in faces else int(g.faces[h])
 
-    moves: list[tuple[int, Move]] = []
+    moves: list[tuple[int, mv.Move]] = []
     for i, (seat, move) in enumerate(g.history):
-        face_move: Move
-        if isinstance(move, EnterHidden):
+        face_move: mv.Move
+        if isinstance(move, mv.EnterHidden):
             handles = opened.openings.get(i, ())
-            face_move = Enter(move.building, tuple(sorted(face(h) for h in handles)))
-        elif isinstance(move, PassHandle):
-            face_move = PlayPass()
-        elif isinstance(move, GiveHandles):
-            face_move = Give(tuple(sorted(face(h) for h in move.handles)))
-        elif isinstance(move, DiscardHandles):
-            face_move = Discard(tuple(sorted(face(h) for h in move.handles)))
+            face_move = mv.Enter(move.building, tuple(sorted(face(h) for h in handles)))
+        elif isinstance(move, mv.PassHandle):
+            face_move = mv.PlayPass()
+        elif isinstance(move, mv.GiveHandles):
+            face_move = mv.Give(tuple(sorted(face(h) for h in move.handles)))
+        elif isinstance(move, mv.DiscardHandles):
+            face_move = mv.Discard(tuple(sorted(face(h) for h in move.handles)))
         else:
             face_move = move
         moves.append((seat, face_move))

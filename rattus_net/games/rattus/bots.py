@@ -18,28 +18,13 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Sequence
 
 from rattus_net.bots import bot_of_kind
 from rattus_net.bots.ismcts import Ismcts
 from rattus_net.bots.random import RandomBot
+from rattus_net.games.rattus import moves as mv
 from rattus_net.games.rattus.components import CODE_OF, Token
 from rattus_net.games.rattus.game import Kind, Phase, RattusGame
-from rattus_net.games.rattus.moves import (
-    Done,
-    King,
-    Merchant,
-    Monk,
-    Move,
-    Place,
-    Plague,
-    Spread,
-    StartPlace,
-    Swap,
-    Take,
-    TurnUp,
-    Witch,
-)
 from rattus_net.games.rattus.view import RattusView, determinize
 from rattus_net.kit.interface import NO_BUDGET, Bot, Budget, Table
 
@@ -188,7 +173,7 @@ class RattusHeuristicBot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: RattusView) -> Move:
+    def choose(self, view: RattusView) -> mv.Move:
         space = view.legal()
         if len(space) == 1:
             return space[0]
@@ -197,23 +182,23 @@ class RattusHeuristicBot:
         top = [m for v, m in scored if v >= best - 1e-9]
         return top[self.rng.randrange(len(top))]
 
-    def score_moves(self, view: RattusView, space: list[Move]) -> list[tuple[float, Move]]:
+    def score_moves(self, view: RattusView, space: list[mv.Move]) -> list[tuple[float, mv.Move]]:
         """Every legal move with the heuristic's value (higher is better)."""
         ctx = _Ctx(view)
         d = view.decision
         assert d is not None
         return [(self._value(ctx, d.kind, m), m) for m in space]
 
-    def _value(self, ctx: _Ctx, kind: Kind, m: Move) -> float:
+    def _value(self, ctx: _Ctx, kind: Kind, m: mv.Move) -> float:
         seat = ctx.seat
         view = ctx.view
-        if isinstance(m, StartPlace):
+        if isinstance(m, mv.StartPlace):
             a, b = (ctx.index[r] for r in m.regions)
             same = 0.3 if a == b else 0.0
             return -ctx.threat(a) - ctx.threat(b) - same
-        if isinstance(m, Take):
+        if isinstance(m, mv.Take):
             return self._card_value(ctx, m.card)
-        if isinstance(m, Place):
+        if isinstance(m, mv.Place):
             v = 0.0
             cnt = 0
             if m.region is not None:
@@ -230,25 +215,25 @@ class RattusHeuristicBot:
             if kind is Kind.TURN and cnt >= view.supply[seat]:
                 v += ctx.ending_value(cnt)  # all our cubes out: the game may end (b)
             return v
-        if isinstance(m, King):
+        if isinstance(m, mv.King):
             return 2.0
-        if isinstance(m, Merchant):
+        if isinstance(m, mv.Merchant):
             s, t = ctx.index[m.source], ctx.index[m.target]
             here = ctx.loss(s, ctx.cubes[s])[seat] * ctx.threat(s)
             there_cubes = list(ctx.cubes[t])
             there_cubes[seat] += m.count
             there = ctx.loss(t, there_cubes)[seat] * ctx.threat(t)
             return (here - there) * min(1.0, m.count / max(1, ctx.cubes[s][seat])) - 0.2
-        if isinstance(m, Monk):
+        if isinstance(m, mv.Monk):
             s, t = ctx.index[m.source], ctx.index[m.target]
             mine_s = ctx.cubes[s][seat] / max(1, sum(ctx.cubes[s]))
             mine_t = ctx.cubes[t][seat] / max(1, sum(ctx.cubes[t]))
             return (mine_s - mine_t) * (sum(ctx.cubes[t]) > 0) - 0.2
-        if isinstance(m, Witch):
+        if isinstance(m, mv.Witch):
             return -0.5
-        if isinstance(m, Swap):
+        if isinstance(m, mv.Swap):
             return 0.0 if not m.swap else -0.1
-        if isinstance(m, Plague):
+        if isinstance(m, mv.Plague):
             t = ctx.index[m.to]
             v = ctx.harm(t, 2 if m.knight else 0)
             if m.via is not None:
@@ -256,14 +241,14 @@ class RattusHeuristicBot:
             if kind is Kind.TURN and view.spread_ends_game(t):
                 v += ctx.ending_value()  # the spread takes the last token: the game ends (a)
             return v
-        if isinstance(m, Spread):
+        if isinstance(m, mv.Spread):
             v = 0.0
             for name in m.regions:
                 r = ctx.index[name]
                 others = sum(ctx.cubes[r]) - ctx.cubes[r][seat]
                 v += 0.3 * others - 1.0 * ctx.cubes[r][seat]
             return v
-        if isinstance(m, TurnUp):
+        if isinstance(m, mv.TurnUp):
             assert ctx.view.decision is not None and ctx.view.decision.region is not None
             r = ctx.view.decision.region
             tok = ctx.view.tokens(r)[m.slot - 1]
@@ -271,7 +256,7 @@ class RattusHeuristicBot:
                 return self._token_harm(ctx, r, tok)
             pool = ctx.by_ring[ctx.view.rings(r)[m.slot - 1]]  # the ring tells the pool
             return sum(self._token_harm(ctx, r, t) for t in pool) / max(1, len(pool))
-        if isinstance(m, Done):
+        if isinstance(m, mv.Done):
             return 0.0
         return 0.0
 
@@ -308,7 +293,11 @@ class RattusHeuristicBot:
         return value - 2.5 * freq * exposure - 0.3
 
 
-class RattusSearchBot(Ismcts[RattusView, Move, RattusGame]):
+SEVERAL = (mv.Place, mv.Plague, mv.StartPlace, mv.Spread)
+"""The kinds of move the search compares three of (of the others, the best one)."""
+
+
+class RattusSearchBot(Ismcts[RattusView, mv.Move, RattusGame]):
     """Determinized UCB search over the seat's own candidate moves, heuristic play-outs.
 
     Budget per decision: ``iterations`` (deterministic, for tests) and/or ``seconds``."""
@@ -328,31 +317,27 @@ class RattusSearchBot(Ismcts[RattusView, Move, RattusGame]):
     def make_policy(self, seed: int) -> RattusHeuristicBot:
         return RattusHeuristicBot(seed)
 
-    def legal(self, view: RattusView) -> Sequence[Move]:
-        return view.legal()
-
-    def seat(self, view: RattusView) -> int:
-        return view.seat
-
     def view(self, game: RattusGame, seat: int) -> RattusView:
         return RattusView(game, seat)
 
     def determinize(self, view: RattusView) -> tuple[RattusGame, Table]:
         return determinize(view, self.rng)
 
-    def candidates(self, view: RattusView) -> list[Move]:
+    def candidates(self, view: RattusView) -> list[mv.Move]:
         space = view.legal()
         scored = sorted(self.policy.score_moves(view, space), key=lambda x: -x[0])
         d = view.decision
         assert d is not None
         if d.kind in (Kind.SWAP, Kind.TURN_UP):
             return [m for _, m in scored]
-        out: list[Move] = []
+        out: list[mv.Move] = []
         # The best few of each kind of move (placing, moving the plague, taking a card...).
         per_kind: dict[type, int] = {}
         for _, m in scored:
             t = type(m)
-            if per_kind.get(t, 0) < (3 if t in (Place, Plague, StartPlace, Spread) else 1):
+            if per_kind.get(t, 0) < (
+                3 if t in (mv.Place, mv.Plague, mv.StartPlace, mv.Spread) else 1
+            ):
                 per_kind[t] = per_kind.get(t, 0) + 1
                 out.append(m)
         return out[: self.top_k + 4]
@@ -366,13 +351,13 @@ class RattusSearchBot(Ismcts[RattusView, Move, RattusGame]):
         return 0.7 * (r.winner == seat) + 0.3 * margin
 
 
-RattusBot = Bot[RattusView, Move]
+RattusBot = Bot[RattusView, mv.Move]
 
 
 def make_bot(kind: str, seed: int | None = None, budget: Budget = NO_BUDGET) -> RattusBot:
     """A Rattus bot of ``kind`` (one of ``BOT_KINDS``) with its own seeded randomness; the
     budget bounds the search bot's thinking per decision (its default time without one)."""
-    return bot_of_kind(kind, seed, budget, RandomBot[Move], RattusHeuristicBot, RattusSearchBot)
+    return bot_of_kind(kind, seed, budget, RandomBot[mv.Move], RattusHeuristicBot, RattusSearchBot)
 
 
 __all__ = ["RandomBot", "RattusBot", "RattusHeuristicBot", "RattusSearchBot", "make_bot"]

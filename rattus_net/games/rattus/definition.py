@@ -28,7 +28,7 @@ from rattus_net.games.rattus.secure import RULES, RattusSecure
 from rattus_net.games.rattus.tablewords import RattusWords
 from rattus_net.games.rattus.view import RattusView
 from rattus_net.kit.chance import ChanceSource
-from rattus_net.kit.interface import NO_BUDGET, Bot, Budget, GameDefinition, Outcome, Table
+from rattus_net.kit.interface import GameDefinition, Outcome, Table
 from rattus_net.kit.local import LocalTable
 from rattus_net.kit.options import Option, OptionSchema, OptionValues
 from rattus_net.kit.record import loads_json
@@ -71,6 +71,9 @@ class RattusDefinition(GameDefinition[RattusConfig, RattusGame, Move, RattusView
     max_players = 4
     order = 20
     options = OPTIONS
+    parse_move = staticmethod(parse_move)
+    format_move = staticmethod(format_move)
+    make_bot = staticmethod(make_bot)
     network_play = True
     network_version = RULES
     """2: struck cubes go back to the supply, the new end of the game and tie-break (issue
@@ -92,17 +95,6 @@ class RattusDefinition(GameDefinition[RattusConfig, RattusGame, Move, RattusView
 
     def legal(self, game: RattusGame, seat: int) -> list[Move]:
         return legal(game, seat)
-
-    def parse_move(self, text: str) -> Move:
-        return parse_move(text)
-
-    def format_move(self, move: Move) -> str:
-        return format_move(move)
-
-    def make_bot(
-        self, kind: str, seed: int | None, budget: Budget = NO_BUDGET
-    ) -> Bot[RattusView, Move]:
-        return make_bot(kind, seed, budget)
 
     def outcome(self, game: RattusGame) -> Outcome | None:
         r = game.result
@@ -142,6 +134,9 @@ class RattusDefinition(GameDefinition[RattusConfig, RattusGame, Move, RattusView
 
     def selfplay_words(self, players: int) -> RattusSelfplay:
         return RattusSelfplay(players)
+
+    def plain_table(self, values: OptionValues) -> bool:
+        return bool(values.get("text"))
 
     def play_text(
         self, players: int, bots: str, seed: int | None, values: OptionValues,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rattus_net.games.rattus import moves as mv
 from rattus_net.games.rattus.components import CARDS
 from rattus_net.games.rattus.decision import SUPPLY, Decision, Kind
 from rattus_net.games.rattus.errors import (
@@ -19,22 +20,6 @@ from rattus_net.games.rattus.errors import (
     NoTokens,
     OutOfOrder,
     RegionFull,
-)
-from rattus_net.games.rattus.moves import (
-    Done,
-    King,
-    Merchant,
-    Monk,
-    Move,
-    Place,
-    Plague,
-    Spread,
-    StartPlace,
-    Swap,
-    Take,
-    TurnUp,
-    Witch,
-    format_move,
 )
 from rattus_net.kit.errors import BadChoice, NotYourTurn, WrongCount
 from rattus_net.kit.table import Reveal
@@ -58,22 +43,26 @@ def _ability(game: RattusGame, seat: int, card: str) -> None:
         raise AbilityNotAllowed(f"the {card}'s ability is used once per turn")
 
 
+def _not_now(kind: Kind, move: mv.Move) -> NotYourTurn:
+    return NotYourTurn(f"the game waits for a {kind.value} decision, not {mv.format_move(move)!r}")
+
+
 def can_place(game: RattusGame, seat: int) -> bool:
     """Whether B is possible: cubes left and a region with tokens."""
     return game.supply[seat] > 0 and any(game.tokens)
 
 
-def check(game: RattusGame, d: Decision, move: Move) -> Move:
+def check(game: RattusGame, d: Decision, move: mv.Move) -> mv.Move:
     """The move with canonical names if it answers ``d`` legally; raises otherwise."""
     seat = d.player
     kind = d.kind
     rn = game.regions
-    if kind is Kind.START and isinstance(move, StartPlace):
+    if kind is Kind.START and isinstance(move, mv.StartPlace):
         a, b = (game.region(r) for r in move.regions)
-        return StartPlace((rn[a], rn[b]))
-    if kind is Kind.SWAP and isinstance(move, Swap):
+        return mv.StartPlace((rn[a], rn[b]))
+    if kind is Kind.SWAP and isinstance(move, mv.Swap):
         return move
-    if kind is Kind.SPREAD and isinstance(move, Spread):
+    if kind is Kind.SPREAD and isinstance(move, mv.Spread):
         assert d.region is not None
         picked = tuple(sorted(game.region(r) for r in move.regions))
         if len(picked) != d.count:
@@ -83,18 +72,20 @@ def check(game: RattusGame, d: Decision, move: Move) -> Move:
                 raise NotNeighbour(f"{rn[r]} is not a neighbour of {rn[d.region]}")
         if picked not in spread_options(game, d.region, d.count):
             raise RegionFull("a region holds at most 3 tokens")
-        return Spread(tuple(rn[r] for r in picked))
-    if kind is Kind.TURN_UP and isinstance(move, TurnUp):
+        return mv.Spread(tuple(rn[r] for r in picked))
+    if kind is Kind.TURN_UP and isinstance(move, mv.TurnUp):
         assert d.region is not None
         if not 1 <= move.slot <= len(game.tokens[d.region]):
             raise BadChoice(f"{rn[d.region]} holds {len(game.tokens[d.region])} token(s)")
         return move
-    if kind is Kind.FINAL and isinstance(move, Done):
+    if kind is Kind.FINAL and isinstance(move, mv.Done):
         return move
     if kind not in (Kind.TURN, Kind.FINAL):
-        raise NotYourTurn(f"the game waits for a {kind.value} decision, not {format_move(move)!r}")
+        raise NotYourTurn(
+            f"the game waits for a {kind.value} decision, not {mv.format_move(move)!r}"
+        )
     final = kind is Kind.FINAL
-    if isinstance(move, Take):
+    if isinstance(move, mv.Take):
         if final:
             raise OutOfOrder("nobody takes a class card in the final round")
         if game.took:
@@ -102,10 +93,10 @@ def check(game: RattusGame, d: Decision, move: Move) -> Move:
         c = game.card(move.card)
         if game.holder[c] == seat:
             raise BadChoice(f"{game.name(seat)} holds the {CARDS[c]} already")
-        return Take(CARDS[c])
-    if isinstance(move, Place):
+        return mv.Take(CARDS[c])
+    if isinstance(move, mv.Place):
         return _check_place(game, seat, move, final)
-    if isinstance(move, King):
+    if isinstance(move, mv.King):
         _ability(game, seat, "King")
         r = game.region(move.region)
         if game.tokens[r]:
@@ -114,8 +105,8 @@ def check(game: RattusGame, d: Decision, move: Move) -> Move:
             )
         if not game.cubes[r][seat]:
             raise AbilityNotAllowed(f"{game.name(seat)} has no cube in {rn[r]} (ruling 6.2)")
-        return King(rn[r])
-    if isinstance(move, Monk):
+        return mv.King(rn[r])
+    if isinstance(move, mv.Monk):
         _ability(game, seat, "Monk")
         src, dst = game.region(move.source), game.region(move.target)
         if not 1 <= move.slot <= len(game.tokens[src]):
@@ -124,8 +115,8 @@ def check(game: RattusGame, d: Decision, move: Move) -> Move:
             raise NotNeighbour(f"{rn[dst]} is not a neighbour of {rn[src]}")
         if len(game.tokens[dst]) >= MAX_TOKENS:
             raise RegionFull(f"{rn[dst]} holds 3 tokens already")
-        return Monk(rn[src], move.slot, rn[dst])
-    if isinstance(move, Merchant):
+        return mv.Monk(rn[src], move.slot, rn[dst])
+    if isinstance(move, mv.Merchant):
         _ability(game, seat, "Merchant")
         src, dst = game.region(move.source), game.region(move.target)
         if not 1 <= move.count <= MERCHANT_MAX:
@@ -134,8 +125,8 @@ def check(game: RattusGame, d: Decision, move: Move) -> Move:
             raise WrongCount(f"{game.name(seat)} has {game.cubes[src][seat]} cube(s) in {rn[src]}")
         if dst not in game.nbrs[src]:
             raise NotNeighbour(f"{rn[dst]} is not a neighbour of {rn[src]}")
-        return Merchant(rn[src], rn[dst], move.count)
-    if isinstance(move, Witch):
+        return mv.Merchant(rn[src], rn[dst], move.count)
+    if isinstance(move, mv.Witch):
         _ability(game, seat, "Witch")
         out = []
         for name, slot in (move.first, move.second):
@@ -145,13 +136,13 @@ def check(game: RattusGame, d: Decision, move: Move) -> Move:
             out.append((rn[r], slot))
         if out[0] == out[1]:
             raise BadChoice("the Witch looks at two different tokens")
-        return Witch(out[0], out[1])
-    if isinstance(move, Plague):
+        return mv.Witch(out[0], out[1])
+    if isinstance(move, mv.Plague):
         return _check_plague(game, seat, move, final)
-    raise NotYourTurn(f"the game waits for a {kind.value} decision, not {format_move(move)!r}")
+    raise _not_now(kind, move)
 
 
-def _check_place(game: RattusGame, seat: int, move: Place, final: bool) -> Place:
+def _check_place(game: RattusGame, seat: int, move: mv.Place, final: bool) -> mv.Place:
     rn = game.regions
     if final and move.region is not None:
         raise OutOfOrder("no cubes are placed in the final round, except the Peasant's one")
@@ -177,10 +168,10 @@ def _check_place(game: RattusGame, seat: int, move: Place, final: bool) -> Place
             raise WrongCount(f"{game.name(seat)} has no cube left for the Peasant")
     elif region is None:
         raise WrongCount("a region is needed")
-    return Place(region, extra)
+    return mv.Place(region, extra)
 
 
-def _check_plague(game: RattusGame, seat: int, move: Plague, final: bool) -> Plague:
+def _check_plague(game: RattusGame, seat: int, move: mv.Plague, final: bool) -> mv.Plague:
     rn = game.regions
     here = game.plague
     if final:
@@ -207,31 +198,31 @@ def _check_plague(game: RattusGame, seat: int, move: Plague, final: bool) -> Pla
         raise NotNeighbour(f"{rn[to]} is not a neighbour of {rn[here]}")
     if move.knight and not (game.tokens[to] and any(game.cubes[to])):
         raise AbilityNotAllowed(f"no outbreak in {rn[to]}: the Knight's +2 changes nothing")
-    return Plague(rn[to], via, move.knight)
+    return mv.Plague(rn[to], via, move.knight)
 
 
 # --- performing ---------------------------------------------------------------------------------
 
 
-def perform(game: RattusGame, d: Decision, move: Move) -> None:
+def perform(game: RattusGame, d: Decision, move: mv.Move) -> None:
     """Apply a move that ``check`` accepted."""
     seat = d.player
     final = d.kind is Kind.FINAL
     G = type(game)
     again = (G._t_ask, (d.kind, seat))
-    if isinstance(move, StartPlace):
+    if isinstance(move, mv.StartPlace):
         for name in move.regions:
             game.cubes[game.region(name)][seat] += 1
         game.supply[seat] -= 2
         game.emit("start-place", seat, regions=list(move.regions))
-    elif isinstance(move, Take):
+    elif isinstance(move, mv.Take):
         c = CARDS.index(move.card)
         before = game.holder[c]
         game.holder[c] = seat
         game.took = True
         game.emit("take", seat, card=move.card, taken_from=before)
         game._then(again)
-    elif isinstance(move, Place):
+    elif isinstance(move, mv.Place):
         if move.region is not None:
             r = game.region(move.region)
             count = min(len(game.tokens[r]), game.supply[seat])
@@ -245,14 +236,14 @@ def perform(game: RattusGame, d: Decision, move: Move) -> None:
             game.emit("peasant", seat, region=move.extra)
         game.placed = True
         game._then(again)
-    elif isinstance(move, King):
+    elif isinstance(move, mv.King):
         r = game.region(move.region)
         game.cubes[r][seat] -= 1
         game.palace[seat] += 1
         game.used.add("King")
         game.emit("king", seat, region=move.region)
         game._then(again)
-    elif isinstance(move, Monk):
+    elif isinstance(move, mv.Monk):
         src, dst = game.region(move.source), game.region(move.target)
         h = game.tokens[src].pop(move.slot - 1)
         game.tokens[dst].append(h)
@@ -260,14 +251,14 @@ def perform(game: RattusGame, d: Decision, move: Move) -> None:
         game.used.add("Monk")
         game.emit("monk", seat, source=move.source, slot=move.slot, target=move.target)
         game._then(again)
-    elif isinstance(move, Merchant):
+    elif isinstance(move, mv.Merchant):
         src, dst = game.region(move.source), game.region(move.target)
         game.cubes[src][seat] -= move.count
         game.cubes[dst][seat] += move.count
         game.used.add("Merchant")
         game.emit("merchant", seat, source=move.source, target=move.target, count=move.count)
         game._then(again)
-    elif isinstance(move, Witch):
+    elif isinstance(move, mv.Witch):
         pos = tuple((game.region(n), s - 1) for n, s in (move.first, move.second))
         a, b = pos
         game.witch_pair = (a, b)
@@ -280,7 +271,7 @@ def perform(game: RattusGame, d: Decision, move: Move) -> None:
             again,
         )
         game.pending = Reveal(handles, seat)
-    elif isinstance(move, Swap):
+    elif isinstance(move, mv.Swap):
         assert game.witch_pair is not None
         (ra, sa), (rb, sb) = game.witch_pair
         if move.swap:
@@ -291,7 +282,7 @@ def perform(game: RattusGame, d: Decision, move: Move) -> None:
                 game.origin[tb[sb]] = game.regions[ra]
         game.witch_pair = None
         game.emit("swap" if move.swap else "keep", seat)
-    elif isinstance(move, Plague):
+    elif isinstance(move, mv.Plague):
         to = game.region(move.to)
         game.plague = to
         if move.via is not None or move.knight or final:
@@ -307,12 +298,12 @@ def perform(game: RattusGame, d: Decision, move: Move) -> None:
                 (G._t_outbreak, (to, False)),
                 (G._t_end_turn, ()),
             )
-    elif isinstance(move, Spread):
+    elif isinstance(move, mv.Spread):
         do_spread(game, tuple(game.region(r) for r in move.regions))
-    elif isinstance(move, TurnUp):
+    elif isinstance(move, mv.TurnUp):
         assert d.region is not None
         game._turn_up(d.region, move.slot - 1, False)
-    elif isinstance(move, Done):
+    elif isinstance(move, mv.Done):
         game.emit("done", seat)
 
 
@@ -376,7 +367,7 @@ def tell_apart(game: RattusGame, seat: int, r: int) -> bool:
 # --- listing ------------------------------------------------------------------------------------
 
 
-def legal(game: RattusGame, seat: int) -> list[Move]:
+def legal(game: RattusGame, seat: int) -> list[mv.Move]:
     """Every legal move of ``seat`` now (empty if it is not to act)."""
     d = game.decision
     if d is None or d.player != seat:
@@ -384,72 +375,72 @@ def legal(game: RattusGame, seat: int) -> list[Move]:
     rn = game.regions
     k = game.k
     if d.kind is Kind.START:
-        return [StartPlace((rn[a], rn[b])) for a in range(k) for b in range(a, k)]
+        return [mv.StartPlace((rn[a], rn[b])) for a in range(k) for b in range(a, k)]
     if d.kind is Kind.SWAP:
-        return [Swap(False), Swap(True)]
+        return [mv.Swap(False), mv.Swap(True)]
     if d.kind is Kind.SPREAD:
         assert d.region is not None
         opts = spread_options(game, d.region, d.count)
-        return [Spread(tuple(rn[r] for r in o)) for o in opts]
+        return [mv.Spread(tuple(rn[r] for r in o)) for o in opts]
     if d.kind is Kind.TURN_UP:
         assert d.region is not None
-        return [TurnUp(i + 1) for i in range(len(game.tokens[d.region]))]
+        return [mv.TurnUp(i + 1) for i in range(len(game.tokens[d.region]))]
     final = d.kind is Kind.FINAL
-    out: list[Move] = [Done()] if final else []
+    out: list[mv.Move] = [mv.Done()] if final else []
     held = set(game.cards_of(seat)) - game.used
     if not final and not game.took:
-        out += [Take(c) for i, c in enumerate(CARDS) if game.holder[i] != seat]
+        out += [mv.Take(c) for i, c in enumerate(CARDS) if game.holder[i] != seat]
     with_tokens = [r for r in range(k) if game.tokens[r]]
     peasant = "Peasant" in held and game.supply[seat] > 0
     if final:
         if peasant:
-            out += [Place(None, rn[e]) for e in range(k)]
+            out += [mv.Place(None, rn[e]) for e in range(k)]
     elif not game.placed and game.supply[seat] > 0:
         for r in with_tokens:
-            out.append(Place(rn[r]))
+            out.append(mv.Place(rn[r]))
             if peasant and game.supply[seat] > len(game.tokens[r]):
-                out += [Place(rn[r], rn[e]) for e in range(k)]
+                out += [mv.Place(rn[r], rn[e]) for e in range(k)]
         if not with_tokens and peasant:
-            out += [Place(None, rn[e]) for e in range(k)]
+            out += [mv.Place(None, rn[e]) for e in range(k)]
     seat_cubes = [r for r in range(k) if game.cubes[r][seat]]
     if "King" in held:
-        out += [King(rn[r]) for r in seat_cubes if not game.tokens[r]]
+        out += [mv.King(rn[r]) for r in seat_cubes if not game.tokens[r]]
     if "Monk" in held:
         for r in with_tokens:
             for o in game.nbrs[r]:
                 if len(game.tokens[o]) < MAX_TOKENS:
-                    out += [Monk(rn[r], s + 1, rn[o]) for s in range(len(game.tokens[r]))]
+                    out += [mv.Monk(rn[r], s + 1, rn[o]) for s in range(len(game.tokens[r]))]
     if "Merchant" in held:
         for r in seat_cubes:
             top = min(MERCHANT_MAX, game.cubes[r][seat])
-            out += [Merchant(rn[r], rn[o], c) for o in game.nbrs[r] for c in range(1, top + 1)]
+            out += [mv.Merchant(rn[r], rn[o], c) for o in game.nbrs[r] for c in range(1, top + 1)]
     if "Witch" in held:
         pos = [(rn[r], s + 1) for r in with_tokens for s in range(len(game.tokens[r]))]
-        out += [Witch(a, b) for i, a in enumerate(pos) for b in pos[i + 1 :]]
+        out += [mv.Witch(a, b) for i, a in enumerate(pos) for b in pos[i + 1 :]]
     if (final and "Knight" in held) or (not final and (game.placed or not can_place(game, seat))):
         out += _plague_moves(game, final, "Knight" in held)
     return out
 
 
-def _plague_moves(game: RattusGame, final: bool, knight: bool) -> list[Move]:
+def _plague_moves(game: RattusGame, final: bool, knight: bool) -> list[mv.Move]:
     rn = game.regions
     here = game.plague
 
     def outbreak(r: int) -> bool:
         return bool(game.tokens[r]) and any(game.cubes[r])
 
-    out: list[Move] = []
+    out: list[mv.Move] = []
     targets: list[tuple[int, int | None]] = [(o, None) for o in game.nbrs[here]]
     if knight:
         targets += [(t, v) for v in game.nbrs[here] for t in game.nbrs[v] if t != here]
     for to, via in targets:
         v = None if via is None else rn[via]
         if not final or knight:
-            out.append(Plague(rn[to], v))
+            out.append(mv.Plague(rn[to], v))
         if knight and outbreak(to):
-            out.append(Plague(rn[to], v, True))
+            out.append(mv.Plague(rn[to], v, True))
     if final and knight and outbreak(here):
-        out.append(Plague(rn[here], None, True))
+        out.append(mv.Plague(rn[here], None, True))
     if final:
-        out = [m for m in out if isinstance(m, Plague)]
+        out = [m for m in out if isinstance(m, mv.Plague)]
     return out

@@ -17,6 +17,7 @@ from rattus_net.games.rattus.view import RattusView
 from rattus_net.kit.errors import IllegalMove, MoveSyntaxError
 from rattus_net.kit.interface import Budget
 from rattus_net.kit.local import LocalTable
+from rattus_net.kit.play import play_to_end
 
 HELP = """\
 Type a move, or: moves (list the legal moves, numbered: type a number), board, neighbours
@@ -73,37 +74,36 @@ def play_terminal(
     ]
     me = RattusView(game, 0)
     shown = 0
-    out.write(f"Rattus, {players} players: you against {players - 1} {bot_kind} bot(s).\n")
-    out.write("\n".join(HELP.splitlines()[:2]) + "\n")
-    while not game.is_over:
-        d = game.decision
-        if d is None:
-            table.answer(game)
-            continue
+
+    def tell() -> None:
+        nonlocal shown
         for e in me.events(shown):
             line = event_text(e, names, 0)
             if line:
                 out.write(line + "\n")
         shown = len(game.log)
-        bot = bots[d.player]
+
+    def choose(_: RattusGame, seat: int) -> Move:
+        tell()
+        bot = bots[seat]
         if bot is not None:
-            move = bot.choose(RattusView(game, d.player))
-            game.apply(d.player, move)
-            continue
+            return bot.choose(RattusView(game, seat))
         out.write("\n" + state_text(me, 0) + "\n")
-        if d.kind is Kind.TURN:
+        d = game.decision
+        if d is not None and d.kind is Kind.TURN:
             out.write(f"your cards: {', '.join(me.cards_of(0)) or 'none'}\n")
-        _human_move(game, me, stdin, out)
-    for e in me.events(shown):
-        line = event_text(e, names, 0)
-        if line:
-            out.write(line + "\n")
+        return _human_move(game, me, stdin, out)
+
+    out.write(f"Rattus, {players} players: you against {players - 1} {bot_kind} bot(s).\n")
+    out.write("\n".join(HELP.splitlines()[:2]) + "\n")
+    play_to_end(game, table, choose)
+    tell()
     out.write("\n" + state_text(me, 0) + "\n")
     return game
 
 
-def _human_move(game: RattusGame, me: RattusView, stdin: IO[str], out: IO[str]) -> None:
-    """Read lines until one is a legal move of seat 0, and play it."""
+def _human_move(game: RattusGame, me: RattusView, stdin: IO[str], out: IO[str]) -> Move:
+    """Read lines until one is a legal move of seat 0 (tried on a copy of the game)."""
     while True:
         text = _read(stdin, out)
         if not text:
@@ -126,10 +126,11 @@ def _human_move(game: RattusGame, me: RattusView, stdin: IO[str], out: IO[str]) 
         try:
             legal = me.legal()
             if text.isdigit() and 1 <= int(text) <= len(legal):
-                game.apply(0, legal[int(text) - 1])
+                move = legal[int(text) - 1]
             else:
-                game.apply(0, parse_move(text))
+                move = parse_move(text)
+            game.clone().apply(0, move)  # (the rules say whether it may be played)
         except (IllegalMove, MoveSyntaxError) as exc:
             out.write(f"not allowed: {exc}\n")
             continue
-        return
+        return move

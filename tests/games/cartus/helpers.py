@@ -14,18 +14,21 @@ clearly marked setup helpers that stand in for earlier rounds:
 from __future__ import annotations
 
 import copy
+import random
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from rattus_net.games.cartus import data as D
+from rattus_net.games.cartus.choices import legal_choices
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.data import Building
 from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.moves import DecisionKind, Enter, Move, Supply, TakeAction
+from rattus_net.games.cartus.record import GameRecord
 from rattus_net.games.cartus.view import PlayerView
 from rattus_net.kit.local import LocalTable
-from rattus_net.kit.play import settle
+from rattus_net.kit.play import play_to_end, settle
 
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve")
 
@@ -404,3 +407,20 @@ def deal_deck_to(sc: Scenario, seat: int, keep: int = 0) -> None:
         g.faces[h] = sc.table.face_of[h]
         g.seen[seat].add(h)
     g.hands[seat].extend(moved)
+
+
+def plague_variant_game() -> tuple[Game, LocalTable]:
+    """A finished 3-player game of the survivors variant whose nun row shows no nuns: the
+    plague kills everybody who kept a rat, and in the variant the fewest rats survive."""
+    data = {
+        "format": "rattus-record",
+        "version": 2,
+        "players": ["Ann", "Bob", "Cid"],
+        "options": {"plague_survivors": True},
+        "seed": 4,
+        "cards": {"nun_row": ["Pea0", "Bou0", "Chu0", "Chi0", "Mag0"]},
+    }
+    game, table = GameRecord.from_dict(data).replay()
+    rng = random.Random(4)
+    play_to_end(game, table, lambda g, s: rng.choice(list(legal_choices(g, s))))
+    return game, table

@@ -19,6 +19,8 @@ from rattus_net.kit.errors import RecordError
 from rattus_net.kit.local import LocalTable
 from rattus_net.kit.play import play_to_end
 
+from .helpers import plague_variant_game
+
 
 def random_game(n: int, seed: int, simultaneous: bool = False) -> tuple[Game, LocalTable]:
     rng = random.Random(seed)
@@ -208,19 +210,7 @@ def test_plague_variant_survivors_are_survivors_in_the_record_and_report() -> No
     the fewest rats survive, and the record and the report say so (not "dead")."""
     from rattus_net.games.cartus.report import result_dict, result_text
 
-    data = {
-        "format": "rattus-record",
-        "version": 2,
-        "players": ["Ann", "Bob", "Cid"],
-        "options": {"plague_survivors": True},
-        "seed": 4,
-        "cards": {"nun_row": ["Pea0", "Bou0", "Chu0", "Chi0", "Mag0"]},
-    }
-    game, table = GameRecord.from_dict(data).replay()
-    rng = random.Random(4)
-    play_to_end(
-        game, table, lambda g, s: legal_choices(g, s)[rng.randrange(len(legal_choices(g, s)))]
-    )
+    game, table = plague_variant_game()
     r = game.result
     assert r.nuns == 0 and min(r.rats) > 0 and r.variant_survivors
     survivors = [s for s in range(3) if r.rats[s] == min(r.rats)]

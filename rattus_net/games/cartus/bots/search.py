@@ -15,7 +15,6 @@ are instant.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 from rattus_net.bots.ismcts import DEFAULT_SECONDS, Ismcts
 from rattus_net.games.cartus import data as D
@@ -57,12 +56,6 @@ class SearchBot(Ismcts[PlayerView, Move, Game]):
 
     def make_policy(self, seed: int) -> HeuristicBot:
         return HeuristicBot(seed)
-
-    def legal(self, view: PlayerView) -> Sequence[Move]:
-        return view.legal()
-
-    def seat(self, view: PlayerView) -> int:
-        return view.seat
 
     def view(self, game: Game, seat: int) -> PlayerView:
         return PlayerView(game, seat)
