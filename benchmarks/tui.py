@@ -192,7 +192,11 @@ async def hosted_lag(players: int, seed: int) -> None:
 
     root = Path(tempfile.mkdtemp(prefix="rattus-bench-"))
     lobby = HostLobby(
-        "Bench", TableOptions(players, "first-game"), "Hana", advertise=False, root=root
+        "Bench",
+        TableOptions.of("cartus", players, buildings="first-game"),
+        "Hana",
+        advertise=False,
+        root=root,
     )
     app = RattusNetApp(lobby=lobby)
     late: list[float] = []
@@ -236,7 +240,11 @@ async def idle_cpu(players: int, seconds: float) -> None:
 
     root = Path(tempfile.mkdtemp(prefix="rattus-bench-"))
     lobby = HostLobby(
-        "Idle", TableOptions(players, "first-game"), "Hana", advertise=False, root=root
+        "Idle",
+        TableOptions.of("cartus", players, buildings="first-game"),
+        "Hana",
+        advertise=False,
+        root=root,
     )
     app = RattusNetApp(lobby=lobby)
     async with app.run_test(size=(80, 24)) as pilot:
