@@ -196,8 +196,11 @@ def move_to_wire(
 def move_from_wire(
     value: WireValue, peer: str, game: SecureGame | None = None
 ) -> tuple[Any, bytes | None]:
-    """Parse a wire move (and the commitment of its hidden part); DecodeError naming ``peer``."""
+    """Parse a wire move (and the commitment of its hidden part); DecodeError naming ``peer``,
+    whatever the game's parser raised (a move is a peer's bytes: it can never crash us)."""
     try:
         return (game or _default()).move_from_wire(value)
     except WireError as exc:
         raise DecodeError(peer, str(exc)) from None
+    except Exception as exc:  # (a parser's own ValueError, RecursionError...: still bad input)
+        raise DecodeError(peer, f"unreadable move ({type(exc).__name__})") from None

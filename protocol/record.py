@@ -321,6 +321,9 @@ def verify_record(data: bytes) -> Verdict:
         # A state the replay cannot reach from signed messages: nobody is named.
         verdict.kind, verdict.seats, verdict.evidence = DAMAGED, (), ()
         verdict.reason = f"the record cannot be replayed: {exc}"
+    except Exception as exc:  # the verifier says what it found, never a traceback
+        verdict.kind, verdict.seats, verdict.evidence = DAMAGED, (), ()
+        verdict.reason = f"the record cannot be replayed ({type(exc).__name__}: {exc})"
     verdict.messages = len(session.transcript)
     verdict.shuffles_verified = session.ops["shuffles_verified"]
     verdict.shares_verified = session.ops["shares_verified"]

@@ -422,7 +422,13 @@ class Session(Schedule):
             elif isinstance(exc, IllegalMove):
                 seat, reason = self._seat_of(None, st), f"illegal move: {exc}"
             else:
-                raise
+                # Anything else a step's messages made our checks raise (a number the game's
+                # parser could not read, a state no honest message leads to) is still their
+                # doing, never a crash: the step's only sender is blamed on the message it
+                # signed (the verifier, replaying it, meets the same error); a step of
+                # several senders stops naming nobody.
+                seat = self._seat_of(None, st)
+                reason = f"its {st.kind} message breaks the game ({type(exc).__name__}: {exc})"
             if seat is None:
                 # Nothing says whose message it was: stop, naming nobody.
                 self._abort(None, f"step {st.index} ({st.kind}) fails: {reason}", ())

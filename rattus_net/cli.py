@@ -18,6 +18,7 @@ from protocol.safetext import safetext
 from protocol.wire import PROTOCOL_VERSION
 from rattus_net.bots import BOT_KINDS
 from rattus_net.engine.errors import RattusError, RecordError
+from rattus_net.engine.numbers import ascii_decimal, ascii_int
 from rattus_net.games import DEFAULT_GAME, GAMES, get_game
 from rattus_net.games.cartus.config import BuildingSelection
 from rattus_net.games.cartus.data import COLOURS
@@ -35,10 +36,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    value = ascii_int(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
     if value < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
     return value
@@ -458,10 +458,9 @@ NETWORK_COMMANDS = ("host", "join", "tables", "resume")
 
 
 def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    value = ascii_decimal(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds")
     if not 0 < value <= 3600:
         raise argparse.ArgumentTypeError("must be between 0 and 3600 seconds")
     return value

@@ -16,6 +16,7 @@ from typing import IO, Any
 
 from rattus_net.bots.rattus import RATTUS_BOTS, RattusBot, make_rattus_bot
 from rattus_net.engine.errors import IllegalMove, SetupError
+from rattus_net.engine.numbers import ascii_int
 from rattus_net.games.rattus.components import Components
 from rattus_net.games.rattus.game import Kind, RattusConfig, RattusGame
 from rattus_net.games.rattus.loader import load_components
@@ -290,8 +291,9 @@ def play_terminal(
                 continue
             try:
                 legal = me.legal()
-                if text.isdigit() and 1 <= int(text) <= len(legal):
-                    game.apply(0, legal[int(text) - 1])
+                number = ascii_int(text, 1, len(legal))
+                if number is not None:
+                    game.apply(0, legal[number - 1])
                 else:
                     game.apply(0, parse_move(text))
             except IllegalMove as exc:

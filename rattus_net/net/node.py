@@ -652,6 +652,10 @@ class PeerNode:
                     self._fault(None, f"{who} disagree about what was sent: {exc.reason}")
                 else:
                     self._fault(exc.seat if isinstance(exc, SessionFault) else None, exc.reason)
+            except Exception as exc:  # (the session turns a peer's bad input into a fault)
+                log.exception("a frame from seat %d could not be handled", seat)
+                self._fault(seat, f"sent a frame that could not be handled ({type(exc).__name__})")
+                continue
             self.got[seat] += 1
             self.received[seat].append(frame)
             self.journal.append(["r", seat, frame], sync=False)

@@ -39,6 +39,7 @@ from typing import Any
 from protocol.crypto.identity import Identity
 from protocol.params import PeerSecrets
 from rattus_net.bots import BOT_LEVELS, BOT_NAMES
+from rattus_net.engine.numbers import ascii_int
 from rattus_net.net import play
 from rattus_net.net.botseats import BotSeats
 from rattus_net.net.discovery import (
@@ -77,10 +78,9 @@ def address_text(text: str) -> tuple[str, int]:
     host = host.strip("[]")
     if not sep or not host:
         raise ValueError(f"{text.strip() or 'nothing'!r} is not HOST:PORT (e.g. 192.168.1.5:7000)")
-    try:
-        value = int(port)
-    except ValueError:
-        raise ValueError(f"{port!r} is not a port number") from None
+    value = ascii_int(port)
+    if value is None:
+        raise ValueError(f"{port!r} is not a port number")
     if not 0 < value < 65536:
         raise ValueError("a port is 1 to 65535")
     return host, value

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from rattus_net.engine.numbers import ascii_int
 from rattus_net.games.cartus.data import face_code, parse_face
 
 
@@ -166,9 +167,10 @@ def format_move(move: Move) -> str:
 
 
 def _index(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
+    number = ascii_int(text, 1)
+    if number is None:
         raise MoveSyntaxError(f"expected a number from 1, got {text!r}")
-    return int(text) - 1
+    return number - 1
 
 
 def _cards(words: list[str]) -> tuple[int, ...]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rattus_net.engine.errors import SetupError
+from rattus_net.engine.numbers import ascii_int
 
 FORMAT = "rattus-components"
 VERSION = 1
@@ -66,7 +67,8 @@ class Token:
     @staticmethod
     def parse(text: str, start: bool, where: str) -> Token:
         words = text.split()
-        if not words or not words[0].isdigit() or not 1 <= int(words[0]) <= 9:
+        number = ascii_int(words[0], 1, 9) if words else None
+        if number is None:
             raise ComponentsError(f"{where}: a face starts with its number 1-9, got {text!r}")
         majority = all_ = False
         symbols: list[str] = []
@@ -86,7 +88,7 @@ class Token:
             raise ComponentsError(f"{where}: a token has at most 2 class symbols, got {text!r}")
         if not (majority or all_ or symbols):
             raise ComponentsError(f"{where}: the token {text!r} has no effect")
-        return Token(int(words[0]), majority, all_, tuple(symbols), start)
+        return Token(number, majority, all_, tuple(symbols), start)
 
 
 @dataclass(frozen=True, slots=True)
