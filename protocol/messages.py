@@ -178,6 +178,19 @@ def check_equivocation(m1: Signed, m2: Signed) -> bool:
     )
 
 
+def check_fork(m1: Signed, m2: Signed) -> bool:
+    """True if two correctly signed chained messages prove that their author signed two
+    messages for one place of its chain: the same sequence number twice (an equivocation), or
+    a message whose previous hash is not the message before it (it signed another one)."""
+    return check_equivocation(m1, m2) or (
+        m1.chained
+        and m2.chained
+        and m1.author == m2.author
+        and m2.seq == m1.seq + 1
+        and m2.prev != m1.hash
+    )
+
+
 # --- moves on the wire ------------------------------------------------------------------------
 
 

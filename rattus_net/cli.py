@@ -503,6 +503,21 @@ _LINGER_HELP = (
     "is written); with --bot only"
 )
 
+_IDLE_HELP = (
+    "a link to another player that stays silent this many seconds (no move, no keepalive) is "
+    "dropped and dialled again (default 30); with --bot only"
+)
+
+
+def _limits(args: argparse.Namespace) -> Any:
+    """The transport's limits with the link idle timeout of ``--idle-timeout``."""
+    from rattus_net.net.transport import DEFAULT_TRANSPORT, TransportLimits
+
+    idle = args.idle_timeout
+    if idle == DEFAULT_TRANSPORT.idle_timeout:
+        return DEFAULT_TRANSPORT
+    return TransportLimits(idle_timeout=idle, keepalive=min(DEFAULT_TRANSPORT.keepalive, idle / 3))
+
 
 def _seat_number(text: str) -> int:
     value = _positive(text)
@@ -532,6 +547,7 @@ def _add_network_parsers(sub: Any) -> None:
         )
         p.add_argument("--stall-timeout", type=_seconds, default=300.0, help=_STALL_HELP)
         p.add_argument("--linger-after-abort", type=_seconds, default=120.0, help=_LINGER_HELP)
+        p.add_argument("--idle-timeout", type=_seconds, default=30.0, help=_IDLE_HELP)
 
     hp = sub.add_parser("host", help="open a table on the local network and play at it")
     hp.add_argument(
@@ -609,6 +625,7 @@ def _add_network_parsers(sub: Any) -> None:
     )
     up.add_argument("--stall-timeout", type=_seconds, default=300.0, help=_STALL_HELP)
     up.add_argument("--linger-after-abort", type=_seconds, default=120.0, help=_LINGER_HELP)
+    up.add_argument("--idle-timeout", type=_seconds, default=30.0, help=_IDLE_HELP)
 
 
 def cmd_network(args: argparse.Namespace) -> int:
@@ -729,6 +746,7 @@ def _run_network(args: argparse.Namespace, name: str, say: Any) -> int:
                     advertise=not args.no_advertise,
                     stall_timeout=args.stall_timeout,
                     abort_linger=args.linger_after_abort,
+                    limits=_limits(args),
                     say=say,
                 )
             )
@@ -744,6 +762,7 @@ def _run_network(args: argparse.Namespace, name: str, say: Any) -> int:
                     bot_seed=args.seed,
                     stall_timeout=args.stall_timeout,
                     abort_linger=args.linger_after_abort,
+                    limits=_limits(args),
                     find_seconds=args.wait,
                     say=say,
                 )
@@ -762,6 +781,7 @@ def _run_network(args: argparse.Namespace, name: str, say: Any) -> int:
                     seat=args.seat,
                     stall_timeout=args.stall_timeout,
                     abort_linger=args.linger_after_abort,
+                    limits=_limits(args),
                     say=say,
                     bot=bot,
                 )

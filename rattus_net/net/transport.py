@@ -66,6 +66,12 @@ class PeerFault(TransportError):
     slowness. The peer is dropped and should be blamed."""
 
 
+class Silent(PeerFault):
+    """Nothing (not even a keepalive) came within the idle timeout: a stranger that holds a
+    connection open, or a link whose other side went away without closing it (a cut cable,
+    a stopped process). A game link only drops and is dialled again: nobody is blamed."""
+
+
 class VersionMismatch(PeerFault):
     """The remote speaks another protocol version; ``remote_version`` says which."""
 
@@ -226,7 +232,7 @@ class Connection:
                     frame = await self._read_frame()
             except TimeoutError:
                 self.abort()
-                raise PeerFault(
+                raise Silent(
                     f"silent or too slow for {self.limits.idle_timeout:g} s", self.peer
                 ) from None
             except asyncio.IncompleteReadError:
