@@ -31,6 +31,7 @@ from protocol.params import GameParams
 from protocol.safetext import safetext
 from protocol.session import DisputeFault, ProvenFault, Session
 from protocol.wire import Limits, WireValue, decode_value, encode_value
+from rattus_net.engine.cells import cells, pad
 from rattus_net.engine.errors import RattusError
 from rattus_net.games.base import OpenedGame, SecureGame
 
@@ -202,8 +203,10 @@ class Verdict:
 
     def text(self) -> str:
         lines = [self.headline()]
-        for s, (name, fp) in enumerate(zip(self.players, self.fingerprints, strict=True)):
-            lines.append(f"  seat {s + 1}: {safetext(name)} (key {fp})")
+        shown = [safetext(name) for name in self.players]
+        width = max((cells(name) for name in shown), default=0)
+        for s, (name, fp) in enumerate(zip(shown, self.fingerprints, strict=True)):
+            lines.append(f"  seat {s + 1}: {pad(name, width)} (key {fp})")
         lines.extend(f"  {line}" for line in self.report_lines())
         for e in self.evidence:
             lines.append(f"  evidence: {e.describe(self.players)}")

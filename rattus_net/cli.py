@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 from protocol.safetext import safetext
 from protocol.wire import PROTOCOL_VERSION
 from rattus_net.bots import BOT_KINDS
+from rattus_net.engine.cells import pad
 from rattus_net.engine.errors import RattusError, RecordError
 from rattus_net.engine.numbers import ascii_decimal, ascii_int
 from rattus_net.games import DEFAULT_GAME, GAMES, get_game
@@ -942,7 +943,7 @@ async def _cmd_tables(args: argparse.Namespace) -> int:
             version = f"  INCOMPATIBLE ({safetext(t.incompatibility)})"
         seats = f"{t.seats_taken}/{t.seats_taken + t.seats_free}"
         print(
-            f"{safetext(t.name):<24} {safetext(t.game_title):<14} {t.address:<21} {seats} seated"
-            f"  {safetext(t.state):<8} key {t.fingerprint}{version}"
+            f"{pad(safetext(t.name), 24)} {pad(safetext(t.game_title), 14)} {t.address:<21} "
+            f"{seats} seated  {safetext(t.state):<8} key {t.fingerprint}{version}"
         )
     return 0

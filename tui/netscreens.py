@@ -28,6 +28,7 @@ from protocol.record import verify_record
 from protocol.safetext import safetext
 from protocol.wire import PROTOCOL_VERSION
 from rattus_net.bots import BOT_KINDS, BOT_LEVELS
+from rattus_net.engine.cells import fit, pad
 from rattus_net.net.discovery import TableAdvert, TableBrowser, local_addresses, new_zeroconf
 from rattus_net.net.lobby import SEAT_COLOURS, LobbyRefusal, LobbyState, TableOptions, network_game
 from rattus_net.net.persist import list_games
@@ -355,8 +356,8 @@ class JoinScreen(FormScreen):
             t.append("  (none yet: they appear here as they open)\n")
         for i, a in enumerate(self.tables):
             seats = f"{a.seats_taken}/{a.seats_taken + a.seats_free}"
-            game = safetext(a.game_title)[:13]
-            label = f"{safetext(a.name)[:16]:<16} {game:<13} {a.address:<21} {seats}"
+            game = fit(safetext(a.game_title), 13)
+            label = f"{fit(safetext(a.name), 16)} {game} {a.address:<21} {seats}"
             if a.compatible:
                 label += f" {a.state:<7}"
             elif a.version == PROTOCOL_VERSION and a.incompatibility is not None:
@@ -524,7 +525,7 @@ class LobbyScreen(Screen[None]):
                     t.append("(free)\n", style="dim")
                     continue
                 s = state.seats[i]
-                t.append(f"{safetext(s.name):<24}", style="bold")
+                t.append(pad(safetext(s.name), 24), style="bold")
                 t.append(f" {s.colour:<7}", style=s.colour)
                 t.append(" READY   " if s.ready else " not ready", style="bold" if s.ready else "")
                 who = []

@@ -28,6 +28,7 @@ from protocol.crypto.identity import Identity, PublicIdentity
 from protocol.errors import DecodeError, RemoteProtocolError
 from protocol.wire import WireValue, decode_message, encode_message
 from rattus_net.bots import BOT_KINDS
+from rattus_net.engine.cells import cells
 from rattus_net.games import DEFAULT_GAME, GAMES, GameDefinition, get_game
 from rattus_net.games.base import TableOptionError
 from rattus_net.net.handshake import Handshake
@@ -41,10 +42,15 @@ from rattus_net.net.transport import (
     PeerFault,
     TransportError,
     TransportLimits,
+    Unreachable,
+    VersionMismatch,
     connect,
 )
 from rattus_net.net.transport import HANDSHAKE_FRAME as HANDSHAKE_FRAME
 
+JOIN_RETRY = 30.0
+"""Seconds a guest keeps trying to get into a table that answered but dropped it before the
+link was authenticated (its port full of strangers): with backoff, said each time."""
 LOBBY_FRAME = 16 * 1024
 """Largest lobby message after authentication (a state of five seats is about 1 KiB)."""
 
@@ -77,7 +83,7 @@ def clean_name(name: str, what: str = "player name") -> str:
 def _wire_name(value: str, what: str, peer: str | None) -> str:
     """A name received from a peer: the same rule, a DecodeError (blame) if broken."""
     try:
-        return check_name(value, what)
+        return check_name(value, what, exact=True)
     except BadName as exc:
         raise DecodeError(peer, str(exc)) from None
 
@@ -379,7 +385,10 @@ class LobbyCore:
         names = {s.name for s in self.state.seats}
         final, n = base, 2
         while final in names:
-            final, n = f"{base[: MAX_NAME - 3]}-{n}", n + 1
+            cut = base
+            while len(cut) + 3 > MAX_NAME or cells(cut) + 3 > MAX_NAME:
+                cut = cut[:-1]  # (room for "-2" in characters and in terminal cells)
+            final, n = f"{cut.rstrip()}-{n}", n + 1
         seat = Seat(final, colour, who.sign_key, host, port, bot)
         self._set(replace(self.state, seats=(*self.state.seats, seat)))
         return seat
@@ -512,6 +521,7 @@ async def authenticate(
         await conn.send(hs.hello())
         while not hs.done:
             reply = hs.receive(await conn.recv(), peer=conn.peer)
+            conn.stage = 2  # (a peer that speaks the handshake: the last one a flood evicts)
             if reply is not None:
                 await conn.send(reply)
 
@@ -688,6 +698,8 @@ async def join_table(
     ready: bool | asyncio.Event = True,
     ready_changed: asyncio.Event | None = None,
     outbox: asyncio.Queue[bytes] | None = None,
+    retry_for: float = 0.0,
+    say: Callable[[str], None] | None = None,
 ) -> LobbyState:
     """Join the table at ``host:port``, sit, get ready and wait for the start; return the
     roster. Raises LobbyRefusal (refused, wrong host key) or TransportError.
@@ -697,19 +709,13 @@ async def join_table(
     the options changed) while we want to be ready, we say so again. ``ready_changed``, if
     given, is set by the interface whenever its player changes his mind (``ready`` set or
     cleared): then we tell the host at once, so a player may take back "ready" before the
-    start. Messages put in ``outbox`` (say, :func:`colour_message`) are sent as they come."""
-    conn = await connect(host, port, limits)
+    start. Messages put in ``outbox`` (say, :func:`colour_message`) are sent as they come.
+
+    ``retry_for``: for that many seconds, a table that was reached but closed the connection
+    or did not finish the handshake (its port full of strangers, say) is tried again, with
+    backoff, each time said through ``say`` (see :func:`_enter`)."""
+    conn, hs = await _enter(host, port, identity, expect_fingerprint, limits, retry_for, say)
     try:
-        expect = {expect_fingerprint} if expect_fingerprint else None
-        try:
-            hs = await authenticate(conn, identity, LOBBY_PURPOSE, expect=expect)
-        except PeerFault as exc:
-            if expect_fingerprint and "is not expected" in exc.reason:
-                raise LobbyRefusal(
-                    f"the host at {host}:{port} does not hold the advertised key "
-                    f"{expect_fingerprint}"
-                ) from None
-            raise
         assert hs.remote is not None
         conn.start_keepalive()
         await conn.send(sit_message(name, listen_port, colour, bot))
@@ -761,6 +767,56 @@ async def join_table(
         raise ConnectionClosed(f"the table closed the connection ({exc.reason})") from None
     finally:
         await conn.close()
+
+
+async def _enter(
+    host: str,
+    port: int,
+    identity: Identity,
+    expect_fingerprint: str | None,
+    limits: TransportLimits,
+    retry_for: float,
+    say: Callable[[str], None] | None,
+) -> tuple[Connection, Handshake]:
+    """Connect to the table and authenticate the link. A host that answered but dropped us
+    before the link was authenticated (strangers filling its port make room from the
+    connections that have come least far) is tried again for ``retry_for`` seconds, after
+    0.5, 1, 2, 4... seconds; nobody answering at all, another protocol version or a host
+    that does not hold the advertised key end at once."""
+    deadline = time.monotonic() + retry_for
+    delay = 0.5
+    expect = {expect_fingerprint} if expect_fingerprint else None
+    while True:
+        try:
+            conn = await connect(host, port, limits)
+            try:
+                return conn, await authenticate(conn, identity, LOBBY_PURPOSE, expect=expect)
+            except TransportError:
+                conn.abort()
+                raise
+        except (Unreachable, VersionMismatch):
+            raise
+        except PeerFault as exc:
+            if expect_fingerprint and "is not expected" in exc.reason:
+                raise LobbyRefusal(
+                    f"the host at {host}:{port} does not hold the advertised key "
+                    f"{expect_fingerprint}"
+                ) from None
+            reason = exc.reason
+            if time.monotonic() + min(delay, 1.0) > deadline:
+                raise
+        except TransportError as exc:
+            reason = exc.reason
+            if time.monotonic() + min(delay, 1.0) > deadline:
+                raise
+        wait = max(0.0, min(delay, deadline - time.monotonic()))
+        if say is not None:
+            say(
+                f"could not get into the table at {host}:{port} ({reason}); trying again in "
+                f"{wait:.1f} s"
+            )
+        await asyncio.sleep(wait)
+        delay = min(delay * 2, 8.0)
 
 
 async def _guest_step(

@@ -1106,7 +1106,9 @@ def find_seat(game_id: str, root: Path | None = None, seat: int | None = None) -
 
     ``seat`` (from 0) names it; without it, the only seat of the game journaled here, else the
     only one of the unfinished seats that no process is playing right now (three terminals on
-    one account: the one that was killed). Raises NodeError naming the choices otherwise."""
+    one account: the one that was killed), else, when every seat here is over, the first one
+    (not a bot seat) whose record says how it ended. Raises NodeError naming the choices
+    otherwise."""
     try:
         folders = seat_dirs(game_id, root)
     except JournalError as exc:
@@ -1123,6 +1125,9 @@ def find_seat(game_id: str, root: Path | None = None, seat: int | None = None) -
     if len(folders) == 1:
         return folders[0]
     unfinished = [f for f in folders if read_meta(f).get("status") == "playing"]
+    if not unfinished:  # every seat here is over: its record says how (as for one seat)
+        own = [f for f in folders if read_meta(f).get("hosted_by") is None]
+        return (own or folders)[0]
     free = [f for f in unfinished if not is_locked(f)]
     if len(free) == 1:
         return free[0]

@@ -50,6 +50,7 @@ from rattus_net.net.discovery import (
 )
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import (
+    JOIN_RETRY,
     HostedTable,
     LobbyRefusal,
     LobbyState,
@@ -467,6 +468,11 @@ class GuestLobby(_Lobby):
         i = state.seat_of(self.fingerprint)
         return i is not None and state.seats[i].ready
 
+    def _say(self, line: str) -> None:
+        """On the table's thread: a line for the lobby's log (trying the table again)."""
+        self.news.append(line[:1].upper() + line[1:] + ".")
+        self._on_ui(self._tell)
+
     def _on_state(self, state: LobbyState) -> None:
         """On the table's thread: a new lobby state from the host."""
         seated = {s.fingerprint: s for s in state.seats}
@@ -521,6 +527,8 @@ class GuestLobby(_Lobby):
             ready=self.ready,
             ready_changed=self.ready_changed,
             outbox=self.outbox,
+            retry_for=JOIN_RETRY,
+            say=self._say,
         )
         self._start_game(lambda: self._node(state))
         return state
