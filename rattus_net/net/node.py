@@ -733,6 +733,7 @@ class PeerNode:
         while not thinking.done():
             woken: asyncio.Future[Any] = asyncio.ensure_future(self._wake_main.wait())
             waiting: list[asyncio.Future[Any]] = [thinking, woken]
+            self._clock = time.monotonic()
             await asyncio.wait(waiting, timeout=0.5, return_when=asyncio.FIRST_COMPLETED)
             woken.cancel()
             self._wake_main.clear()
@@ -750,8 +751,8 @@ class PeerNode:
         for link in self.links.values():
             link.wake.set()
         loop = asyncio.get_running_loop()
-        self._clock = time.monotonic()
         while self.session.abort is None and not self.session.finished:
+            self._clock = time.monotonic()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake_main.wait(), 0.5)
             self._wake_main.clear()
@@ -780,10 +781,11 @@ class PeerNode:
     _clock = 0.0
 
     def _check_clock(self) -> None:
-        """Notice a pause: the clock jumped since the last look (the process was stopped and
-        woken, say with SIGSTOP and SIGCONT). See :meth:`_came_back`."""
-        now = time.monotonic()
-        gap, self._clock = now - self._clock, now
+        """Notice a pause: a wait of half a second took far longer (the process was stopped
+        and woken, say with SIGSTOP and SIGCONT). Only the wait is measured, never our own
+        work in between (checking a backlog of proofs can take seconds). See
+        :meth:`_came_back`."""
+        gap = time.monotonic() - self._clock
         if gap > PAUSED:
             self._came_back(gap)
 
