@@ -6,8 +6,14 @@ What the node adds to the sans-IO :class:`~protocol.session.Session`:
   exactly one dialler, which redials (with backoff) whenever the link drops. Every link is
   authenticated for this game (:mod:`rattus_net.net.handshake`, purpose ``game/<id>``) and only
   roster keys are accepted. Frames are tagged: ``F`` a session frame, ``H`` "I hold your first n
-  frames" (sent on every new link, so the other side resends what we lack), ``D`` "my game is
-  over" (a finished peer lingers until everybody said so, so nobody ends up short of a frame).
+  frames" (sent first on every new link: the other side sends what we lack only once it has
+  heard it), ``D`` "my game is over" (said on a link only after every frame the other side
+  lacked went out ahead of it; a finished peer lingers until everybody said so and heard ours,
+  so nobody ends up short of a frame, a signed abort among them: :meth:`PeerNode._serve_link`).
+* **Resumed and paused peers.** A resumed peer sends nothing it makes until every peer has
+  said what it holds, then only byte-identical copies of what it had signed
+  (:mod:`rattus_net.net.recovery`); a peer whose clock jumped (it was stopped) judges nobody
+  until a peer has answered again (:meth:`PeerNode._came_back`).
 * **The journal.** Every accepted frame and every decision of our player goes to the game's
   journal (:mod:`rattus_net.net.persist`), fsynced before anything that depends on it is sent.
   The session is deterministic given its secrets (derived from the 32-byte master in the first
