@@ -246,6 +246,8 @@ def decode_record(data: bytes) -> tuple[GameParams, list[bytes], bytes | None]:
         params = GameParams.from_wire(value["params"])
     except RemoteProtocolError as exc:
         raise RecordFormatError(f"bad game parameters: {safetext(exc.reason)}") from None
+    except Exception as exc:  # (a value no check foresaw: said in one line all the same)
+        raise RecordFormatError(f"bad game parameters ({type(exc).__name__})") from None
     if value["game"] != params.game:
         raise RecordFormatError("not a secure game record: it names two games")
     return params, [m for m in messages if isinstance(m, bytes)], abort
@@ -311,7 +313,10 @@ def verify_record(data: bytes) -> Verdict:
     """Check everything in a record (see the module docstring) and say what it proves."""
     start = time.perf_counter()
     params, messages, abort = decode_record(data)
-    session = Session(params, None)
+    try:
+        session = Session(params, None)
+    except Exception as exc:  # (parameters no game can start: said, never a traceback)
+        raise RecordFormatError(f"the record's game cannot be set up: {exc}") from None
     verdict = Verdict(
         players=params.players,
         fingerprints=tuple(i.fingerprint for i in params.identities),

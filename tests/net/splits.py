@@ -97,10 +97,9 @@ def _relay(routes: list[tuple[int, int]], seconds: float) -> subprocess.Popen[st
 def run(split: Split, tmp: Path) -> Result:
     """Play one table with ``split`` applied at round 2; every process is ended."""
     start = time.monotonic()
-    timing = [
-        "--stall-timeout", str(split.stall), "--idle-timeout", str(split.idle),
-        "--linger-after-abort", str(split.linger),
-    ]  # fmt: skip
+    timing = ["--stall-timeout", str(split.stall), "--linger-after-abort", str(split.linger)]
+    if split.idle != 30.0:  # (the default: a program without the option runs the campaign too)
+        timing += ["--idle-timeout", str(split.idle)]
     port = free_port()
     relay: subprocess.Popen[str] | None = None
     procs: list[subprocess.Popen[str]] = []

@@ -5,6 +5,7 @@ a live session; and the cases that once crashed every honest peer, one by one.""
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import pytest
 from movefuzz import GAMES, Figures, Point, check_text, check_wire, points, run
@@ -13,6 +14,7 @@ from recordkit import resign
 from protocol.faults import ProvenFault
 from protocol.record import CHEATER, verify_record
 from protocol.wire import WireValue
+from rattus_net import cli
 from rattus_net.engine.numbers import ascii_decimal, ascii_int
 from rattus_net.games.rattus.moves import Merchant, Monk, TurnUp
 
@@ -95,3 +97,19 @@ def test_numbers_are_read_in_ascii_only() -> None:
     assert ascii_decimal("0.5") == 0.5 and ascii_decimal("12") == 12.0
     for text in ("nan", "inf", "1e3", "-1", "٣", ".5", "1.", "1.2.3"):
         assert ascii_decimal(text) is None, text
+
+
+def test_rattus_verify_judges_such_a_record_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`rattus verify` on a record holding that move: a verdict naming its signer, exit 1,
+    never a traceback."""
+    point, frame = _bad_turn()
+    record = copy.deepcopy(point.receiver)
+    record.transcript.append(frame)
+    path = tmp_path / "record.rattus"
+    path.write_bytes(record.record_bytes())
+    assert cli.main(["verify", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith("NOT FAIR: ") and "cheated" in out, out
+    assert "Traceback" not in out + err
