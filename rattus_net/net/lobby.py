@@ -796,16 +796,12 @@ async def _enter(
                 raise
         except (Unreachable, VersionMismatch):
             raise
-        except PeerFault as exc:
+        except TransportError as exc:
             if expect_fingerprint and "is not expected" in exc.reason:
                 raise LobbyRefusal(
                     f"the host at {host}:{port} does not hold the advertised key "
                     f"{expect_fingerprint}"
                 ) from None
-            reason = exc.reason
-            if time.monotonic() + min(delay, 1.0) > deadline:
-                raise
-        except TransportError as exc:
             reason = exc.reason
             if time.monotonic() + min(delay, 1.0) > deadline:
                 raise
