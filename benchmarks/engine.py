@@ -6,7 +6,11 @@ Target (engine issue): at least 500 four-player games per second with random bot
 ``random.Random``; ``rattus selfplay`` instead uses the chance seeded peers of a secure game
 would produce (so that local and secure games match), which costs extra hashing per shuffle.
 Rattus (the board game) is measured in the same run: 4-player games with random bots
-(``--rattus-games`` per repeat, 0 to skip). Prints figures; asserts nothing.
+(``--rattus-games`` per repeat, 0 to skip). Then how Rattus games end (rules section 4), for
+2, 3 and 4 players and each kind of ``--ending-bots``: the share of games ended by (a) the rat
+supply running out and by (b) the active player's cubes all out (rare by the rules, since
+struck cubes come back), the share decided by the tie-break, cubes struck per player and
+turns per game (``--ending-games`` per count, 0 to skip). Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -57,6 +61,29 @@ def play_rattus(players: int, seed: int) -> int:
     return len(game.history)
 
 
+def rattus_endings(players: int, kind: str, games: int) -> str:
+    """One line: how ``games`` Rattus games of ``players`` ``kind`` bots ended."""
+    from rattus_net.cli_rattus import play_bots
+    from rattus_net.games.rattus.decision import CUBES_OUT, SUPPLY
+
+    comps = default_components()
+    ends = {SUPPLY: 0, CUBES_OUT: 0}
+    ties = struck = turns = 0
+    for seed in range(games):
+        game, _ = play_bots([kind] * players, seed, comps)
+        r = game.result
+        assert r is not None
+        ends[r.reason] += 1
+        ties += r.tied
+        struck += sum(r.struck)
+        turns += sum(1 for e in game.log if e.kind == "turn")
+    return (
+        f"  {players} players, {kind:<9}: (a) rat supply {100 * ends[SUPPLY] / games:5.1f}%  "
+        f"(b) all cubes out {100 * ends[CUBES_OUT] / games:5.1f}%  ties {100 * ties / games:5.1f}%"
+        f"  struck/player {struck / (games * players):4.1f}  turns/game {turns / games:4.1f}"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=2000)
@@ -64,42 +91,58 @@ def main() -> None:
     ap.add_argument("--bots", default="random")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--rattus-games", type=int, default=500, help="Rattus games per repeat")
+    ap.add_argument("--ending-games", type=int, default=200, help="Rattus games per count")
+    ap.add_argument("--ending-bots", default="heuristic,random", help="bot kinds, commas")
     args = ap.parse_args()
+    if args.games > 0:
+        cartus_speed(args.players, args.bots, args.repeats, args.games)
+    if args.rattus_games > 0:
+        rattus_speed(args.repeats, args.rattus_games)
+    if args.ending_games > 0:
+        print(f"How Rattus games end ({args.ending_games} games per line, seeds 0 on):")
+        for kind in args.ending_bots.split(","):
+            for players in (2, 3, 4):
+                print(rattus_endings(players, kind.strip(), args.ending_games), flush=True)
+
+
+def cartus_speed(players: int, kind: str, repeats: int, games: int) -> None:
+    """Rattus Cartus, ``players``-player games with ``kind`` bots: games per second."""
     rates, cpu_rates = [], []
     decisions = 0
-    for r in range(args.repeats):
+    for r in range(repeats):
         start, cpu = time.perf_counter(), time.process_time()
-        for seed in range(args.games):
-            decisions += play(args.players, r * args.games + seed, args.bots)
+        for seed in range(games):
+            decisions += play(players, r * games + seed, kind)
         elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
-        rates.append(args.games / elapsed)
-        cpu_rates.append(args.games / cpu)
+        rates.append(games / elapsed)
+        cpu_rates.append(games / cpu)
         print(
-            f"run {r + 1}: {args.games} games in {elapsed:.2f} s = {rates[-1]:.0f} games/s "
+            f"run {r + 1}: {games} games in {elapsed:.2f} s = {rates[-1]:.0f} games/s "
             f"({cpu_rates[-1]:.0f} per CPU second)"
         )
-    per_game = decisions / (args.games * args.repeats)
+    per_game = decisions / (games * repeats)
     print(
-        f"{args.players}-player games with {args.bots} bots: median {statistics.median(rates):.0f} "
+        f"{players}-player games with {kind} bots: median {statistics.median(rates):.0f} "
         f"games/s wall clock (best {max(rates):.0f}), median {statistics.median(cpu_rates):.0f} "
         f"per CPU second; {per_game:.0f} decisions per game"
     )
-    if args.rattus_games <= 0:
-        return
+
+
+def rattus_speed(repeats: int, games: int) -> None:
+    """Rattus, 4-player games with random bots: games per second."""
     r_rates, r_cpu = [], []
     r_decisions = 0
-    for r in range(args.repeats):
+    for r in range(repeats):
         start, cpu = time.perf_counter(), time.process_time()
-        for seed in range(args.rattus_games):
-            r_decisions += play_rattus(4, r * args.rattus_games + seed)
+        for seed in range(games):
+            r_decisions += play_rattus(4, r * games + seed)
         elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
-        r_rates.append(args.rattus_games / elapsed)
-        r_cpu.append(args.rattus_games / cpu)
+        r_rates.append(games / elapsed)
+        r_cpu.append(games / cpu)
     print(
         f"Rattus, 4-player games with random bots: median {statistics.median(r_rates):.0f} "
         f"games/s wall clock (best {max(r_rates):.0f}), median {statistics.median(r_cpu):.0f} "
-        f"per CPU second; {r_decisions / (args.rattus_games * args.repeats):.0f} decisions "
-        "per game"
+        f"per CPU second; {r_decisions / (games * repeats):.0f} decisions per game"
     )
 
 

@@ -1,16 +1,20 @@
 """SSH benchmark: `rattus serve` seen through the real OpenSSH client over loopback.
 
-Run: ``.venv/bin/python benchmarks/ssh.py [--starts N] [--keys K] [--sessions S]``.
-Prints figures; asserts nothing. Needs ``ssh`` and ``ssh-keygen``.
+Run: ``.venv/bin/python benchmarks/ssh.py [--starts N] [--keys K] [--levels 1,8,32]
+[--modes fresh,preload]``. Prints figures; asserts nothing. Needs ``ssh`` and ``ssh-keygen``.
+
+Each mode is a server of its own: ``fresh`` starts every session as a new Python process
+(``rattus serve --no-preload``, as before the preloaded parent), ``preload`` forks it from a
+parent that has imported the game once (the default).
 
 * **Menu drawn**: from starting ``ssh -tt`` to the moment the main menu's footer has reached
-  the client's terminal (key exchange, login, the TUI process starting, its first paint).
+  the client's terminal (key exchange, login, the game's process starting, its first paint).
 * **Keystroke to screen**: in an open session at the menu, Down/Up alternately; from writing
-  the key into the client's terminal to the first byte of the repaint coming back (through
-  ssh, the server, the TUI's pseudo-terminal, and back).
-* **Memory per session**: with S sessions at the menu, the server process's growth in RSS
-  plus the proportional set size (PSS, shared pages split between sharers) of each session's
-  TUI process, divided by S.
+  the key into the client's terminal to the first byte of the repaint coming back.
+* **Memory per extra session**: the growth of the server's whole process tree (the server, the
+  preloaded parent, every game process), in proportional set size (shared pages split between
+  the processes sharing them), with 1, 8 and 32 sessions at the menu, divided by the number of
+  sessions.
 """
 
 from __future__ import annotations
@@ -18,7 +22,6 @@ from __future__ import annotations
 import argparse
 import fcntl
 import os
-import re
 import select
 import signal
 import statistics
@@ -30,8 +33,13 @@ import termios
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from serving import settle, start_server, stop, tree
+
 FOOTER = b"Quit"
 MENU = b"Play against bots"
+MODES = {"fresh": ["--no-preload"], "preload": [], "current": []}
 
 
 class Client:
@@ -87,77 +95,54 @@ def ssh_argv(port: int, key: Path, user: str) -> list[str]:
     ]  # fmt: skip
 
 
-def start_server(state: Path) -> tuple[subprocess.Popen[str], int]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "rattus_net", "serve", "--listen", "127.0.0.1", "--port", "0",
-         "--state-dir", str(state), "--per-address", "1000", "--max-sessions", "64"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        m = re.search(r"listening on \S+ port (\d+)", line)
-        if m:
-            return proc, int(m.group(1))
-    raise SystemExit("the server did not start")
-
-
-def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
-def pss_kib(pid: int) -> int:
-    try:
-        text = Path(f"/proc/{pid}/smaps_rollup").read_text()
-    except OSError:
-        return rss_kib(pid)
-    for line in text.splitlines():
-        if line.startswith("Pss:"):
-            return int(line.split()[1])
-    return 0
-
-
-def children(pid: int) -> list[int]:
-    kids = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                kids.append(int(entry.name))
-    return kids
-
-
 def pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--starts", type=int, default=5, help="sessions timed to the menu")
-    parser.add_argument("--keys", type=int, default=100, help="keystrokes timed")
-    parser.add_argument("--sessions", type=int, default=8, help="sessions open for memory")
-    args = parser.parse_args()
-    tmp = Path(tempfile.mkdtemp(prefix="rattus-ssh-bench-"))
-    key = tmp / "key"
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
-    server, port = start_server(tmp / "state")
+def pss_levels(port: int, key: Path, server: int, levels: list[int]) -> list[str]:
+    base = settle(server)
+    lines = [f"server at rest: {base / 1024:.1f} MiB PSS in {len(tree(server))} processes"]
+    clients: list[Client] = []
+    try:
+        for level in levels:
+            while len(clients) < level:
+                c = Client(ssh_argv(port, key, f"mem{len(clients)}"))
+                c.wait_for([MENU, FOOTER], 120)
+                clients.append(c)
+            total = settle(server)
+            lines.append(
+                f"{level:>3} sessions at the menu: total {total / 1024:.1f} MiB PSS, "
+                f"{(total - base) / level / 1024:.1f} MiB per extra session"
+            )
+    finally:
+        for c in clients:
+            c.close()
+    return lines
+
+
+def bench(mode: str, args: argparse.Namespace, key: Path, tmp: Path) -> None:
+    server, port = start_server(
+        ["serve", "--listen", "127.0.0.1", "--port", "0", "--state-dir", str(tmp / mode),
+         "--per-address", "1000", "--max-sessions", "64", "--sessions-per-key", "64",
+         "--names-per-key", "64", *MODES[mode]]
+        if mode != "current"
+        else ["serve", "--listen", "127.0.0.1", "--port", "0", "--state-dir", str(tmp / mode),
+              "--per-address", "1000", "--max-sessions", "64"]
+    )  # fmt: skip
+    print(f"== {mode}")
     try:
         starts = []
         for i in range(args.starts):
             t0 = time.perf_counter()
-            c = Client(ssh_argv(port, key, f"bench{i}"))
+            c = Client(ssh_argv(port, key, f"bench{i % 4}"))
             c.wait_for([MENU, FOOTER])
             starts.append(time.perf_counter() - t0)
             c.close()
+            time.sleep(0.3)
         print(
-            f"ssh start to menu drawn: median {statistics.median(starts):.2f} s, "
-            f"min {min(starts):.2f} s, max {max(starts):.2f} s ({len(starts)} starts)"
+            f"ssh start to menu drawn: median {statistics.median(starts):.3f} s, "
+            f"min {min(starts):.3f} s, max {max(starts):.3f} s ({len(starts)} starts)"
         )
 
         c = Client(ssh_argv(port, key, "typist"))
@@ -175,31 +160,26 @@ def main() -> None:
             f"keystroke to screen over ssh: median {statistics.median(lags):.1f} ms, "
             f"p99 {pct(lags, 99):.1f} ms ({len(lags)} keys)"
         )
-
         time.sleep(1.0)
-        base = rss_kib(server.pid)
-        clients = [Client(ssh_argv(port, key, f"mem{i}")) for i in range(args.sessions)]
-        for c in clients:
-            c.wait_for([MENU, FOOTER])
-        time.sleep(1.0)
-        server_growth = rss_kib(server.pid) - base
-        games = children(server.pid)
-        game_pss = [pss_kib(pid) for pid in games]
-        total = server_growth + sum(game_pss)
-        print(
-            f"memory with {args.sessions} sessions open: server process +{server_growth / 1024:.1f}"
-            f" MiB over {base / 1024:.1f} MiB; {len(games)} game processes, PSS median "
-            f"{statistics.median(game_pss) / 1024:.1f} MiB; per session "
-            f"{total / args.sessions / 1024:.1f} MiB"
-        )
-        for c in clients:
-            c.close()
+        for line in pss_levels(port, key, server.pid, args.levels):
+            print(line)
     finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--starts", type=int, default=10, help="sessions timed to the menu")
+    parser.add_argument("--keys", type=int, default=50, help="keystrokes timed")
+    parser.add_argument("--levels", default="1,8,32", help="sessions open when memory is measured")
+    parser.add_argument("--modes", default="fresh,preload", help="fresh, preload (or both)")
+    args = parser.parse_args()
+    args.levels = [int(n) for n in args.levels.split(",")]
+    tmp = Path(tempfile.mkdtemp(prefix="rattus-ssh-bench-"))
+    key = tmp / "key"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    for mode in args.modes.split(","):
+        bench(mode, args, key, tmp)
 
 
 if __name__ == "__main__":

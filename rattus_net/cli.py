@@ -166,6 +166,9 @@ def build_parser() -> argparse.ArgumentParser:
     from rattus_net.serve.command import add_serve_parser
 
     add_serve_parser(sub)
+    from rattus_net.web.command import add_web_parser
+
+    add_web_parser(sub)
     for choice in sub._choices_actions:  # each command's --help starts with what it does
         command = sub.choices[choice.dest]
         if not command.description and choice.help:
@@ -210,6 +213,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from rattus_net.serve.command import cmd_serve
 
             return cmd_serve(args)
+        if args.command == "web":
+            from rattus_net.web.command import cmd_web
+
+            return cmd_web(args)
         from tui.app import run_menu
 
         return run_menu()

@@ -18,12 +18,19 @@ from rattus_net.bots.rattus import RATTUS_BOTS, RattusBot, make_rattus_bot
 from rattus_net.engine.errors import IllegalMove, SetupError
 from rattus_net.engine.numbers import ascii_int
 from rattus_net.games.rattus.components import Components
+from rattus_net.games.rattus.decision import CUBES_OUT, SUPPLY
 from rattus_net.games.rattus.game import Kind, RattusConfig, RattusGame
 from rattus_net.games.rattus.loader import load_components
 from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.moves import Move, format_move, parse_move
 from rattus_net.games.rattus.record import RattusRecord
-from rattus_net.games.rattus.report import event_text, state_dict, state_text, table_text
+from rattus_net.games.rattus.report import (
+    event_text,
+    neighbours_text,
+    state_dict,
+    state_text,
+    table_text,
+)
 from rattus_net.games.rattus.view import RattusView
 
 
@@ -111,6 +118,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         args.record_dir.mkdir(parents=True, exist_ok=True)
     wins = [0] * players
     cubes = [0] * players
+    endings = {SUPPLY: 0, CUBES_OUT: 0}
+    ties = 0
     games: list[dict[str, Any]] = []
     elapsed = 0.0
     for i in range(args.games):
@@ -126,6 +135,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         assert r is not None
         names = game.config.players
         wins[r.winner] += 1
+        endings[r.reason] += 1
+        ties += r.tied
         for s in range(players):
             cubes[s] += r.totals[s]
         entry: dict[str, Any] = {
@@ -133,6 +144,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
             "winner": names[r.winner],
             "cubes": list(r.totals),
             "reason": r.reason,
+            "tied": r.tied,
             "moves": len(game.history),
         }
         if args.record_dir is not None and signed is not None:
@@ -156,6 +168,13 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         "bots": kinds,
         "wins": dict(zip(labels, wins, strict=True)),
         "average_cubes": {lb: c / args.games for lb, c in zip(labels, cubes, strict=True)},
+        # How the games ended (rules section 4): (a) the rat supply ran out, (b) the active
+        # player had all his cubes out (rare by the rules); and how often a tie decided.
+        "ended_by": {
+            "supply": share(endings[SUPPLY], args.games),
+            "all_cubes_out": share(endings[CUBES_OUT], args.games),
+        },
+        "tie_rate": share(ties, args.games),
         "seconds": round(elapsed, 4),
         "games_per_second": round(rate, 1),
     }
@@ -168,7 +187,18 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
             f"  {labels[s]:<22} wins {wins[s]:>4} ({100 * wins[s] / args.games:5.1f}%)  "
             f"average cubes {cubes[s] / args.games:5.1f}"
         )
+    print(
+        f"  ended by (a) the rat supply running out: {endings[SUPPLY]} "
+        f"({100 * share(endings[SUPPLY], args.games):.1f}%), by (b) all cubes out: "
+        f"{endings[CUBES_OUT]} ({100 * share(endings[CUBES_OUT], args.games):.1f}%); "
+        f"ties decided by the tie-break: {ties} ({100 * share(ties, args.games):.1f}%)"
+    )
     return 0
+
+
+def share(count: int, total: int) -> float:
+    """``count`` out of ``total`` as a fraction (0 for no games), rounded for reports."""
+    return round(count / total, 4) if total else 0.0
 
 
 # --- replay -------------------------------------------------------------------------------------
@@ -202,7 +232,8 @@ def print_game(game: RattusGame, as_json: bool, note: str | None = None) -> int:
 # --- play in the terminal -----------------------------------------------------------------------
 
 HELP = """\
-Type a move, or: moves (list the legal moves, numbered: type a number), board, help, quit.
+Type a move, or: moves (list the legal moves, numbered: type a number), board, neighbours
+(which regions neighbour which), help, quit.
   take CARD                    take a class card (King Knight Monk Merchant Peasant Witch)
   place REGION [peasant REGION]  place cubes (+ the Peasant's cube anywhere)
   king REGION | monk REGION SLOT REGION | merchant REGION REGION COUNT
@@ -254,14 +285,14 @@ def play_terminal(
     me = RattusView(game, 0)
     shown = 0
     out.write(f"Rattus, {players} players: you against {players - 1} {bot_kind} bot(s).\n")
-    out.write(HELP.splitlines()[0] + "\n")
+    out.write("\n".join(HELP.splitlines()[:2]) + "\n")
     while not game.is_over:
         d = game.decision
         if d is None:
             table.answer(game)
             continue
         for e in me.events(shown):
-            line = event_text(e, names)
+            line = event_text(e, names, 0)
             if line:
                 out.write(line + "\n")
         shown = len(game.log)
@@ -270,7 +301,7 @@ def play_terminal(
             move = bot.choose(RattusView(game, d.player))
             game.apply(d.player, move)
             continue
-        out.write("\n" + state_text(me) + "\n")
+        out.write("\n" + state_text(me, 0) + "\n")
         if d.kind is Kind.TURN:
             out.write(f"your cards: {', '.join(me.cards_of(0)) or 'none'}\n")
         while True:
@@ -289,6 +320,9 @@ def play_terminal(
             if word == "board":
                 out.write(table_text(me) + "\n")
                 continue
+            if word in ("neighbours", "neighbors"):
+                out.write(neighbours_text(me) + "\n")
+                continue
             try:
                 legal = me.legal()
                 number = ascii_int(text, 1, len(legal))
@@ -301,10 +335,10 @@ def play_terminal(
                 continue
             break
     for e in me.events(shown):
-        line = event_text(e, names)
+        line = event_text(e, names, 0)
         if line:
             out.write(line + "\n")
-    out.write("\n" + state_text(me) + "\n")
+    out.write("\n" + state_text(me, 0) + "\n")
     return game
 
 

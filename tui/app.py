@@ -50,7 +50,11 @@ class NoTerminal(RattusError):
 
 
 def has_terminal() -> bool:
-    return sys.stdin.isatty() and sys.stdout.isatty()
+    """A terminal to draw in: stdin and stdout are one, or Textual draws in a browser page
+    (``rattus web`` sets its web driver, which speaks over pipes)."""
+    from textual import constants
+
+    return (sys.stdin.isatty() and sys.stdout.isatty()) or "web_driver" in (constants.DRIVER or "")
 
 
 class TooSmallScreen(ModalScreen[None]):
@@ -194,6 +198,34 @@ class RattusApp(App[None]):
 
             self.push_screen(LobbyScreen(self.lobby))
         self.call_later(self.fit, self.size)
+
+
+def warm_up() -> None:
+    """Draw the menu once, headless, in an empty folder of its own.
+
+    What a server's preloaded parent (``rattus_net.serve.preload``) runs before it forks
+    sessions: Textual's caches (parsed stylesheets, styles, rendered text) are then filled once
+    and shared by every session instead of built again in each. The folder is empty and then
+    removed, and the environment put back, so nothing of it reaches a session but the caches."""
+    import asyncio
+    import os
+    import tempfile
+
+    saved = dict(os.environ)
+    with tempfile.TemporaryDirectory(prefix="rattus-warm-") as tmp:
+        os.environ.update(
+            HOME=tmp, RATTUS_DATA_DIR=f"{tmp}/data", RATTUS_CONFIG_DIR=f"{tmp}/config"
+        )
+
+        async def draw() -> None:
+            async with RattusApp().run_test(size=(100, 30)) as pilot:
+                await pilot.pause()
+
+        try:
+            asyncio.run(draw())
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
 
 
 def run_menu(seed: int | None = None) -> int:

@@ -16,8 +16,10 @@ base holds what does not depend on the game, so that both behave alike:
 
 from __future__ import annotations
 
-from typing import Generic, Protocol, TypeVar
+from pathlib import Path
+from typing import ClassVar, Generic, Protocol, TypeVar
 
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 
@@ -138,7 +140,14 @@ class GameTable(Screen[None], Generic[C]):
 
 class GameEndScreen(Screen[None], Generic[C]):
     """The end of a game. A subclass composes the result inside ``#end-scroll`` and binds
-    its keys to ``menu``, ``full_log`` and ``quit_app``."""
+    its keys to ``menu``, ``full_log`` and ``quit_app``.
+
+    In a browser (``rattus web``) the end of a network game offers its signed record as a
+    download (``d``): the player's files stay on the server, the record goes to him."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("d", "download", "Download the record"),
+    ]
 
     def __init__(self, controller: C, log_lines: list[str]) -> None:
         super().__init__()
@@ -153,6 +162,26 @@ class GameEndScreen(Screen[None], Generic[C]):
 
     def action_full_log(self) -> None:
         self.app.push_screen(LogScreen(self.log_lines))
+
+    def _record(self) -> Path | None:
+        """The signed record of the network game that ended here, if there is one."""
+        outcome = getattr(self.controller, "outcome", None)
+        record = getattr(outcome, "record", None)
+        alone = getattr(outcome, "alone", False)
+        return record if isinstance(record, Path) and not alone and record.is_file() else None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "download":
+            return self.app.is_web and self._record() is not None
+        return True
+
+    def action_download(self) -> None:
+        record = self._record()
+        if record is None or not self.app.is_web:
+            return
+        name = f"{record.parent.parent.name[:16]}.rattus"
+        self.app.deliver_binary(record, save_filename=name, mime_type="application/json")
+        self.notify(f"Your browser downloads the record ({name}).")
 
     def action_quit_app(self) -> None:
         self.app.exit()

@@ -32,6 +32,8 @@ from rattus_net.engine.cells import fit, pad
 from rattus_net.net.discovery import TableAdvert, TableBrowser, local_addresses, new_zeroconf
 from rattus_net.net.lobby import SEAT_COLOURS, LobbyRefusal, LobbyState, TableOptions, network_game
 from rattus_net.net.persist import list_games
+from rattus_net.net.served import Served
+from rattus_net.net.servertables import server_tables
 from rattus_net.net.tables import (
     GuestLobby,
     HostLobby,
@@ -71,6 +73,19 @@ def default_player_name() -> str:
     except Exception:
         name = ""
     return (name or "Player").capitalize()[:24]
+
+
+NAME_FIXED = "Your name (your login on this server)"
+
+
+def _name_field(name: str, served: Served) -> ComposeResult:
+    """The name rows of a form: typed, or shown but fixed when a server says who plays."""
+    if served.player:
+        yield Static(NAME_FIXED, classes="label")
+        yield Input(served.player, id="player", classes="field", disabled=True)
+    else:
+        yield Static("Your name", classes="label")
+        yield Input(name, id="player", classes="field", max_length=24)
 
 
 def _row(t: Text, selected: bool, label: str) -> None:
@@ -175,7 +190,8 @@ class HostScreen(FormScreen):
     def __init__(self, player: str | None = None, game: str | None = None) -> None:
         super().__init__()
         last = load_settings()  # the player's last choices
-        self.player = player or last.name or default_player_name()
+        self.served = Served.from_environment()
+        self.player = self.served.player or player or last.name or default_player_name()
         self.colour = _colour_index(last.colour)
         # the game asked for if it can be played on the network, else the first that can
         playable = [g.name for g in network_games()]
@@ -191,8 +207,7 @@ class HostScreen(FormScreen):
             yield Static(Text("HOST A TABLE", style="bold"), id="form-title")
             yield Static("Table name", classes="label")
             yield Input(f"{self.player}'s table", id="table", classes="field", max_length=40)
-            yield Static("Your name", classes="label")
-            yield Input(self.player, id="player", classes="field", max_length=24)
+            yield from _name_field(self.player, self.served)
             yield Static(id="form-body")
             yield Static(id="form-message")
         yield Footer()
@@ -205,7 +220,8 @@ class HostScreen(FormScreen):
     def rows(self) -> tuple[str, ...]:
         """The game's own option rows only for the game chosen."""
         own = set(self.chosen.table_options)
-        return tuple(r for r in self.ROWS if r in own or r not in _GAME_ROWS)
+        fixed = {"player"} if self.served.player else set()
+        return tuple(r for r in self.ROWS if (r in own or r not in _GAME_ROWS) and r not in fixed)
 
     def options(self) -> TableOptions:
         return TableOptions(
@@ -255,7 +271,7 @@ class HostScreen(FormScreen):
             self.action_cursor(1)
             return
         table = self.query_one("#table", Input).value.strip()
-        player = self.query_one("#player", Input).value.strip()
+        player = self.served.player or self.query_one("#player", Input).value.strip()
         if not table or not player:
             self.say("A table needs a name, and so do you.")
             return
@@ -264,7 +280,7 @@ class HostScreen(FormScreen):
             self.say(refused)
             return
         remember(
-            name=player,
+            name=load_settings().name if self.served.player else player,
             colour=SEAT_COLOURS[self.colour],
             players=self.players,
             buildings=BUILDINGS[self.buildings],
@@ -287,7 +303,11 @@ class HostScreen(FormScreen):
 
 
 class JoinScreen(FormScreen):
-    """The tables announced on the LAN (live), or a HOST:PORT typed by hand."""
+    """The tables announced on the LAN (live), or a HOST:PORT typed by hand.
+
+    A served player (``rattus serve``/``rattus web``) joins under his login, and only the
+    tables announced on the LAN or hosted on the same server (listed live too), unless the
+    server lets him type an address (``--allow-join-address``)."""
 
     ROWS = ("player", "colour", "address")
     INPUTS = ("player", "address")
@@ -295,7 +315,10 @@ class JoinScreen(FormScreen):
     def __init__(self, player: str | None = None, *, discover: bool = True) -> None:
         super().__init__()
         last = load_settings()  # the player's last choices
-        self.player = player or last.name or default_player_name()
+        self.served = Served.from_environment()
+        self.player = self.served.player or player or last.name or default_player_name()
+        self.lan: dict[str, TableAdvert] = {}  # by fingerprint
+        self.here: dict[str, TableAdvert] = {}  # hosted on this server
         self.discover = discover
         self.colour = _colour_index(last.colour)
         self.tables: list[TableAdvert] = []
@@ -305,14 +328,24 @@ class JoinScreen(FormScreen):
     def compose(self) -> ComposeResult:
         with Vertical(id="form"):
             yield Static(Text("JOIN A TABLE", style="bold"), id="form-title")
-            yield Static("Your name", classes="label")
-            yield Input(self.player, id="player", classes="field", max_length=24)
+            yield from _name_field(self.player, self.served)
             yield Static(id="colour-row")
-            yield Static("Address typed by hand (HOST:PORT), then Enter", classes="label")
-            yield Input("", id="address", classes="field", placeholder="192.168.1.5:7000")
+            if self.served.join_by_address:
+                yield Static("Address typed by hand (HOST:PORT), then Enter", classes="label")
+                yield Input("", id="address", classes="field", placeholder="192.168.1.5:7000")
             yield Static(id="form-body")
             yield Static(id="form-message")
         yield Footer()
+
+    @property
+    def rows(self) -> tuple[str, ...]:
+        """A served player's name is fixed, and he may type no address unless allowed."""
+        hidden = set()
+        if self.served.player:
+            hidden.add("player")
+        if not self.served.join_by_address:
+            hidden.add("address")
+        return tuple(r for r in self.ROWS if r not in hidden)
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -320,6 +353,16 @@ class JoinScreen(FormScreen):
             self.run_worker(self._browse(), group="browse", exit_on_error=False)
         else:
             self.discovery_note = "Discovery is off."
+        listing = server_tables()
+        if listing is not None:
+            self.set_interval(1.0, lambda: self._server_tables(listing.tables()))
+            self._server_tables(listing.tables())
+
+    def _server_tables(self, found: list[TableAdvert]) -> None:
+        here = {a.fingerprint: a for a in found}
+        if here != self.here:
+            self.here = here
+            self._merge()
 
     async def _browse(self) -> None:
         try:
@@ -339,13 +382,19 @@ class JoinScreen(FormScreen):
                 await self._browser.aiozc.async_close()
 
     def tables_changed(self, tables: dict[str, TableAdvert]) -> None:
-        self.tables = sorted(tables.values(), key=lambda a: (a.name, a.fingerprint))
+        self.lan = {a.fingerprint: a for a in tables.values()}
+        self._merge()
+
+    def _merge(self) -> None:
+        """The tables on the LAN and those hosted on this server, each once."""
+        every = {**self.lan, **self.here}
+        self.tables = sorted(every.values(), key=lambda a: (a.name, a.fingerprint))
         self.cursor = min(self.cursor, self.row_count() - 1)
         if self.is_mounted:
             self.redraw()
 
     def row_count(self) -> int:
-        return len(self.ROWS) + len(self.tables)
+        return len(self.rows) + len(self.tables)
 
     def redraw(self) -> None:
         c = Text()
@@ -364,9 +413,13 @@ class JoinScreen(FormScreen):
                 label += " NOT PLAYABLE HERE"  # a game (or its version) this program lacks
             else:
                 label += " OTHER VERSION"
-            _row(t, self.cursor == len(self.ROWS) + i, label)
+            _row(t, self.cursor == len(self.rows) + i, label)
         t.append(
-            "Up/Down: choose; Left/Right: colour; Enter: join the table or the address.",
+            "Up/Down: choose; Left/Right: colour; Enter: join the table or the address."
+            if self.served.join_by_address
+            else "Up/Down: choose; Left/Right: colour; Enter: join the table.\n"
+            "On this server you join tables listed here (announced on the LAN or hosted\n"
+            "on this server), not typed addresses.",
             style="italic",
         )
         self.show_form(t)
@@ -376,7 +429,7 @@ class JoinScreen(FormScreen):
             self.colour = (self.colour + delta) % len(SEAT_COLOURS)
 
     def action_select(self) -> None:
-        player = self.query_one("#player", Input).value.strip()
+        player = self.served.player or self.query_one("#player", Input).value.strip()
         if not player:
             self.say("Type your name first.")
             return
@@ -384,13 +437,13 @@ class JoinScreen(FormScreen):
             self.action_cursor(1)
             return
         colour = SEAT_COLOURS[self.colour]
-        remember(name=player, colour=colour)
+        remember(name=load_settings().name if self.served.player else player, colour=colour)
         try:
             if self.row == "address":
                 address = address_text(self.query_one("#address", Input).value)
                 lobby = GuestLobby(address, player, colour=colour)
             else:
-                advert = self.tables[self.cursor - len(self.ROWS)]
+                advert = self.tables[self.cursor - len(self.rows)]
                 why = advert.why_not()  # another game, or another version of one
                 if why is not None:
                     self.say(safetext(why))

@@ -22,7 +22,7 @@ import time
 from collections import deque
 
 from rattus_net.games.rattus.components import CODE_OF, Token
-from rattus_net.games.rattus.game import Kind
+from rattus_net.games.rattus.game import Kind, Phase
 from rattus_net.games.rattus.moves import (
     Done,
     King,
@@ -78,16 +78,35 @@ class _Ctx:
         self.holders = view.holders
         self.dist = _distances(view.neighbours, view.plague)
         self.code_holder = {CODE_OF[c]: s for c, s in self.holders.items()}
-        self.pool_stats = _pool_stats(self.pool)
+        # A face-down token's ring is public (ruling 5): a ringed one is one of the unseen
+        # start faces, a plain one one of the unseen normal faces.
+        by_ring = {
+            ring: [t for t in self.pool if t.start == ring] or self.pool for ring in (False, True)
+        }
+        self.ring_stats = {ring: _pool_stats(pool) for ring, pool in by_ring.items()}
+        self.by_ring = by_ring
+        # The end is near when a spread or two empties the rat supply: then the final
+        # outbreak strikes every region with tokens, wherever the plague piece stands.
+        self.endgame = view.rat_supply <= ENDGAME_SUPPLY or view.phase is Phase.FINAL
+        # A struck cube goes back to the supply (ruling 4): during the game losing one costs
+        # a placement, not the cube; near the end it is gone for the count.
+        self.own_weight = OWN_LOSS_END if self.endgame else OWN_LOSS
+        self.totals = [
+            sum(self.cubes[r][s] for r in range(self.k)) + view.palace[s] for s in range(self.n)
+        ]
 
     def threat(self, r: int) -> float:
-        """How likely the plague strikes region ``r`` soon (it moves every turn)."""
+        """How likely the plague strikes region ``r`` soon (it moves every turn; near the
+        end the final outbreak strikes every region that holds tokens)."""
         d = self.dist[r]
-        return (0.35, 0.9, 0.45, 0.2)[min(d, 3)]
+        near = (0.35, 0.9, 0.45, 0.2)[min(d, 3)]
+        if self.endgame and self.counts[r]:
+            return max(near, 0.8)
+        return near
 
     def loss(self, r: int, cubes: list[int], plus: int = 0) -> list[float]:
         """Expected cubes each seat loses if region ``r`` breaks out now (tokens estimated
-        from the pool where unknown; losses along the way ignored)."""
+        from the pool of their ring where unknown; losses along the way ignored)."""
         total = sum(cubes) + plus
         n = self.n
         out = [0.0] * n
@@ -95,9 +114,9 @@ class _Ctx:
             return out
         top = max(cubes)
         code_holder = self.code_holder
-        for tok in self.view.tokens(r):
+        for tok, ring in zip(self.view.tokens(r), self.view.rings(r), strict=True):
             if tok is None:
-                m, a, syms = self.pool_stats[min(total, MAX_NUMBER)]
+                m, a, syms = self.ring_stats[ring][min(total, MAX_NUMBER)]
             else:
                 if tok.number > total:
                     continue
@@ -116,9 +135,21 @@ class _Ctx:
         """Rivals' expected loss minus ours (ours counts more) if ``r`` breaks out."""
         lost = self.loss(r, self.cubes[r], plus)
         others = sum(lost[s] for s in range(self.n) if s != self.seat)
-        return others / max(1, self.n - 1) - 1.4 * lost[self.seat]
+        return others / max(1, self.n - 1) - self.own_weight * lost[self.seat]
+
+    def ending_value(self, lead_after: float = 0.0) -> float:
+        """What ending the game after our own turn is worth: we are the ender, so we come
+        last in the tie-break (rules section 4) and need strictly more cubes than everybody;
+        ``lead_after``: cubes our turn still adds to our lead."""
+        best_other = max(t for s, t in enumerate(self.totals) if s != self.seat)
+        lead = self.totals[self.seat] + lead_after - best_other - 0.5  # a tie is lost
+        return max(-END_WEIGHT, min(END_WEIGHT, lead * 0.6))
 
 
+ENDGAME_SUPPLY = 4
+END_WEIGHT = 3.0
+OWN_LOSS = 1.1  # our struck cube against a rival's, while it can still be placed again
+OWN_LOSS_END = 1.4  # near the end
 MAX_NUMBER = 12
 
 
@@ -194,6 +225,7 @@ class RattusHeuristicBot:
             return self._card_value(ctx, m.card)
         if isinstance(m, Place):
             v = 0.0
+            cnt = 0
             if m.region is not None:
                 r = ctx.index[m.region]
                 cnt = min(ctx.counts[r], view.supply[seat])
@@ -204,6 +236,9 @@ class RattusHeuristicBot:
             if m.extra is not None:
                 e = ctx.index[m.extra]
                 v += 1.2 - 0.4 * ctx.counts[e] * ctx.threat(e)
+                cnt += 1
+            if kind is Kind.TURN and cnt >= view.supply[seat]:
+                v += ctx.ending_value(cnt)  # all our cubes out: the game may end (b)
             return v
         if isinstance(m, King):
             return 2.0
@@ -228,6 +263,8 @@ class RattusHeuristicBot:
             v = ctx.harm(t, 2 if m.knight else 0)
             if m.via is not None:
                 v -= 0.05
+            if kind is Kind.TURN and view.spread_ends_game(t):
+                v += ctx.ending_value()  # the spread takes the last token: the game ends (a)
             return v
         if isinstance(m, Spread):
             v = 0.0
@@ -238,8 +275,12 @@ class RattusHeuristicBot:
             return v
         if isinstance(m, TurnUp):
             assert ctx.view.decision is not None and ctx.view.decision.region is not None
-            tok = ctx.view.tokens(ctx.view.decision.region)[m.slot - 1]
-            return 0.0 if tok is None else self._token_harm(ctx, ctx.view.decision.region, tok)
+            r = ctx.view.decision.region
+            tok = ctx.view.tokens(r)[m.slot - 1]
+            if tok is not None:
+                return self._token_harm(ctx, r, tok)
+            pool = ctx.by_ring[ctx.view.rings(r)[m.slot - 1]]  # the ring tells the pool
+            return sum(self._token_harm(ctx, r, t) for t in pool) / max(1, len(pool))
         if isinstance(m, Done):
             return 0.0
         return 0.0
@@ -255,7 +296,7 @@ class RattusHeuristicBot:
                 continue
             hit = (tok.majority and cubes[s] == top) + tok.all_
             hit += sum(ctx.holders[_card(c)] == s for c in tok.symbols)
-            v += -1.4 * hit if s == ctx.seat else hit
+            v += -ctx.own_weight * hit if s == ctx.seat else hit
         return v
 
     def _card_value(self, ctx: _Ctx, card: str) -> float:

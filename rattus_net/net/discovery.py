@@ -37,6 +37,7 @@ from rattus_net.net.names import (
     check_name_bytes,
     instance_label,
 )
+from rattus_net.net.served import ANY_ADDRESS, listen_host
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +52,8 @@ vanished without a goodbye (killed, unplugged) leaves the list within about
 least: python-zeroconf enforces that minimum on pointers.)"""
 RECHECK = 5.0
 """Seconds between a browser's checks that its tables' hosts still answer."""
-_FP = re.compile(r"^[0-9a-f]{16}$")
-_GAME = re.compile(r"^[a-z][a-z0-9-]{0,31}$")
+_FP = re.compile(r"[0-9a-f]{16}")
+_GAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
 _MAX_TXT_VALUE = 200
 
 
@@ -182,7 +183,7 @@ class TableAdvert:
 
         version = number("v", 0, 65535)
         fp = fields.get("fp", "")
-        if not _FP.match(fp):
+        if not _FP.fullmatch(fp):
             raise AdvertError("TXT field 'fp' is not a key fingerprint")
         state = fields.get("state", "")
         if state not in STATES:
@@ -197,7 +198,7 @@ class TableAdvert:
         except BadName as exc:
             raise AdvertError(f"TXT field 'name': {exc}") from None
         game = fields.get("game", DEFAULT_GAME)
-        if not _GAME.match(game):
+        if not _GAME.fullmatch(game):
             raise AdvertError("TXT field 'game' is not a game name")
         return cls(
             name=name,
@@ -212,7 +213,11 @@ class TableAdvert:
 
 
 def local_addresses() -> list[str]:
-    """IPv4 addresses to advertise: every non-loopback one (loopback only if nothing else)."""
+    """IPv4 addresses to advertise: every non-loopback one (loopback only if nothing else);
+    only the one a server running this game lets its tables listen on, if it says so."""
+    listen = listen_host()
+    if listen != ANY_ADDRESS:
+        return [listen]
     addrs = sorted(
         {
             ip.ip

@@ -569,7 +569,7 @@ class HostedTable:
         self.auto_start = True
         self.core.on_change.append(self._changed)
 
-    async def open(self, host: str = "0.0.0.0", port: int = 0) -> int:
+    async def open(self, host: str | None = None, port: int = 0) -> int:
         return await self.listener.start(host, port)
 
     @property

@@ -59,7 +59,9 @@ from rattus_net.net.lobby import LobbyRefusal
 from rattus_net.net.loopthread import LoopThread
 from rattus_net.net.news import LinkNews
 from rattus_net.net.node import WAIT_MORE, Outcome, PeerNode
+from rattus_net.net.persist import split_game_id
 from rattus_net.net.quietgc import QuietCollector
+from rattus_net.net.served import Served
 from rattus_net.net.tablewords import TableWords, table_words
 from rattus_net.net.transport import Listener
 
@@ -539,7 +541,7 @@ class NetworkGame:
         if o is None:
             return "The game is still running."
         if o.finished:
-            return f"Game {o.game_id[:16]} finished. Record: {o.record}"
+            return f"Game {o.game_id[:16]} finished.\nRecord: {self.record_line()}"
         if o.alone:
             return (
                 f"Nobody else of game {o.game_id[:16]} could be reached (they may have ended "
@@ -549,8 +551,15 @@ class NetworkGame:
             )
         aborted = self.snapshot.aborted
         if aborted is not None:
-            return f"Game {aborted}. Record: {o.record}"
-        return f"Game aborted: {safetext(o.abort)}. Record: {o.record}"
+            return f"Game {aborted}.\nRecord: {self.record_line()}"
+        return f"Game aborted: {safetext(o.abort)}.\nRecord: {self.record_line()}"
+
+    def record_line(self) -> str:
+        """Where the record is: its file, or, for a served player, the command that fetches
+        it (the server's paths are none of his business)."""
+        o = self.outcome
+        assert o is not None
+        return Served.from_environment().record_line(split_game_id(o.game_id)[1][:16], o.record)
 
 
 __all__ = [

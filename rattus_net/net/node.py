@@ -442,13 +442,13 @@ class PeerNode:
         deadline = time.monotonic() + PORT_RETRY
         while True:  # the old process's socket may linger briefly after a kill
             try:
-                await self.listener.start("0.0.0.0", port)
+                await self.listener.start(None, port)
                 return
             except OSError:
                 if time.monotonic() >= deadline:
                     break
                 await asyncio.sleep(0.2)
-        new = await self.listener.start("0.0.0.0", 0)
+        new = await self.listener.start(None, 0)
         log.info("port %d is taken: listening on %d", port, new)
         self.moved = self.identity.sign(self._moved_message(self.seat, new))
         self.journal.append(["p", new, self.moved])

@@ -55,7 +55,7 @@ MAX_RECORD = 4 << 20
 """Upper bound of one record; a larger length field can only be damage."""
 
 _LIMITS = Limits(max_size=MAX_RECORD, max_bin_len=DEFAULT_LIMITS.max_size)
-_GAME_ID = re.compile(r"^[0-9a-f]{8,64}$")
+_GAME_ID = re.compile(r"[0-9a-f]{8,64}")
 
 
 class JournalError(OSError):
@@ -125,7 +125,7 @@ def check_game_id(game_id: str) -> str:
     """Game ids are lowercase hex, optionally after their game's prefix (``cartus-``); the
     hex digits are returned. Anything else could escape the games directory."""
     _, digits = split_game_id(game_id)
-    if not _GAME_ID.match(digits):
+    if not _GAME_ID.fullmatch(digits):
         raise JournalError(
             f"{game_id!r} is not a game id (8 to 64 lowercase hex digits, after the game's "
             "name and a dash if you like: cartus-...)"
@@ -157,7 +157,7 @@ def seat_dir(game_id: str, seat: int, root: Path | None = None) -> Path:
     return game_dir(game_id, root) / f"seat-{seat + 1}"
 
 
-_SEAT_DIR = re.compile(r"^seat-([1-5])$")
+_SEAT_DIR = re.compile(r"seat-([1-5])")
 
 
 def seat_dirs(game_id: str, root: Path | None = None) -> list[Path]:
@@ -167,7 +167,9 @@ def seat_dirs(game_id: str, root: Path | None = None) -> list[Path]:
     found = [base] if (base / "journal.bin").is_file() else []
     if base.is_dir():
         found += sorted(
-            d for d in base.iterdir() if _SEAT_DIR.match(d.name) and (d / "journal.bin").is_file()
+            d
+            for d in base.iterdir()
+            if _SEAT_DIR.fullmatch(d.name) and (d / "journal.bin").is_file()
         )
     return found
 
@@ -358,10 +360,10 @@ def list_games(root: Path | None = None) -> list[tuple[str, dict[str, Any]]]:
         return []
     games = []
     for d in sorted(base.iterdir()):
-        if not (d.is_dir() and _GAME_ID.match(d.name)):
+        if not (d.is_dir() and _GAME_ID.fullmatch(d.name)):
             continue
         folders = [d] if (d / "meta.json").exists() or (d / "journal.bin").exists() else []
-        folders += sorted(s for s in d.iterdir() if _SEAT_DIR.match(s.name) and s.is_dir())
+        folders += sorted(s for s in d.iterdir() if _SEAT_DIR.fullmatch(s.name) and s.is_dir())
         for folder in folders:
             games.append((d.name, {**read_meta(folder), "dir": str(folder)}))
     return games

@@ -142,7 +142,7 @@ async def host_game(
     identity = PeerSecrets(master).identity()
     hosted = HostedTable(identity, table, options, limits)
     hosted.listener.say = say
-    port = await hosted.open("0.0.0.0", port)
+    port = await hosted.open(None, port)
     hosted.core.sit(identity.public, name or bot, "", port, colour=colour, bot=bot)
     hosted.core.set_ready(identity.fingerprint, True)
     aiozc = new_zeroconf() if advertise else None
@@ -227,7 +227,7 @@ async def join_game(
         await node.accept(conn)
 
     listener = Listener(on_link, limits, max_connections=20, say=say)
-    listen_port = await listener.start("0.0.0.0", 0)
+    listen_port = await listener.start(None, 0)
     try:
         state = await join_table(
             address[0],

@@ -33,6 +33,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 from collections.abc import Callable, Coroutine
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,7 @@ from rattus_net.net.botseats import BotSeats
 from rattus_net.net.discovery import (
     Advertiser,
     TableAdvert,
+    local_addresses,
     new_zeroconf,
     withdraw_on_signals,
 )
@@ -62,6 +64,7 @@ from rattus_net.net.loopthread import LoopClosed, LoopThread
 from rattus_net.net.netgame import TABLE_THREAD, NetworkGame, problem_text
 from rattus_net.net.node import HUMAN, STALL_TIMEOUT, PeerNode, Setup, new_master
 from rattus_net.net.persist import check_storage
+from rattus_net.net.servertables import server_tables
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
     Connection,
@@ -220,6 +223,7 @@ class HostLobby(_Lobby):
         self.bot_tasks: list[concurrent.futures.Future[None]] = []
         self._bots: BotSeats | None = None
         self._known: set[str] = set()
+        self._listing = server_tables()  # a server's own list of its players' tables
 
     @property
     def state(self) -> LobbyState:
@@ -230,6 +234,7 @@ class HostLobby(_Lobby):
         """Open the port, take seat 1 (not ready yet) and announce the table."""
         check_storage(self.root)  # (a full or read-only disk: said before anybody sits)
         await self._table().run(self._open_here())
+        self._list_here()
         if self._aiozc is not None:
             advert = play.table_advert(self.table, self.fingerprint, self.state)
             self._advertiser = Advertiser(self._aiozc, advert, self.port)
@@ -243,7 +248,7 @@ class HostLobby(_Lobby):
     async def _open_here(self) -> None:
         """On the table's thread: the listener and our seat."""
         hosted = HostedTable(self.identity, self.table, self.options, self.limits)
-        self.port = await hosted.open("0.0.0.0", self.port)
+        self.port = await hosted.open(None, self.port)
         hosted.core.sit(self.identity.public, self.player, "", self.port, colour=self.colour)
         self._known = {self.identity.fingerprint}
         hosted.core.on_change.append(self._changed)
@@ -271,7 +276,20 @@ class HostLobby(_Lobby):
     def _changed_ui(self, state: LobbyState) -> None:
         if self._advertiser is not None and not self.closed:
             self._spawn(self._advertiser.update(**play.advert_changes(state)))
+        self._list_here()
         self._tell()
+
+    def _list_here(self) -> None:
+        """On the server this game runs on (if any): list the table for its other players,
+        at the address it listens on, while seats are free."""
+        if self._listing is None or self.hosted is None:
+            return
+        state = self.state
+        if self.closed or state.phase != "open" or state.free == 0:
+            self._listing.withdraw(self.fingerprint)
+            return
+        advert = play.table_advert(self.table, self.fingerprint, state)
+        self._listing.publish(replace(advert, host=local_addresses()[0], port=self.port))
 
     def _ask(self, fn: Callable[[], Any]) -> Any:
         """Run a quick lobby change on the table's thread and wait for it (its exceptions,
@@ -381,6 +399,8 @@ class HostLobby(_Lobby):
                 await self._bots.stop()
             else:
                 self._bots.retire()
+        if self._listing is not None:
+            self._listing.withdraw(self.fingerprint)
         if self.closed:
             return
         self.closed = True
@@ -513,7 +533,7 @@ class GuestLobby(_Lobby):
     async def _join_here(self) -> LobbyState:
         """On the table's thread: sit, wait for the start, make our seat's node."""
         self.listener = Listener(self._accept, self.limits, max_connections=20)
-        listen_port = await self.listener.start("0.0.0.0", 0)
+        listen_port = await self.listener.start(None, 0)
         state = await join_table(
             self.address[0],
             self.address[1],

@@ -31,6 +31,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 
 from protocol.wire import DEFAULT_LIMITS, PROTOCOL_VERSION
+from rattus_net.net.served import listen_host
 
 log = logging.getLogger(__name__)
 
@@ -398,8 +399,11 @@ class Listener:
         self._tasks: set[asyncio.Task[None]] = set()
         self._flush: asyncio.TimerHandle | None = None
 
-    async def start(self, host: str = "0.0.0.0", port: int = 0) -> int:
-        """Listen on ``host:port`` (port 0: any free port); return the port."""
+    async def start(self, host: str | None = None, port: int = 0) -> int:
+        """Listen on ``host:port`` (port 0: any free port; no host: every address, or the one
+        a server running this game allows, :func:`.served.listen_host`); return the port."""
+        if host is None:
+            host = listen_host()
         self._server = await asyncio.start_server(self._accept, host, port, limit=64 * 1024)
         sock = self._server.sockets[0]
         return int(sock.getsockname()[1])

@@ -83,6 +83,31 @@ def add_serve_parser(sub: Any) -> None:
         help="drop a client that has not logged in after this long (default: 30 s)",
     )
     sp.add_argument(
+        "--names-per-key",
+        metavar="N",
+        type=_count,
+        default=3,
+        help="names one key may hold (claimed when first played; default: 3)",
+    )
+    sp.add_argument(
+        "--sessions-per-key",
+        metavar="M",
+        type=_count,
+        default=2,
+        help="games one key may have running at once (default: 2)",
+    )
+    sp.add_argument(
+        "--allow-join-address",
+        action="store_true",
+        help="let players join a table by a typed HOST:PORT (default: only tables announced "
+        "on the LAN or hosted here, so the server's network cannot be probed)",
+    )
+    sp.add_argument(
+        "--no-preload",
+        action="store_true",
+        help="start every session as a fresh Python (slower and bigger: for comparison)",
+    )
+    sp.add_argument(
         "--state-dir",
         metavar="DIR",
         type=Path,
@@ -113,6 +138,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         idle_timeout=args.idle_timeout,
         login_timeout=args.login_timeout,
         open=args.open,
+        names_per_key=args.names_per_key,
+        sessions_per_key=args.sessions_per_key,
+        allow_join_address=args.allow_join_address,
+        preload=not args.no_preload,
     )
     try:
         asyncio.run(serve(options))

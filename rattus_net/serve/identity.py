@@ -5,22 +5,29 @@ so it must be a safe folder name: letters, digits, ``-`` and ``_``, starting wit
 digit, at most 24 characters (the TUI's longest player name). Anything else is refused with a
 clear message rather than cleaned up, so two people never end up in one folder by accident.
 
-The first public key to log in under a name claims it; the claim is kept in a small JSON file
-(``names.json``: lowercase name -> the key's SHA256 fingerprint), written to a temporary file
-and renamed over the old one so a crash never leaves it half written. Another key is refused
-that name from then on, whatever the case of its letters.
+The first public key to open a game under a name claims it (logging in alone claims nothing);
+the claim is kept in a small JSON file (``names.json``: lowercase name -> the key's SHA256
+fingerprint, or ``web`` for a name a ``rattus web`` player holds), written to a temporary file
+and renamed over the old one so a crash never leaves it half written, under a lock so that an
+SSH server and a web server sharing the state directory never lose each other's claims.
+Another key is refused that name from then on, whatever the case of its letters.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,23}$")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,23}")
 NAMES_FILE = "names.json"
+WEB_OWNER = "web"
+"""The owner of a name held by a web player (``rattus web --players``)."""
 
 
 class BadNameError(ValueError):
@@ -29,7 +36,7 @@ class BadNameError(ValueError):
 
 def check_name(name: str) -> str:
     """The name itself if it is a safe player and folder name, else :class:`BadNameError`."""
-    if not NAME.match(name):
+    if not NAME.fullmatch(name):
         shown = name.encode("ascii", "backslashreplace").decode()[:40]
         raise BadNameError(
             f"{shown!r} cannot be a player name here: use 1 to 24 letters, digits, '-' or '_', "
@@ -66,6 +73,24 @@ class NameClaims:
             raise ClaimError(f"{self.path} is not a names file")
         return data
 
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        try:
+            fd = os.open(
+                self.path.with_name(self.path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600
+            )
+        except OSError as exc:
+            raise ClaimError(f"cannot lock {self.path}: {exc}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
+
+    def names_of(self, owner: str) -> list[str]:
+        """The names ``owner`` (a key's fingerprint, or ``web``) holds."""
+        return sorted(n for n, o in self._load().items() if o == owner)
+
     def owner(self, name: str) -> str | None:
         """The fingerprint of the key that owns ``name``, or ``None`` if nobody does yet."""
         return self._load().get(folder_name(name))
@@ -75,13 +100,20 @@ class NameClaims:
         owner = self.owner(name)
         return owner is None or owner == fingerprint
 
-    def claim(self, name: str, fingerprint: str) -> bool:
-        """Record that ``fingerprint`` owns ``name``; ``False`` if another key owns it."""
+    def claim(self, name: str, fingerprint: str, most: int | None = None) -> bool:
+        """Record that ``fingerprint`` owns ``name``; ``False`` if another key owns it, or
+        this one holds ``most`` names already."""
+        with self._locked():
+            return self._claim(name, fingerprint, most)
+
+    def _claim(self, name: str, fingerprint: str, most: int | None) -> bool:
         claims = self._load()
         key = folder_name(name)
         owner = claims.get(key)
         if owner is not None:
             return owner == fingerprint
+        if most is not None and sum(o == fingerprint for o in claims.values()) >= most:
+            return False
         claims[key] = fingerprint
         tmp = self.path.with_name(self.path.name + ".tmp")
         try:

@@ -3,7 +3,8 @@
 Pure bookkeeping with the clock passed in, so it is tested without waiting. Each address keeps
 the times of its recent connections (at most ``per_minute`` of them); one more within the
 minute is refused. Addresses not seen for a minute are forgotten, so the table cannot grow
-without bound under a flood from many addresses.
+without bound under a flood from many addresses. Refusals are counted too (per address, for the
+same minute), so that a server can answer the first few in words and simply drop a flood.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ WINDOW = 60.0
 class RateLimiter:
     per_minute: int
     _seen: dict[str, deque[float]] = field(default_factory=dict)
+    _refused: dict[str, int] = field(default_factory=dict)
     _last_sweep: float = 0.0
 
     def allow(self, address: str, now: float) -> bool:
@@ -28,11 +30,18 @@ class RateLimiter:
         while times and now - times[0] >= WINDOW:
             times.popleft()
         if len(times) >= self.per_minute:
+            self._refused[address] = self._refused.get(address, 0) + 1
             return False
         times.append(now)
         return True
 
+    def refused(self, address: str) -> int:
+        """How many connections from ``address`` were refused lately (reset every minute or
+        so, when quiet addresses are forgotten)."""
+        return self._refused.get(address, 0)
+
     def _sweep(self, now: float) -> None:
         self._last_sweep = now
+        self._refused.clear()
         for address in [a for a, t in self._seen.items() if not t or now - t[-1] >= WINDOW]:
             del self._seen[address]

@@ -28,9 +28,11 @@ from typing import TextIO
 
 import asyncssh
 
+from rattus_net.net.served import Served
 from rattus_net.serve.hostkey import HOST_KEY_FILE, fingerprint, load_or_create_host_key
 from rattus_net.serve.identity import (
     NAMES_FILE,
+    WEB_OWNER,
     BadNameError,
     ClaimError,
     NameClaims,
@@ -38,11 +40,26 @@ from rattus_net.serve.identity import (
     folder_name,
 )
 from rattus_net.serve.limits import RateLimiter
-from rattus_net.serve.session import GameSession, Player, SessionHost, remove_home
+from rattus_net.serve.preload import Launcher, PreloadError
+from rattus_net.serve.records import Answer, answer
+from rattus_net.serve.session import (
+    GameSession,
+    Player,
+    SessionHost,
+    base_environment,
+    game_environment,
+    remove_home,
+)
 
 KEEPALIVE_INTERVAL = 30.0
 KEEPALIVE_COUNT_MAX = 4
 """A client that answers no keepalive for two minutes is gone: its game is hung up."""
+
+
+TOO_MANY = "too many connections from your address: try again in a minute"
+LIMITED_GRACE = 3.0
+"""Seconds a connection over its address's limit gets to reach the login, where it is told
+why it is refused (a flood of them is dropped at once)."""
 
 
 class ServeError(Exception):
@@ -60,6 +77,10 @@ class ServeOptions:
     idle_timeout: float = 1800.0
     login_timeout: float = 30.0
     open: bool = False
+    names_per_key: int = 3
+    sessions_per_key: int = 2
+    allow_join_address: bool = False
+    preload: bool = True  # sessions forked from a preloaded parent (False: a fresh Python each)
 
 
 class GameServer(SessionHost):
@@ -82,9 +103,17 @@ class GameServer(SessionHost):
         self.sessions: set[GameSession] = set()
         self.by_name: dict[str, GameSession] = {}
         self.acceptor: asyncssh.SSHAcceptor | None = None
+        self.launcher = Launcher(base_environment(), preload=options.preload)
+        self.tables = options.state_dir / "tables"
+        self.port = options.port
 
     def say(self, line: str) -> None:
         print(line, file=self.out, flush=True)
+
+    def refused(self, address: str, name: str, why: str) -> None:
+        """One line in the server's log for every refusal (the client is told in words too)."""
+        shown = name.encode("ascii", "backslashreplace").decode()[:40]
+        self.say(f"rattus serve: refused {shown!r} from {address}: {why}")
 
     # --- starting and stopping ---------------------------------------------------------------
 
@@ -94,9 +123,14 @@ class GameServer(SessionHost):
         try:
             state.mkdir(parents=True, exist_ok=True, mode=0o700)
             shutil.rmtree(state / "open", ignore_errors=True)  # left by a crash: not kept
+            self.tables.mkdir(mode=0o700, exist_ok=True)
             key, made = load_or_create_host_key(state / HOST_KEY_FILE)
         except OSError as exc:
             raise ServeError(str(exc)) from None
+        try:
+            await self.launcher.start()
+        except PreloadError as exc:
+            self.say(f"rattus serve: {exc}; every session starts a fresh Python instead")
         self.say(
             f"rattus serve: host key {fingerprint(key)} (ED25519, "
             f"{'new' if made else 'kept'} in {state / HOST_KEY_FILE})"
@@ -123,11 +157,16 @@ class GameServer(SessionHost):
             raise ServeError(
                 f"cannot listen on port {self.options.port}: {exc.strerror or exc}"
             ) from None
-        port = self.acceptor.get_port()
+        port = self.port = self.acceptor.get_port()
         where = self.options.listen or "every address"
         entry = "key, or user name alone (--open)" if self.options.open else "a public key"
         self.say(f"rattus serve: listening on {where} port {port}; players enter with {entry}")
         self.say(f"rattus serve: play with  ssh -p {port} NAME@THIS-HOST")
+        self.say(
+            "rattus serve: sessions start from a preloaded parent"
+            if self.launcher.preloaded
+            else "rattus serve: every session starts a fresh Python"
+        )
         return port
 
     async def close(self) -> None:
@@ -138,6 +177,7 @@ class GameServer(SessionHost):
         for s in self.sessions:
             s.close_with("the server is stopping (your game is kept)")
         await asyncio.gather(*(s.end() for s in list(self.sessions)))
+        await self.launcher.close()
 
     # --- players -----------------------------------------------------------------------------
 
@@ -150,23 +190,98 @@ class GameServer(SessionHost):
         base.mkdir(mode=0o700, exist_ok=True)
         return Player(name, None, Path(tempfile.mkdtemp(prefix=folder + "-", dir=base)), False)
 
-    async def admit(self, session: GameSession) -> str | None:
-        player = session.player
-        old = self.by_name.get(folder_name(player.name)) if player.kept else None
-        if old is None and len(self.sessions) >= self.options.max_sessions:
-            remove_home(player)
+    def running(self, name: str) -> bool:
+        return folder_name(name) in self.by_name
+
+    def full(self, name: str) -> str | None:
+        """Why a game of ``name`` cannot start for lack of room (his own game, replaced, takes
+        no more room), or ``None``."""
+        if not self.running(name) and len(self.sessions) >= self.options.max_sessions:
             return (
                 f"the server is full ({self.options.max_sessions} games running): try again later"
             )
+        return None
+
+    def key_share(self, name: str, key: str) -> str | None:
+        """Why the key may not open a game as ``name`` (its fair share), or ``None``."""
+        most = self.options.sessions_per_key
+        if not self.running(name) and sum(s.player.key == key for s in self.sessions) >= most:
+            return (
+                f"this key has {most} games running here already (the most one key may): "
+                "close one first"
+            )
+        owner = self.claims.owner(name)
+        if owner is None:
+            held = self.claims.names_of(key)
+            if len(held) >= self.options.names_per_key:
+                return (
+                    f"this key holds {len(held)} names here already ({', '.join(held)}), the "
+                    "most one key may: log in as one of them"
+                )
+        elif owner != key:
+            whose = "web player" if owner == WEB_OWNER else "key"
+            return f"the name {name} belongs to another {whose} here: choose another"
+        return None
+
+    async def admit(self, session: GameSession) -> str | None:
+        player = session.player
+        why = self.full(player.name)
+        if why is None and player.key is not None:
+            try:
+                why = self.key_share(player.name, player.key)
+                if why is None and not self.claims.claim(
+                    player.name, player.key, self.options.names_per_key
+                ):  # another key, a moment before
+                    why = f"the name {player.name} belongs to another key here"
+            except ClaimError as exc:
+                self.say(f"rattus serve: {exc}")
+                why = "the server cannot keep names just now: try again later"
+        old = self.by_name.get(folder_name(player.name))
+        if why is None and old is not None and player.key is None:
+            why = f"someone plays as {player.name} here now: choose another name"
+        if why is not None:
+            remove_home(player)
+            self.refused(session.address, player.name, why)
+            return why
         if old is not None:
             await old.replaced()
             self.leave(old)
         self.sessions.add(session)
-        if player.kept:
-            self.by_name[folder_name(player.name)] = session
+        self.by_name[folder_name(player.name)] = session
         how = "key " + player.key if player.key else "no key, nothing kept"
         self.say(f"rattus serve: {player.name} is playing ({how})")
         return None
+
+    def environment(self, session: GameSession) -> dict[str, str]:
+        """What the session's game is given: the player's own folders, and the server's limits
+        (his name fixed, tables on the server's address, joins only of listed tables, and how
+        he fetches a record)."""
+        player = session.player
+        served = Served(
+            player=player.name,
+            listen=self.options.listen or None,
+            join_by_address=self.options.allow_join_address,
+            tables=self.tables.absolute(),
+            record_command=(
+                f"{self.ssh_command(session)} record {{id}} > game.rattus" if player.kept else None
+            ),
+        )
+        return {**game_environment(player, session.term or ""), **served.environment()}
+
+    def ssh_command(self, session: GameSession) -> str:
+        """``ssh -p PORT NAME@ADDRESS``: this server as the player reached it."""
+        host, port = session.local
+        host = f"[{host}]" if ":" in host else host
+        return f"ssh -p {port} {session.player.name}@{host}"
+
+    def command(self, session: GameSession, text: str) -> Answer:
+        player = session.player
+        result = answer(text, player.data_dir if player.kept else None, self.ssh_command(session))
+        if result.status:
+            self.refused(session.address, player.name, f"command {text[:60]!r}: {result.err}")
+        else:
+            self.say(f"rattus serve: {player.name} ran {text[:60]!r}")
+        return result
 
     def leave(self, session: GameSession) -> None:
         if session not in self.sessions:
@@ -181,26 +296,36 @@ class GameServer(SessionHost):
 
 
 class Gatekeeper(asyncssh.SSHServer):
-    """One connection: the address limit, authentication, and the sessions it opens."""
+    """One connection: the address limit, authentication, and the sessions it opens.
+
+    Every refusal is said to the client in words its ssh shows (an authentication banner,
+    or the reason of a disconnect) and in one line of the server's log."""
 
     def __init__(self, server: GameServer) -> None:
         self.server = server
         self.conn: asyncssh.SSHServerConnection | None = None
+        self.address = "?"
         self.bad_name = False
         self.key: str | None = None  # the fingerprint of the key last found acceptable
         self.banners: set[str] = set()
         self.sessions = 0  # opened on this connection (one is allowed)
+        self.limited = False  # one connection too many from its address: refused at login
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername")
-        address = str(peer[0]) if peer else "?"
+        self.address = str(peer[0]) if peer else "?"
         loop = asyncio.get_running_loop()
-        if not self.server.limiter.allow(address, loop.time()):
-            loop.call_soon(
-                self._disconnect,
-                asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                "too many connections from your address: try again in a minute",
+        limiter = self.server.limiter
+        if limiter.allow(self.address, loop.time()):
+            return
+        # said in words (a banner at login) to the first few refused; a flood is dropped
+        self.limited = True
+        if limiter.refused(self.address) > limiter.per_minute:
+            loop.call_soon(self._disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, TOO_MANY)
+        else:
+            loop.call_later(
+                LIMITED_GRACE, self._disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, TOO_MANY
             )
 
     def _disconnect(self, code: int, reason: str) -> None:
@@ -210,19 +335,26 @@ class Gatekeeper(asyncssh.SSHServer):
     def connection_lost(self, exc: Exception | None) -> None:
         self.conn = None  # nothing more is sent on it
 
-    def banner(self, text: str) -> None:
-        """Tell the client why it is refused (ssh prints it), once per reason."""
-        if self.conn is not None and text not in self.banners:
-            self.banners.add(text)
+    def refuse(self, name: str, text: str) -> None:
+        """Tell the client why it is refused (ssh prints the banner) and log it, once per
+        reason."""
+        if text in self.banners:
+            return
+        self.banners.add(text)
+        self.server.refused(self.address, name, text)
+        if self.conn is not None:
             with contextlib.suppress(OSError):
                 self.conn.send_auth_banner(f"rattus: {text}\r\n")
 
     def begin_auth(self, username: str) -> bool:
+        if self.limited:
+            self.refuse(username, TOO_MANY)
+            return True
         try:
             check_name(username)
         except BadNameError as exc:
             self.bad_name = True
-            self.banner(str(exc))
+            self.refuse(username, str(exc))
         return True
 
     def public_key_auth_supported(self) -> bool:
@@ -230,21 +362,23 @@ class Gatekeeper(asyncssh.SSHServer):
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         self.key = None
-        if self.bad_name:
+        if self.bad_name or self.limited:
             return False
-        if self.server.allowed is not None and self.conn is not None:
-            peer = self.conn.get_extra_info("peername")
-            address = str(peer[0]) if peer else ""
-            if self.server.allowed.validate(key, address, address) is None:
-                self.banner("this key may not enter here (it is not in the server's list)")
-                return False
+        server = self.server
+        if (
+            server.allowed is not None
+            and server.allowed.validate(key, self.address, self.address) is None
+        ):
+            self.refuse(username, "this key may not enter here (it is not in the server's list)")
+            return False
         print_ = fingerprint(key)
         try:
-            if not self.server.claims.may_use(username, print_):
-                self.banner(f"the name {username} belongs to another key here: choose another")
-                return False
+            why = server.full(username) or server.key_share(username, print_)
         except ClaimError as exc:
-            self.server.say(f"rattus serve: {exc}")
+            server.say(f"rattus serve: {exc}")
+            return False
+        if why is not None:
+            self.refuse(username, why)
             return False
         self.key = print_
         return True
@@ -254,36 +388,30 @@ class Gatekeeper(asyncssh.SSHServer):
 
     def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
         self.key = None
-        if self.bad_name:
+        if self.bad_name or self.limited:
             return False
         try:
             owner = self.server.claims.owner(username)
         except ClaimError:
             return False
         if owner is not None:
-            self.banner(f"the name {username} belongs to a key here: log in with it")
+            self.refuse(
+                username,
+                f"the name {username} belongs to "
+                f"{'a web player' if owner == WEB_OWNER else 'a key'} here: log in with it",
+            )
+            return False
+        why = self.server.full(username)
+        if why is not None:
+            self.refuse(username, why)
             return False
         return True  # entering by name alone, nothing kept (--open)
 
     def auth_completed(self) -> None:
-        assert self.conn is not None
-        username = str(self.conn.get_extra_info("username"))
         # logged in but no game asked for (ssh -N): do not hold the connection for ever
         asyncio.get_running_loop().call_later(
             self.server.options.login_timeout, self._check_session_opened
         )
-        if self.key is None:
-            return
-        try:
-            claimed = self.server.claims.claim(username, self.key)
-        except ClaimError as exc:
-            self.server.say(f"rattus serve: {exc}")
-            claimed = False
-        if not claimed:  # another key claimed the name a moment before
-            self._disconnect(
-                asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
-                f"the name {username} belongs to another key here",
-            )
 
     def _check_session_opened(self) -> None:
         if self.sessions == 0:
@@ -301,7 +429,9 @@ class Gatekeeper(asyncssh.SSHServer):
             player = self.server.player_for(username, self.key)
         except (BadNameError, OSError):
             return False
-        return GameSession(self.server, player)
+        local = self.conn.get_extra_info("sockname")
+        where = (str(local[0]), int(local[1])) if local else ("THIS-HOST", self.server.port)
+        return GameSession(self.server, player, self.address, where)
 
 
 async def serve(options: ServeOptions, out: TextIO = sys.stdout) -> None:

@@ -28,7 +28,6 @@ import re
 import shutil
 import signal
 import struct
-import sys
 import termios
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -37,6 +36,8 @@ from pathlib import Path
 import asyncssh
 
 from rattus_net.net.persist import ENV_DATA_DIR
+from rattus_net.serve.preload import Launched, Launcher
+from rattus_net.serve.records import Answer
 
 ENV_CONFIG_DIR = "RATTUS_CONFIG_DIR"
 """Where the TUI keeps its settings (honoured by the settings file; harmless before)."""
@@ -79,21 +80,22 @@ class Player:
         return self.home / "config"
 
 
-def game_command() -> list[str]:
-    """The TUI, run by the same Python as the server (so the same installation)."""
-    return [sys.executable, "-m", "rattus_net"]
+TERM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
 
 
-TERM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
+def base_environment() -> dict[str, str]:
+    """The part of the server's environment every game gets (its Python, its locale)."""
+    env = {k: os.environ[k] for k in PASSED_ON if k in os.environ}
+    env.setdefault("LANG", "C.UTF-8")
+    return env
 
 
 def game_environment(player: Player, term: str) -> dict[str, str]:
     # absolute: the game runs in the player's folder, where a relative --state-dir means nothing
     player = replace(player, home=player.home.absolute())
-    env = {k: os.environ[k] for k in PASSED_ON if k in os.environ}
-    env.setdefault("LANG", "C.UTF-8")
+    env = base_environment()
     env.update(
-        TERM=term if TERM_NAME.match(term) else "xterm-256color",  # the client's, if sane
+        TERM=term if TERM_NAME.fullmatch(term) else "xterm-256color",  # the client's, if sane
         USER=player.name,
         LOGNAME=player.name,
         HOME=str(player.home),
@@ -115,12 +117,6 @@ def _set_size(fd: int, cols: int, rows: int) -> None:
     fcntl.ioctl(fd, termios.TIOCSWINSZ, size)
 
 
-def _take_terminal() -> None:  # pragma: no cover - runs in the child, between fork and exec
-    """A session of its own with the pseudo-terminal (its stdin) as controlling terminal."""
-    os.setsid()
-    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-
-
 class GameProcess:
     """The TUI running in a pseudo-terminal; output goes to ``on_output``, and ``on_exit``
     gets the exit status once the program has ended and all it drew has been passed on."""
@@ -129,25 +125,19 @@ class GameProcess:
         self.on_output = on_output
         self.on_exit = on_exit
         self.master = -1
-        self.proc: asyncio.subprocess.Process | None = None
+        self.proc: Launched | None = None
         self._pending = bytearray()
         self._reading = False
         self._ended = asyncio.Event()
         self._drained = asyncio.Event()  # the terminal has nothing more to read
 
-    async def start(self, player: Player, term: str, cols: int, rows: int) -> None:
+    async def start(
+        self, launcher: Launcher, env: dict[str, str], home: Path, cols: int, rows: int
+    ) -> None:
         master, slave = os.openpty()
         try:
             _set_size(slave, cols, rows)
-            self.proc = await asyncio.create_subprocess_exec(
-                *game_command(),
-                stdin=slave,
-                stdout=slave,
-                stderr=slave,
-                env=game_environment(player, term),
-                cwd=player.home,
-                preexec_fn=_take_terminal,
-            )
+            self.proc = await launcher.launch(env, str(home), (slave, slave, slave), terminal=True)
         except BaseException:
             os.close(master)
             raise
@@ -247,7 +237,7 @@ class GameProcess:
             self._reading = False
 
     def _signal(self, sig: signal.Signals) -> None:
-        if self.proc is not None and self.proc.returncode is None:
+        if self.proc is not None and not self._ended.is_set():
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.proc.pid, sig)
 
@@ -271,9 +261,13 @@ class GameProcess:
 class GameSession(asyncssh.SSHServerSession[bytes]):
     """The SSH side of one session: a terminal gets the game; anything else a refusal."""
 
-    def __init__(self, host: SessionHost, player: Player) -> None:
+    def __init__(
+        self, host: SessionHost, player: Player, address: str, local: tuple[str, int]
+    ) -> None:
         self.host = host
         self.player = player
+        self.address = address  # the client's
+        self.local = local  # the server's address and port, as the client reached them
         self.chan: asyncssh.SSHServerChannel[bytes] | None = None
         self.term: str | None = None
         self.size = (80, 24)
@@ -308,11 +302,24 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def session_started(self) -> None:
         if self.command is not None:
-            self.refuse("this server only runs the game, no commands: connect with ssh -t")
+            self.run_command(self.command)
         elif self.term is None:
             self.refuse("the game needs a terminal: use ssh -t")
         else:
             self._tasks.add(asyncio.get_running_loop().create_task(self._run()))
+
+    def run_command(self, text: str) -> None:
+        """``records`` or ``record ID`` (answered by the server itself); anything else is
+        refused in one line."""
+        if self.chan is None or self._closed:
+            return
+        result = self.host.command(self, text)
+        if result.out:
+            self.chan.write(result.out)
+        if result.err:
+            end = "\r\n" if self.term is not None else "\n"
+            self.chan.write_stderr(f"rattus: {result.err}{end}".encode())
+        self.chan.exit(result.status)
 
     def refuse(self, why: str) -> None:
         if self.chan is not None and not self._closed:
@@ -332,7 +339,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         try:
             self.player.data_dir.mkdir(parents=True, exist_ok=True)
             self.player.config_dir.mkdir(parents=True, exist_ok=True)
-            await game.start(self.player, self.term or "", *self.size)
+            env = self.host.environment(self)
+            await game.start(self.host.launcher, env, self.player.home, *self.size)
         except OSError as exc:
             self.refuse(f"the game could not start ({exc.strerror or exc})")
             await self.end()
@@ -435,6 +443,15 @@ class SessionHost:
     """What a session needs from the server (the server implements it)."""
 
     idle_timeout: float = 0.0
+    launcher: Launcher
+
+    def environment(self, session: GameSession) -> dict[str, str]:
+        """The environment the session's game gets."""
+        raise NotImplementedError
+
+    def command(self, session: GameSession, text: str) -> Answer:
+        """Answer a command (``ssh host records``)."""
+        raise NotImplementedError
 
     async def admit(self, session: GameSession) -> str | None:
         """Take the session in; or the reason it is refused (the server is full)."""

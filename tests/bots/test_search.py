@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import time
+import pytest
 
-from rattus_net.bots import BOT_KINDS, make_bot
+from rattus_net.bots import BOT_KINDS, make_bot, search
 from rattus_net.bots.arena import is_legal, play_game
 from rattus_net.bots.search import SearchBot
 from rattus_net.games.cartus.config import GameConfig
@@ -40,11 +40,23 @@ def test_iteration_budget_is_deterministic() -> None:
     assert is_legal(view, a.choose(view))
 
 
-def test_time_budget_is_respected() -> None:
+def test_time_budget_is_respected(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot stops searching once its budget of seconds is spent, read off a clock that the
+    test advances by 1/64 s per reading (exact in binary): no wall clock, so a loaded machine
+    cannot fail it."""
     game = Game(GameConfig(GameConfig.default_names(4), first_player=0))
     table = LocalTable(5)
     settle(game, table)
-    bot = SearchBot(1, seconds=0.2)
-    t0 = time.perf_counter()
-    bot.choose(PlayerView(game, 0))
-    assert time.perf_counter() - t0 < 0.6
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 1 / 64
+        return now[0]
+
+    monkeypatch.setattr(search.time, "perf_counter", clock)
+    bot = SearchBot(1, seconds=0.25)
+    move = bot.choose(PlayerView(game, 0))
+    assert is_legal(PlayerView(game, 0), move)
+    # One reading at the start, one before each iteration: the 16th reading after the start
+    # is the first at 0.25 s, so 15 iterations ran.
+    assert bot.last_iterations == 15

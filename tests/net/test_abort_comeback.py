@@ -21,9 +21,13 @@ import signal
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from protocol.record import decode_record, verify_record
 
 from .procs import GAME_LINE, RECORD_LINE, env_for, finish, free_port, rattus, read_line, spawn
+
+pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
 OPEN_LINE = re.compile(r"open on port (\d+)")
 STALL = ["--stall-timeout", "2"]

@@ -14,6 +14,8 @@ import os
 import time
 from pathlib import Path
 
+import pytest
+
 from protocol.messages import open_frame
 from protocol.params import GameParams, PeerSecrets
 from protocol.record import decode_record, verify_record
@@ -24,6 +26,8 @@ from rattus_net.net.transport import Connection, Listener
 
 from .procs import free_port
 from .splits import Result, Split, run
+
+pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
 
 async def _cut_and_heal(tmp_path: Path) -> tuple[list[Outcome], list[PeerNode], list[int]]:

@@ -28,6 +28,8 @@ from .procs import (
     spawn,
 )
 
+pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
+
 OPEN_LINE = re.compile(r"open on port (\d+)")
 
 HOST_WITH_A_BOT = """

@@ -22,6 +22,8 @@ from rattus_net.net.persist import Journal
 from .procs import GAME_LINE, assert_same_fair_records, finish, read_line, records_of, spawn
 from .test_games import start_table
 
+pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
+
 _HEADER = struct.Struct(">II")
 
 

@@ -41,9 +41,14 @@ def test_a_table_of_a_game_not_played_here_is_listed_but_not_compatible(
 ) -> None:
     from rattus_net.games.rattus.definition import RattusDefinition
 
-    assert TableAdvert("Board", FP, 1, 2, "open", game="rattus").compatible  # (played here)
+    version = RattusDefinition.network_version
+    assert TableAdvert("Board", FP, 1, 2, "open", game="rattus", game_version=version).compatible
+    old = TableAdvert("Board", FP, 1, 2, "open", game="rattus", game_version=1)
+    assert old.why_not() == (
+        "table 'Board' plays Rattus version 1; this program plays version 2: update one of them"
+    )
     monkeypatch.setattr(RattusDefinition, "network_play", False)  # (a game not played here)
-    rattus = TableAdvert("Board", FP, 1, 2, "open", game="rattus")
+    rattus = TableAdvert("Board", FP, 1, 2, "open", game="rattus", game_version=version)
     back = TableAdvert.from_txt(rattus.to_txt())
     assert back.game == "rattus" and back.game_title == "Rattus"
     assert not back.compatible and "not on the network yet" in (back.incompatibility or "")
@@ -150,6 +155,7 @@ def browse_in(lab: NetnsLab, host: int, seconds: float) -> list[list[object]]:
     return json.loads(out.stdout)  # type: ignore[no-any-return]
 
 
+@pytest.mark.slow
 def test_a_table_is_found_from_other_namespaces_and_updates_live(lab: NetnsLab) -> None:
     host = lab.popen(0, [sys.executable, "-c", ADVERTISE])
     assert host.stdout is not None and host.stdin is not None
@@ -165,3 +171,11 @@ def test_a_table_is_found_from_other_namespaces_and_updates_live(lab: NetnsLab) 
     host.stdin.flush()
     host.wait(10)
     assert browse_in(lab, 2, 1.0) == []
+
+
+@pytest.mark.parametrize("field", ["fp", "game"])
+def test_a_txt_field_with_a_trailing_newline_is_refused(field: str) -> None:
+    """The patterns match the whole field: ``$`` alone would let ``"...\\n"`` through."""
+    txt = TableAdvert("Kitchen", FP, 2, 1, "open").to_txt()
+    with pytest.raises(AdvertError):
+        TableAdvert.from_txt({**txt, field: txt[field] + "\n"})

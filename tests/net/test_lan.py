@@ -26,6 +26,8 @@ from protocol.wire import PROTOCOL_VERSION
 from .netns import NetnsLab, netns_available
 from .procs import assert_same_fair_records, env_for, finish, rattus, read_line, records_of
 
+pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
+
 OPEN_LINE = re.compile(r"open on port (\d+)")
 
 

@@ -269,8 +269,15 @@ def test_the_table_names_its_game_on_the_wire_and_older_hosts_mean_rattus_cartus
         ({"game": "x" * 200}, "short name"),
         ({"game_version": 9}, "Rattus Cartus version 9; this program plays version 1"),
         ({"game_version": "1"}, "version must be a number"),
-        ({"game": "rattus", "players": 2}, "Rattus cannot be played on the network yet"),
-        ({"game": "rattus", "players": 5}, "Rattus is for 2 to 4 players"),
+        (
+            {"game": "rattus", "game_version": 2, "players": 2},
+            "Rattus cannot be played on the network yet",
+        ),
+        ({"game": "rattus", "game_version": 2, "players": 5}, "Rattus is for 2 to 4 players"),
+        (  # a table of the old Rattus rules (struck cubes left the game)
+            {"game": "rattus", "game_version": 1, "players": 2},
+            "the table plays Rattus version 1; this program plays version 2",
+        ),
     ],
 )
 def test_a_table_of_another_game_or_version_is_refused_in_one_line(
@@ -327,7 +334,7 @@ def test_a_started_rattus_table_gives_rattus_parameters_and_its_advert_names_the
     a, b = ident(), ident()
     core = LobbyCore.open("Board", a.public, TableOptions(2, game="rattus"))
     advert = play.table_advert("Board", a.fingerprint, core.state)
-    assert (advert.to_txt()["game"], advert.to_txt()["gv"]) == ("rattus", "1")
+    assert (advert.to_txt()["game"], advert.to_txt()["gv"]) == ("rattus", "2")
     core.sit(a.public, "Ann", "", 4000)
     core.sit(b.public, "Bob", "10.0.0.2", 4001)
     core.set_ready(a.fingerprint, True)

@@ -57,6 +57,7 @@ def test_the_command_line_refuses_a_bad_name_clearly(
         assert "\x1b" not in err and "\n" not in err.rstrip("\n")
 
 
+@pytest.mark.slow
 def test_non_utf8_bytes_on_a_real_command_line(tmp_path: os.PathLike[str]) -> None:
     argv = [os.fsencode(a) for a in rattus(["host", "--players", "2", "--bot", "random"])]
     proc = subprocess.run([*argv, b"--name", b"caf\xe9"], env=env_for(tmp_path),  # type: ignore[arg-type]

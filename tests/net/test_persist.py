@@ -104,3 +104,12 @@ def test_a_cut_tail_is_said_naming_the_file_and_a_whole_journal_says_nothing(
         assert str(path) in j.damage and "cut or damaged" in j.damage
     with Journal.open(path) as j:  # cut once: the file is whole again
         assert j.damage is None
+
+
+def test_a_game_id_with_a_trailing_newline_is_not_one() -> None:
+    """Game ids name folders: the pattern must match the whole id, newline included."""
+    from rattus_net.net.persist import JournalError, check_game_id
+
+    assert check_game_id("cartus-0123456789abcdef") == "0123456789abcdef"
+    with pytest.raises(JournalError, match="is not a game id"):
+        check_game_id("cartus-0123456789abcdef\n")

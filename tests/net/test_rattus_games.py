@@ -32,6 +32,8 @@ from .procs import (
 )
 from .test_games import start_table
 
+pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
+
 RATTUS = ("--game", "rattus")
 
 

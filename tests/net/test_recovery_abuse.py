@@ -19,6 +19,7 @@ import struct
 import time
 from pathlib import Path
 
+import pytest
 from recordkit import random_chooser, resign, table
 
 from protocol.memnet import MemoryNetwork
@@ -28,6 +29,8 @@ from rattus_net.net.node import COPY_BURST, COPY_RATE, PeerNode, Setup
 from rattus_net.net.transport import Connection, TransportError, connect
 
 from .procs import free_port
+
+pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
 _COUNT = struct.Struct(">I")
 SEED = 12

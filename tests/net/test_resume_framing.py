@@ -153,6 +153,7 @@ def _roll_back(journal: Path, liar: int, params: GameParams) -> None:
     raise AssertionError("the liar's shuffle is not in the journal")
 
 
+@pytest.mark.slow
 def test_over_processes_the_equivocator_is_named_or_nobody_never_the_resumed_peer(
     tmp_path: Path,
 ) -> None:

@@ -38,6 +38,8 @@ from .procs import (
     spawn,
 )
 
+pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
+
 FAST = TransportLimits(connect_timeout=2.0, idle_timeout=5.0, keepalive=0.5, write_timeout=2.0)
 ROOT = Path(__file__).resolve().parents[2]
 OPEN_LINE = re.compile(r"open on port (\d+)")

@@ -14,12 +14,16 @@ import os
 import time
 from pathlib import Path
 
+import pytest
+
 from protocol.params import GameParams, PeerSecrets
 from rattus_net.games.cartus.config import GameConfig
 from rattus_net.games.cartus.moves import Move
 from rattus_net.games.cartus.view import PlayerView
 from rattus_net.net.node import Outcome, PeerNode, Setup
 from rattus_net.net.transport import Connection, Listener
+
+pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
 
 async def _ann_and_thinking_bob(

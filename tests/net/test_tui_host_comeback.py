@@ -23,7 +23,10 @@ from ssh.sshlib import Pane, keys_for_screen
 
 from .procs import GAME_LINE, assert_same_fair_records, env_for, finish, free_port, read_line
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+pytestmark = [
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux"),
+    pytest.mark.slow,  # processes and a whole game
+]
 
 
 def _rattus_pane(home: Path, *args: str) -> Pane:

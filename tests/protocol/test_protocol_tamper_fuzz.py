@@ -12,6 +12,8 @@ from recordkit import MUTATIONS, check_verdict, honest, mutate
 
 from protocol.record import CHEATER, DAMAGED
 
+pytestmark = pytest.mark.slow  # hundreds of tampered records, each verified
+
 
 @pytest.mark.parametrize(("n", "cases"), [(2, 40), (3, 16)])
 def test_random_changes_never_verify_fair_and_never_blame_an_innocent(n: int, cases: int) -> None:

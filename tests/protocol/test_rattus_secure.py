@@ -135,7 +135,9 @@ def test_the_games_had_witch_looks_and_removed_tokens_nobody_learns() -> None:
     assert looks > 0 and removed == 12 + 6  # none with 4 players
 
 
-AUDITED = [(2, 11, "random"), (3, 12, "random"), (4, 13, "random")]
+AUDITED = [(2, 12, "random"), (3, 17, "random"), (4, 13, "random")]
+"""3 players, seed 17: the Witch's holder later chooses which token to turn up (asked on what every
+peer knows: which tokens he looked at, not their faces)."""
 
 
 @pytest.mark.parametrize("which", [*sorted(GAMES), *AUDITED])
@@ -191,3 +193,34 @@ def test_rattus_verify_and_replay_read_a_rattus_record_file(
     record.write_bytes(bytes(bad))
     assert main(["verify", str(record)]) == 1
     assert not capsys.readouterr().out.startswith("FAIR")
+
+
+def test_a_record_of_the_old_rules_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The parameters name the rules' version (2: struck cubes come back, the new end and
+    tie-break); a record whose parameters do not, written under the old rules, is refused
+    before anything is judged, and so is a table that offers them."""
+    from protocol.errors import DecodeError
+    from protocol.record import FORMAT, RECORD_LIMITS, VERSION
+    from protocol.wire import decode_value, encode_value
+    from rattus_net.cli import main
+
+    played = play(2, *GAMES[2])
+    value = decode_value(played.record, RECORD_LIMITS)
+    assert isinstance(value, dict) and value["format"] == FORMAT and value["version"] == VERSION
+    params = value["params"]
+    assert isinstance(params, dict) and params["rules"] == 2
+    for rules, words in ((None, "the old rules"), (3, "rules version 3")):
+        old = dict(params)
+        if rules is None:
+            del old["rules"]
+        else:
+            old["rules"] = rules
+        with pytest.raises(DecodeError, match=words):
+            GameParams.from_wire(old)
+        path = tmp_path / f"old-{rules}.rattus"
+        path.write_bytes(encode_value({**value, "params": old}, RECORD_LIMITS))
+        assert main(["verify", str(path)]) == 1
+        err = capsys.readouterr().err
+        assert words in err and err.strip().count("\n") == 0 and "Traceback" not in err

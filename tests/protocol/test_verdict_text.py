@@ -39,7 +39,8 @@ def test_a_rattus_record_verifies_in_rattus_words(
         palace = result["palace"][name]
         board = f"{total - palace} on the board, {palace} in the palace"
         assert any(line.strip().startswith(name) and board in line for line in text.splitlines())
-    assert f"Winner: {result['winner']} " in text
+    assert f"Winner: {result['winner']}," in text or f"Winner: {result['winner']}." in text
+    assert "The game ended after" in text and "Final round: " in text
     assert "{" not in text  # no raw dict
     # --json keeps every field and adds the game's words.
     assert set(data) >= OLD_JSON_KEYS and data["game"] == "rattus" and data["randoms"] > 0
@@ -48,12 +49,17 @@ def test_a_rattus_record_verifies_in_rattus_words(
 
 
 def _rattus_result(cubes: dict[str, int], winner: str) -> dict[str, Any]:
+    """A stored result (``result_summary``): Bob, the second seat, ended the game."""
+    names = list(cubes)
+    bob = names.index("Bob") if "Bob" in names else 1
     return {
         "cubes": cubes,
         "palace": {name: 1 for name in cubes},
-        "dead": {name: 3 for name in cubes},
-        "ended_by": "Bob",
+        "struck": {name: 3 for name in cubes},
+        "ended_by": names[bob],
         "reason": "supply",
+        "final_round": [names[(bob - i) % len(names)] for i in range(1, len(names))],
+        "tie_order": [names[(bob + i) % len(names)] for i in range(1, len(names) + 1)],
         "winner": winner,
     }
 
@@ -61,17 +67,20 @@ def _rattus_result(cubes: dict[str, int], winner: str) -> dict[str, Any]:
 def test_rattus_result_says_when_the_tie_break_decided() -> None:
     plain = result_lines(_rattus_result({"Ann": 7, "Bob": 5}, "Ann"))
     assert plain == [
-        "The game ended after Bob's turn: the rat supply ran out",
-        "  Ann   7 cubes (6 on the board, 1 in the palace, 3 dead)",
-        "  Bob   5 cubes (4 on the board, 1 in the palace, 3 dead)",
-        "Winner: Ann (most cubes on the board and in the palace)",
+        "The game ended after Bob's turn: the rat supply ran out.",
+        "Final round: Ann.",
+        "  Ann   7 cubes (6 on the board, 1 in the palace; 3 struck in the game)",
+        "  Bob   5 cubes (4 on the board, 1 in the palace; 3 struck in the game)",
+        "Winner: Ann, with the most cubes (7).",
     ]
-    tied = result_lines(_rattus_result({"Ann": 7, "Bob": 7, "Cy": 1}, "Bob"))
+    tied = result_lines(_rattus_result({"Ann": 7, "Bob": 7, "Cy": 1}, "Ann"))
+    # Bob ended the game: the tie goes from his left, Bob last (Cy, Ann, Bob): Ann wins.
     assert tied[-1] == (
-        "Winner: Bob, tied with Ann on 7 cubes: the tie-break decided (the tied player "
-        "earliest in the final round's order wins)"
+        "Winner: Ann. Ann and Bob tied on 7 cubes: a tie goes to the player who would have had "
+        "the next turn (from Bob's left: Cy, Ann, Bob)."
     )
-    assert "   1 cube (0 on the board" in tied[3]
+    assert tied[1] == "Final round: Ann, Cy."
+    assert "   1 cube  (0 on the board" in tied[4]
 
 
 def test_foreign_names_in_a_rattus_result_cannot_drive_the_terminal() -> None:

@@ -17,7 +17,8 @@ def test_safe_names_are_accepted(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["", "..", "../etc", "a/b", "-rf", "_x", "a b", "ünï", "a" * 25, "a\x1b[2J", ".ssh"]
+    "name",
+    ["", "..", "../etc", "a/b", "-rf", "_x", "a b", "ünï", "a" * 25, "a\x1b[2J", ".ssh", "alice\n"],
 )
 def test_odd_names_are_refused_clearly(name: str) -> None:
     with pytest.raises(BadNameError, match="cannot be a player name here") as err:
@@ -104,6 +105,8 @@ def test_a_game_sees_only_its_players_environment(
     assert env["RATTUS_CONFIG_DIR"] == str(tmp_path / "alice" / "config")
     assert env["HOME"] == str(tmp_path / "alice")
     assert game_environment(player, "x\x1b]0;owned\x07")["TERM"] == "xterm-256color"
+    # the whole string must be a terminal name: a trailing newline is not one
+    assert game_environment(player, "xterm\n")["TERM"] == "xterm-256color"
 
 
 def test_a_game_may_open_typed_paths_only_in_its_players_folder(
@@ -122,3 +125,105 @@ def test_a_game_may_open_typed_paths_only_in_its_players_folder(
     env = game_environment(player, "xterm")
     assert env[ENV_FILES_ROOT] == env["HOME"] == str(tmp_path / "state/players/bob")
     assert env["RATTUS_DATA_DIR"] == str(tmp_path / "state/players/bob/data")
+
+
+def test_a_key_holds_at_most_its_share_of_names(tmp_path: Path) -> None:
+    claims = NameClaims(tmp_path / "names.json")
+    assert claims.claim("ann", "SHA256:a", most=2) and claims.claim("bea", "SHA256:a", most=2)
+    assert not claims.claim("cid", "SHA256:a", most=2)  # a third one
+    assert claims.claim("ann", "SHA256:a", most=2)  # one it holds is still its own
+    assert claims.names_of("SHA256:a") == ["ann", "bea"] and claims.owner("cid") is None
+
+
+def test_the_limiter_counts_refusals_for_the_minute() -> None:
+    limit = RateLimiter(1)
+    assert limit.allow("10.0.0.1", 0.0)
+    assert not limit.allow("10.0.0.1", 1.0) and not limit.allow("10.0.0.1", 2.0)
+    assert limit.refused("10.0.0.1") == 2 and limit.refused("10.0.0.2") == 0
+    assert limit.allow("10.0.0.1", 70.0) and limit.refused("10.0.0.1") == 0
+
+
+def _seat(data: Path, digits: str, record: bytes | None, seat: int = 1) -> Path:
+    folder = data / "games" / digits / f"seat-{seat}"
+    folder.mkdir(parents=True)
+    (folder / "meta.json").write_text(json.dumps({"game": "cartus", "status": "finished"}))
+    (folder / "journal.bin").write_bytes(b"journal")
+    if record is not None:
+        (folder / "record.rattus").write_bytes(record)
+    return folder
+
+
+def test_records_lists_and_streams_only_the_players_own(tmp_path: Path) -> None:
+    from rattus_net.serve.records import answer, is_command
+
+    alice, bob = tmp_path / "alice" / "data", tmp_path / "bob" / "data"
+    _seat(alice, "0123456789abcdef", b"alice's record")
+    _seat(bob, "fedcba9876543210", b"bob's record")
+    how = "ssh -p 2222 alice@host"
+    listed = answer("records", alice, how)
+    assert listed.status == 0 and b"cartus-0123456789abcdef" in listed.out
+    assert (
+        b"fedcba98" not in listed.out and b"Fetch one: ssh -p 2222 alice@host record" in listed.out
+    )
+    assert answer("record 0123456789abcdef", alice, how).out == b"alice's record"
+    assert answer("record cartus-01234567", alice, how).out == b"alice's record"  # its start
+    assert answer("record 01234567 journal", alice, how).out == b"journal"
+    theirs = answer("record fedcba9876543210", alice, how)  # Bob's game: not in her folder
+    assert theirs.status == 1 and "no record of a game fedcba9876543210 here" in theirs.err
+    for bad in ("records\n", "record ../../bob", "record 0123", "ls", "records; cat x", ""):
+        assert not is_command(bad)
+        refused = answer(bad, alice, how)
+        assert refused.status == 1 and refused.out == b"" and "two commands" in refused.err
+    assert "nothing is kept for you" in answer("records", None, how).err
+
+
+def test_a_game_cut_off_lists_its_journal_and_has_no_record(tmp_path: Path) -> None:
+    from rattus_net.serve.records import answer
+
+    data = tmp_path / "data"
+    _seat(data, "00112233", None)
+    assert b"journal only" in answer("records", data, "ssh").out
+    assert "no record of a game 00112233" in answer("record 00112233", data, "ssh").err
+
+
+def test_the_tables_hosted_on_a_server_are_listed_while_their_host_runs(tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    from rattus_net.net.discovery import TableAdvert
+    from rattus_net.net.servertables import ServerTables
+
+    listing = ServerTables(tmp_path)
+    advert = TableAdvert("Kitchen", "0123456789abcdef", 1, 2, "open", host="127.0.0.1", port=7000)
+    listing.publish(advert)
+    [found] = listing.tables()
+    assert (found.name, found.address, found.seats_free) == ("Kitchen", "127.0.0.1:7000", 2)
+    listing.withdraw(advert.fingerprint)
+    assert listing.tables() == []
+    # a host that died without withdrawing its table: not listed
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    entry = json.loads(
+        (listing.publish(advert), (tmp_path / "0123456789abcdef.json").read_text())[1]
+    )
+    entry["pid"] = gone.pid
+    (tmp_path / "0123456789abcdef.json").write_text(json.dumps(entry))
+    assert listing.tables() == [] and os.getpid() != gone.pid
+    (tmp_path / "x.json").write_text("{not json")  # a damaged entry is skipped
+    assert listing.tables() == []
+
+
+def test_the_server_tells_its_games_what_it_allows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rattus_net.net.served import Served, listen_host
+
+    for key in ("RATTUS_PLAYER", "RATTUS_LISTEN_ADDRESS", "RATTUS_JOIN", "RATTUS_SERVER_TABLES"):
+        monkeypatch.delenv(key, raising=False)
+    assert Served.from_environment() == Served() and listen_host() == "0.0.0.0"
+    served = Served("alice", "127.0.0.1", False, tmp_path, "ssh -p 1 alice@h record {id} > g")
+    for key, value in served.environment().items():
+        monkeypatch.setenv(key, value)
+    assert Served.from_environment() == served and listen_host() == "127.0.0.1"
+    assert served.record_line("abcd", tmp_path / "x") == "ssh -p 1 alice@h record abcd > g"
+    assert Served().record_line("abcd", tmp_path / "x") == str(tmp_path / "x")

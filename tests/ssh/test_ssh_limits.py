@@ -8,7 +8,11 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from ssh.sshlib import Pane, Server, keygen, take_a_decision
+
+pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
 
 def stalled_connection(port: int) -> socket.socket:

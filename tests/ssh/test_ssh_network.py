@@ -1,16 +1,25 @@
 """Two players, each with nothing but an ssh client, play a network game on one server: one
-hosts a table from the menu, the other joins it by address, a bot takes the third seat, the
-game is played to its end through the dialogs, and both players' records are the same and
-verify as fair. On the way the guest's connection drops; he logs in again and the menu takes
-him back to his seat."""
+hosts a table from the menu, the other joins it from the list of the server's tables (a
+served player types no address), a bot takes the third seat, the game is played to its end
+through the dialogs, and both players' records are the same and verify as fair. Each sits
+under his login (the name is shown, not editable); the table listens only on the server's
+own address. On the way the guest's connection drops; he logs in again and the menu takes
+him back to his seat. The end screen names the command that fetches the record, and that
+command (and ``records``) gives it."""
 
 from __future__ import annotations
 
+import socket
+import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from protocol.record import verify_record
 from ssh.sshlib import Pane, Server, keygen, keys_for_screen
+
+pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
 
 def open_a_table(pane: Pane) -> int:
@@ -18,7 +27,9 @@ def open_a_table(pane: Pane) -> int:
     pane.wait_for(r"Play against bots")
     pane.send("h")
     pane.wait_for(r"HOST A TABLE")
-    for _ in range(10):  # every row as offered (your name: the SSH user name), down to:
+    # the name is the login: shown, and no row of the form edits it
+    pane.wait_for(r"Your name \(your login on this server\)[^A-Za-z]*Alice\b")
+    for _ in range(10):  # every row as offered, down to:
         screen = pane.screen()
         if "> Open the table" in screen:
             break
@@ -29,18 +40,16 @@ def open_a_table(pane: Pane) -> int:
 
 
 def join_the_table(pane: Pane, port: int) -> None:
+    """From the menu: join the table listed as hosted on this server (no address typed)."""
     pane.wait_for(r"Play against bots")
     pane.send("j")
-    pane.wait_for(r"Address typed by hand")
-    pane.send("Down")  # your name as offered (the SSH user name); the colour row
-    time.sleep(0.2)
-    pane.send("Down")  # the address row
-    address = f"127.0.0.1:{port}"
-    for _ in range(20):  # the field takes the keys once it has the focus
-        pane.type(address)
-        time.sleep(0.3)
-        if address in pane.screen():
-            break
+    pane.wait_for(rf"Alice's table\s+Rattus Cartus\s+127\.0\.0\.1:{port}")
+    screen = pane.screen()
+    assert "Address typed by hand" not in screen and "not typed addresses" in screen
+    pane.type("Mallory")  # no name field takes keys
+    pane.send("Down")  # from the colour row to the table
+    pane.wait_for(r"> Alice's table")
+    assert "Mallory" not in pane.screen()
     pane.send("Enter")
     pane.wait_for(rf"Host 127\.0\.0\.1:{port}")
 
@@ -72,12 +81,16 @@ def test_two_ssh_players_and_a_bot_play_a_network_game_to_a_fair_end(
     alice, bob = keygen(tmp_path / "alice"), keygen(tmp_path / "bob")
     server = Server(tmp_path / "state")
     serve.append(server)
-    host = Pane(server.ssh(alice, "alice", "-tt"), cols=100, rows=32)
+    host = Pane(server.ssh(alice, "Alice", "-tt"), cols=100, rows=32)
     guest = Pane(server.ssh(bob, "bob", "-tt"), cols=100, rows=32)
     try:
         port = open_a_table(host)
+        # the table listens on the server's own address (127.0.0.1), not on every one
+        with pytest.raises(ConnectionRefusedError), socket.socket() as probe:
+            probe.connect(("127.0.0.2", port))
         join_the_table(guest, port)
-        host.wait_for(r"Seat 2\s+Bob\b")
+        host.wait_for(r"Seat 1\s+Alice\b")
+        host.wait_for(r"Seat 2\s+bob\b")
         for _ in range(5):  # an easy (random) bot: quick to think
             if "add a bot (easy" in host.screen():
                 break
@@ -92,12 +105,17 @@ def test_two_ssh_players_and_a_bot_play_a_network_game_to_a_fair_end(
         guest.close()
         guest = Pane(server.ssh(bob, "bob", "-tt"), cols=100, rows=32)
         guest.wait_for(
-            r"> Back to the network game \(Rattus Cartus at .Alice's table., you are Bob\)"
+            r"> Back to the network game \(Rattus Cartus at .Alice's table., you are bob\)"
         )
         guest.send("Enter")
         play_to_the_end([host, guest])
         for pane in (host, guest):
             pane.wait_for(r"Verification: FAIR", 60)
+        # the end screen names the command that fetches the record, not a server path
+        command = guest.wait_for(
+            r"Record: (ssh -p \d+ bob@127\.0\.0\.1 record ([0-9a-f]{16})) > game\.rattus"
+        )
+        assert "state/players" not in guest.screen()
     finally:
         host.close()
         guest.close()
@@ -107,6 +125,18 @@ def test_two_ssh_players_and_a_bot_play_a_network_game_to_a_fair_end(
         for name in ("alice", "bob")
     ]
     assert records[0] == records[1]
+    # what the end screen said, run as it says (with this test's key and options)
+    fetched = subprocess.run(
+        server.ssh(bob, "bob", command=("record", command.group(2))),
+        capture_output=True,
+        timeout=30,
+    )
+    assert fetched.returncode == 0 and fetched.stdout == records[1]
+    listed = subprocess.run(
+        server.ssh(bob, "bob", command=("records",)), capture_output=True, text=True, timeout=30
+    )
+    assert listed.returncode == 0 and command.group(2) in listed.stdout
+    server.wait_line(r"bob ran 'records'")
     verdict = verify_record(records[0])
     assert verdict.fair, verdict.reason
     assert [p.lower() for p in verdict.players][:2] == ["alice", "bob"]

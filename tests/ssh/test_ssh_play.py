@@ -13,7 +13,11 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from ssh.sshlib import Pane, Server, keygen, take_a_decision
+
+pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
 MENU = r"Play against bots"
 
@@ -27,8 +31,8 @@ def test_an_offline_game_survives_a_dropped_connection_and_the_name_is_the_keys(
     pane = Pane(server.ssh(alice, "alice", "-tt"))
     try:
         pane.wait_for(MENU)
-        pane.send("h")  # the SSH user name is the default player name
-        pane.wait_for(r"Your name\s+Alice\b")
+        pane.send("h")  # the SSH user name is the player's name, fixed
+        pane.wait_for(r"Your name \(your login on this server\)[^A-Za-z]*alice\b")
         pane.send("Escape")
         pane.wait_for(MENU)
         pane.send("p")  # a game against bots, offline
@@ -128,7 +132,8 @@ def test_a_resize_reaches_the_app_and_a_stopping_server_says_so(
         pane.resize(130, 40)
         footer_on_last_row(40)
         # stopping the server tells the player and ends his game's process
-        [game] = children(server.proc.pid)
+        # the game: forked by the server's preloaded parent (a child of the server)
+        [game] = [g for parent in children(server.proc.pid) for g in children(parent)]
         out = server.stop()
         assert server.proc.returncode == 0 and "rattus serve: stopping" in out
         pane.wait_for(r"rattus: the server is stopping \(your game is kept\)")
@@ -158,9 +163,9 @@ def test_only_the_game_runs(tmp_path: Path, serve: list[Server]) -> None:
     assert no_tty.stdout == "rattus: the game needs a terminal: use ssh -t\n"
     command = run("-T", command=("cat", "/etc/passwd"))
     assert command.returncode == 1 and "root:" not in command.stdout
-    assert "only runs the game, no commands" in command.stdout
+    assert "this server runs the game and two commands: records, record ID" in command.stderr
     with_tty = run("-tt", command=("sh",))
-    assert with_tty.returncode == 1 and "only runs the game" in with_tty.stdout
+    assert with_tty.returncode == 1 and "runs the game and two commands" in with_tty.stderr
     sftp = run("-s", command=("sftp",))
     assert sftp.returncode != 0 and "subsystem request failed" in sftp.stderr
     tunnel = run("-W", f"127.0.0.1:{server.port}", "-o", "LogLevel=INFO")
@@ -190,9 +195,12 @@ def test_authorized_keys_and_the_session_limit(tmp_path: Path, serve: list[Serve
     try:
         pane.wait_for(MENU)
         full = subprocess.run(
-            server.ssh(frank, "frank", "-tt"), capture_output=True, text=True, timeout=30
-        )
-        assert full.returncode == 1 and "the server is full (1 games running)" in full.stdout
+            server.ssh(frank, "frank", "-tt", "-o", "LogLevel=INFO"),
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )  # refused at login, in the banner
+        assert full.returncode == 255 and "the server is full (1 games running)" in full.stderr
         # the same player coming back takes his own place instead
         again = Pane(server.ssh(erin, "erin", "-tt"))
         try:
@@ -227,6 +235,12 @@ def test_open_entry_keeps_nothing_and_idle_sessions_close(
         guest.wait_for(MENU)
         [folder] = (tmp_path / "state" / "open").iterdir()  # a temporary folder of his own
         assert folder.name.startswith("hugo-")
+        # names are the login: another guest may not take the name while hugo plays
+        other = subprocess.run(
+            server.ssh(None, "hugo", "-tt"), capture_output=True, text=True, timeout=30
+        )
+        assert other.returncode == 1 and "someone plays as hugo here now" in other.stdout
+        server.wait_line(r"refused 'hugo' from 127\.0\.0\.1: someone plays as hugo")
         guest.wait_for(r"idle for 3 s: disconnected \(your game is kept\)", 20)
         server.wait_line(r"hugo has left")
     finally:

@@ -15,6 +15,7 @@ from tui.cartus.screens import EndScreen, TableScreen
 from tui.screens import MenuScreen, RulesScreen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("players", "seed", "buildings"),
     [

@@ -36,6 +36,8 @@ from tui.cartus.screens import NetEndScreen, TableScreen
 from tui.netscreens import LobbyScreen
 from tui.screens import MenuScreen
 
+pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
+
 OPEN_LINE = re.compile(r"open on port (\d+)")
 
 

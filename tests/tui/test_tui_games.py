@@ -119,7 +119,8 @@ async def test_with_the_flag_on_rattus_tables_are_offered_everywhere() -> None:
         join = JoinScreen("Gus", discover=False)
         app.push_screen(join)
         await pilot.pause()
-        join.tables_changed({"r": TableAdvert("Board", "12" * 8, 1, 1, "open", game="rattus")})
+        board = TableAdvert("Board", "12" * 8, 1, 1, "open", game="rattus", game_version=2)
+        join.tables_changed({"r": board})
         assert "Board            Rattus        " in text_of(join, "#form-body")
         assert "1/2 open" in text_of(join, "#form-body")
 

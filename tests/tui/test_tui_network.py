@@ -83,6 +83,7 @@ async def host_guest_and_bot(tmp_path: Path, options: TableOptions) -> AsyncIter
             yield TwoApps(lobby, host, hp, guest_lobby, guest, gp)
 
 
+@pytest.mark.slow
 @sync
 async def test_two_apps_host_and_join_a_loopback_game_to_the_end(tmp_path: Path) -> None:
     """Two RattusApp instances in this process, on one asyncio loop, play a whole 3-player

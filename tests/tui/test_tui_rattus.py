@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from rattus_helpers import play_rattus_to_end, rattus_at
@@ -22,6 +23,7 @@ from tui.rattus.screens import MapWidget, RattusEndScreen, RattusMapScreen
 from tui.screens import MenuScreen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "seed", "keys"), [(2, 1, False), (3, 3, False), (4, 8, True)])
 @sync
 async def test_whole_game_through_the_map(players: int, seed: int, keys: bool) -> None:
@@ -39,7 +41,10 @@ async def test_whole_game_through_the_map(players: int, seed: int, keys: bool) -
         assert "Winner:" in text and "palace" in text and "TOTAL" in text
         assert screen.controller.names[result.winner] in text.split("Winner:")[1]
         final = str(screen.query_one("#r-final", Static).render())
-        assert "The final outbreak" in final and "Outbreak in " in final
+        assert "the final outbreak (Up/Down scroll)" in final and "Outbreak in " in final
+        assert "The game ends after" in final and "Final round" in final
+        # from the start of the turn that ended the game
+        assert final.split("scroll):\n")[1].startswith("-- ")
         await pilot.press("enter")  # typed ahead: does not skip the result
         assert app.screen is screen
         await pilot.press("escape")
@@ -297,12 +302,25 @@ def test_the_end_screen_tells_the_tie_break() -> None:
     assert "Tie-break" not in text and f"Winner: {R.letter(r.winner)}" in text
     for region, cubes in zip(c.view.regions, c.view.cubes, strict=True):
         assert (region in text) == any(cubes)
-    # the same board with a tie on totals, decided by the final round's order
-    tied = replace(r, board=(4, 4, 2), palace=(1, 1, 0), tie_order=(1, 0, 2), winner=1)
+    names = c.view.names
+    assert f"Final round: {', '.join(names[s] if s else 'You' for s in r.final_order)}." in text
+    # the same board with a tie on totals; seat 2 ended it: the tie goes from seat 2's left
+    tied = replace(
+        r,
+        board=(4, 4, 2),
+        palace=(1, 1, 0),
+        final_order=(1, 0),
+        tie_order=(0, 1, 2),
+        ender=2,
+        winner=0,
+    )
     c.game.result = tied
     text = R.end_text(c.view).plain
-    assert "Winner: B " in text and "Tie-break" in text
-    assert "earliest in the final round's order" in text
+    assert "Winner: R " in text and "(you)" in text and "Tie-break" in text
+    assert (
+        f"You and {names[1]} tied on 5 cubes: a tie goes to the player who would have had the "
+        f"next turn (from {names[2]}'s left: You, {names[1]}, {names[2]})."
+    ) in " ".join(text.split())
 
 
 def test_a_users_map_with_other_region_names_still_draws() -> None:
@@ -320,3 +338,64 @@ def test_a_users_map_with_other_region_names_still_draws() -> None:
     drawn = R.map_text(c.view, 80).plain
     assert "Albion" in drawn and "Anglia" not in drawn
     assert "Also linked: " in drawn and "Scandia" in drawn.split("Also linked: ")[1]
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 4), (4, 6)])
+def test_the_map_log_speaks_to_you_and_tells_the_end_after_the_last_turn(
+    players: int, seed: int
+) -> None:
+    from rattus_net.cli_rattus import play_bots
+    from rattus_net.games.rattus.loader import default_components
+    from rattus_net.games.rattus.view import RattusView
+    from tui.rattus.narrate import Narrator
+
+    game, _ = play_bots(["heuristic"] * players, seed, default_components())
+    r = game.result
+    assert r is not None
+    ender = game.config.players[r.ender]
+    for seat in range(players):
+        lines = Narrator(game.config.players, seat).lines(RattusView(game, seat).events())
+        for line in lines:
+            assert not re.search(r"\bYou \w+s\b|\bYou's\b|\byou's\b", line), line
+        end = next(i for i, line in enumerate(lines) if line.startswith("The game ends after"))
+        whose = "your" if seat == r.ender else f"{ender}'s"
+        assert lines[end].startswith(f"The game ends after {whose} turn")
+        # the whole last turn comes first: its plague move, spread and outbreak
+        last_turn = max(i for i in range(end) if lines[i].startswith("-- "))
+        assert lines[last_turn] == f"-- {whose[0].upper() + whose[1:]} turn --"
+        assert any("moved the plague piece" in line for line in lines[last_turn:end])
+        assert lines[end + 1].startswith("Final round (class cards only), counter-clockwise")
+        for s in r.final_order:  # nobody takes a card in the final round: these hold now
+            name = "You" if s == seat else game.config.players[s]
+            no_card = f"{name} (no card)" in lines[end + 1]
+            assert no_card == (not game.cards_of(s)), lines[end + 1]
+
+
+def test_the_map_shows_rings_cubes_left_and_the_final_rounds_order() -> None:
+    c = rattus_at(Kind.FINAL, players=4, seed=2)
+    view = c.view
+    ender = view.ender
+    assert ender is not None
+    status = R.status(view).plain
+    order = " > ".join(f"{R.letter(s)} {c.names[s] if s else 'You'}" for s in view.final_order)
+    assert status.startswith("RATTUS  FINAL ROUND " + order)
+    assert status.endswith(f"({R.letter(ender)} {c.names[ender]} ended)")
+    players = R.players_text(view).plain
+    for s in range(4):
+        assert f"cubes left {view.supply[s]:>2}" in players
+    drawn = R.map_text(view, 80).plain
+    assert f"ringed {view.supply_rings}, out {view.removed}" in drawn
+    # At the start every region holds its ringed start token, face down: "@".
+    start = rattus_at(Kind.START, players=4, seed=2).view
+    assert all(R.token_marks(start, r) == "@" for r in range(len(start.regions)))
+    assert "Anglia          @" in R.map_text(start, 80).plain
+    assert "? token @ ringed ! seen" in drawn
+
+
+def test_the_status_says_last_turn_once_the_rat_supply_ran_out() -> None:
+    from rattus_net.games.rattus.decision import SUPPLY
+
+    c = rattus_at(Kind.TURN, players=2, seed=1)
+    assert "LAST TURN" not in R.status(c.view).plain
+    c.game.end_reason, c.game.ender = SUPPLY, c.game.active
+    assert "LAST TURN (rat supply empty)" in R.status(c.view).plain

@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rattus_helpers import keys_for
 from textual.widgets import Static
 from tui_helpers import sync
@@ -20,6 +21,8 @@ from tui.app import RattusApp
 from tui.rattus.dialogs import RattusDialog
 from tui.rattus.netcontroller import RattusNetwork
 from tui.rattus.screens import RattusMapScreen, RattusNetEndScreen
+
+pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
 
 async def until(cond: Any, seconds: float = 60.0) -> None:
@@ -83,7 +86,7 @@ async def hosted_game_to_the_end(tmp_path: Path, players: int, seed: int) -> Non
         await until(lambda: c.verdict is not None, 120)
         await until(lambda: "Verification: FAIR" in text_of(end, "#verdict"), 10)
         assert "GAME OVER" in text_of(end, "#end-title")
-        assert "finished. Record:" in text_of(end, "#end-summary")
+        assert "finished.\nRecord:" in text_of(end, "#end-summary")
         scoring = text_of(end, "#r-scoring")
         assert "TOTAL" in scoring and "Winner: " in scoring
         assert all(name in scoring for name in c.names)

@@ -82,6 +82,12 @@ def test_a_users_components_file_is_embedded_in_the_save(tmp_path: Path) -> None
             '"human_seat": 0, "record": {"format": "nope"}}',
             "damaged",
         ),
+        (
+            '{"kind": "rattus-board-offline-save", "version": 1, "bots": "random", '
+            '"human_seat": 0, "record": {"format": "rattus-record", "version": 1, '
+            '"game": "rattus", "players": ["A", "B"]}}',
+            "played under the old rules",
+        ),
     ],
 )
 def test_a_damaged_save_says_why(tmp_path: Path, text: str, words: str) -> None:

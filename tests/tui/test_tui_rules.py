@@ -90,11 +90,14 @@ def test_the_rattus_rules_give_the_projects_rulings() -> None:
     """What the printed rules leave open and the project ruled (rules/rattus.md section 6),
     and the reconstructed map and tokens a player may correct."""
     text = " ".join(rules_text("rattus").split())
-    assert "in the order you choose" in text  # 6.1: who turns up which token
+    assert "You choose which one next whenever you can tell them apart" in text  # 6.1, 6.5
     assert "slot order" in text  # 6.1: the final outbreak
     assert "it must change the board" in text  # 6.2
+    assert "even if you keep them where they are" in text  # 6.2: the Witch's look
     assert "they may be in one region" in text  # 6.3: the Witch
-    assert "Lost cubes leave the game" in text  # 6.4
+    assert "A struck cube goes back to its owner's supply" in text  # 6.4
+    assert "purple **ring** that shows face down" in text  # 6.5
+    assert "would have had the next turn" in text  # section 4: the tie-break
     assert "--components FILE" in text
     for card in ("King", "Knight", "Monk", "Merchant", "Peasant", "Witch"):
         assert f"**{card}:**" in text

@@ -82,6 +82,7 @@ def test_damaged_or_foreign_saves_are_refused_plainly(tmp_path: Path) -> None:
             read_save(path)
 
 
+@pytest.mark.slow
 @sync
 async def test_leave_a_game_then_continue_it_from_the_menu() -> None:
     app = RattusApp(seed=4)
@@ -134,6 +135,7 @@ async def test_the_menu_says_when_a_save_cannot_be_continued() -> None:
         assert "damaged" in str(menu.query_one("#menu-help", Static).render())
 
 
+@pytest.mark.slow
 def test_a_killed_rattus_play_leaves_a_save_that_continues(tmp_path: Path) -> None:
     env = {**os.environ, "TERM": "xterm-256color", "RATTUS_DATA_DIR": str(tmp_path)}
     term = Terminal(rattus(["play", "--players", "3", "--bots", "random"]), env)

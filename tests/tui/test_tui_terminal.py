@@ -15,6 +15,7 @@ import tui.app
 from tui.app import RattusApp
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [[], ["play", "--players", "2"]])
 def test_without_a_terminal_the_tui_says_so_and_exits(args: list[str]) -> None:
     done = subprocess.run(

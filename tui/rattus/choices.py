@@ -28,6 +28,7 @@ from rattus_net.games.rattus.moves import (
     TurnUp,
     Witch,
 )
+from rattus_net.games.rattus.report import origin_text
 from rattus_net.games.rattus.view import RattusView
 from tui.rattus.narrate import clean, plural
 from tui.rattus.render import letter
@@ -53,6 +54,7 @@ TOP = {
     Plague: "Move the plague piece (ends your turn)",
     Done: "Done: no more abilities",
 }
+FINAL_KNIGHT = "Knight: move the plague piece up to 2 regions, or count 2 more cubes"
 
 
 class Paths:
@@ -70,9 +72,16 @@ class Paths:
         return Choice(f"{name}{words}", self.r(name))
 
     def token(self, name: str, slot: int) -> Choice:
-        face = self.view.tokens(self.index[name])[slot - 1]
-        seen = "not seen" if face is None else f"you saw [{face.text()}]"
-        return Choice(f"{name} token {slot} ({seen})", self.r(name))
+        """``Gallia token 2 (ringed, from the rat supply)``: what tells it apart (a look,
+        the ring, where it came from; rulings 1 and 5)."""
+        r = self.index[name]
+        face = self.view.tokens(r)[slot - 1]
+        if face is not None:
+            what = f"you saw [{face.text()}]"
+        else:
+            what = "ringed" if self.view.rings(r)[slot - 1] else "plain"
+        where = origin_text(self.view.origins(r)[slot - 1])
+        return Choice(f"{name} token {slot} ({what}, {where})", self.r(name))
 
     def tokens_there(self, name: str) -> str:
         count = self.view.token_counts[self.index[name]]
@@ -107,6 +116,9 @@ class Paths:
     ) -> list[Path]:
         view = self.view
         top = Choice(TOP.get(type(m), ""))
+        d = view.decision
+        if isinstance(m, Plague) and d is not None and d.kind is Kind.FINAL:
+            top = Choice(FINAL_KNIGHT)
         if isinstance(m, StartPlace):
             a, b = m.regions
             first = [(a, b)] if a == b else [(a, b), (b, a)]
@@ -128,7 +140,6 @@ class Paths:
                 for x, y in ((a, b), (b, a))
             ]
         if isinstance(m, TurnUp):
-            d = view.decision
             assert d is not None and d.region is not None
             return [(self.token(view.regions[d.region], m.slot),)]
         if isinstance(m, Take):
@@ -178,6 +189,8 @@ class Paths:
             via = f" via {m.via}" if m.via else ""
             stay = m.to == view.regions[view.plague]
             label = (f"stay in {m.to}" if stay else f"{m.to}{via}") + self.contents(m.to)
+            if d is not None and d.kind is Kind.TURN and view.spread_ends_game(self.index[m.to]):
+                label += " - the rat supply runs out: last turn"
             dest = Choice(label, self.r(m.to) + self.r(m.via))
             if (m.to, m.via) not in knight_variants:
                 return [(top, dest)]

@@ -14,12 +14,9 @@ from collections.abc import Sequence
 from protocol.safetext import safetext
 from rattus_net.games.rattus.components import CARD_OF
 from rattus_net.games.rattus.game import Event, Kind
+from rattus_net.games.rattus.person import Persons, cap
+from rattus_net.games.rattus.report import reason_text
 from rattus_net.games.rattus.view import RattusView
-
-REASONS = {
-    "supply": "the rat supply ran out",
-    "cubes": "a player placed his last cube",
-}
 
 
 def clean(text: str) -> str:
@@ -28,31 +25,26 @@ def clean(text: str) -> str:
     return safetext(text)
 
 
-def low(who: str) -> str:
-    """ "You" inside a sentence."""
-    return "you" if who == "You" else who
-
-
 def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 class Narrator:
     """Turns events into lines; keeps what it needs across events (the Knight's region, the
-    Witch's last look, the region struck now)."""
+    Witch's last look, the region struck now). Sentences about a player go through one
+    :class:`~rattus_net.games.rattus.person.Persons` ("You lose", "Ann loses")."""
 
     def __init__(self, names: Sequence[str], seat: int) -> None:
         self.names = [clean(n) for n in names]
         self.seat = seat
+        self.p = Persons(self.names, seat)
         self.knight: set[str] = set()
         self.looked: list[list[object]] = []
         self.struck: str | None = None
         self.holders: dict[str, int | None] = {}  # who holds each card, as the log told
 
     def who(self, seat: int | None) -> str:
-        if seat is None:
-            return ""
-        return "You" if seat == self.seat else self.names[seat]
+        return "" if seat is None else self.p.subject(seat)
 
     def lines(self, events: Sequence[Event]) -> list[str]:
         out: list[str] = []
@@ -61,83 +53,101 @@ class Narrator:
         return out
 
     def event(self, e: Event) -> list[str]:
+        if e.player is None:
+            return self.table_event(e)
         d = e.data
-        who = self.who(e.player)
+        pl = e.player
+        p = self.p
         k = e.kind
-        if k == "start-tokens":
-            return [f"A face-down start token lies on each of the {d['regions']} regions."]
-        if k == "removed":
-            return [f"{d['count']} tokens were removed unseen from the rat supply."]
-        if k == "plague-start":
-            return [f"The plague piece starts in {d['region']}."]
         if k == "first-player":
-            return [f"{who} start{'' if e.player == self.seat else 's'} the game."]
+            return [p.says(pl, "start", "the game") + "."]
         if k == "start-place":
-            return [f"{who} placed start cubes in {' and '.join(d['regions'])}."]
+            return [f"{p.subject(pl)} placed start cubes in {' and '.join(d['regions'])}."]
         if k == "turn":
             self.knight = set()
             self.struck = None
-            return ["-- Your turn --" if e.player == self.seat else f"-- {who}'s turn --"]
+            return [f"-- {cap(p.possessive(pl))} turn --"]
         if k == "take":
-            self.holders[d["card"]] = e.player
-            src = "" if d["taken_from"] is None else f" from {self.who(d['taken_from'])}"
-            return [f"{who} took the {d['card']}{src}."]
+            self.holders[d["card"]] = pl
+            src = "" if d["taken_from"] is None else f" from {p.object(d['taken_from'])}"
+            return [f"{p.subject(pl)} took the {d['card']}{src}."]
         if k == "place":
-            return [f"{who} placed {plural(d['count'], 'cube')} in {d['region']}."]
+            return [f"{p.subject(pl)} placed {plural(d['count'], 'cube')} in {d['region']}."]
         if k == "peasant":
-            return [f"{who} placed the Peasant's cube in {d['region']}."]
+            return [f"{p.subject(pl)} placed the Peasant's cube in {d['region']}."]
         if k == "king":
-            return [f"King: {low(who)} moved a cube from {d['region']} to the palace."]
+            return [f"King: {p.object(pl)} moved a cube from {d['region']} to the palace."]
         if k == "monk":
-            return [f"Monk: {low(who)} moved token {d['slot']} of {d['source']} to {d['target']}."]
+            where = f"token {d['slot']} of {d['source']} to {d['target']}"
+            return [f"Monk: {p.object(pl)} moved {where}."]
         if k == "merchant":
             n = plural(d["count"], "cube")
-            return [f"Merchant: {low(who)} moved {n} from {d['source']} to {d['target']}."]
+            return [f"Merchant: {p.object(pl)} moved {n} from {d['source']} to {d['target']}."]
         if k == "witch":
             a, b = d["first"], d["second"]
             self.looked = [a, b]
-            return [
-                f"Witch: {low(who)} looked at token {a[1]} of {a[0]} and token {b[1]} of {b[0]}."
-            ]
+            what = f"token {a[1]} of {a[0]} and token {b[1]} of {b[0]}"
+            return [f"Witch: {p.object(pl)} looked at {what}."]
         if k == "witch-look":
             seen = []
             for pos, face in zip(self.looked, d["faces"], strict=False):
                 seen.append(f"{pos[0]} token {pos[1]} is {face}")
             return ["You saw (only you): " + "; ".join(seen) + "."]
         if k == "swap":
-            return [f"{who} swapped the two tokens."]
+            return [f"{p.subject(pl)} swapped the two tokens."]
         if k == "keep":
-            return [f"{who} left the two tokens where they were."]
+            return [f"{p.subject(pl)} left the two tokens where they were."]
         if k == "plague":
             via = f" via {d['via']}" if d["via"] else ""
             plus = ", counting 2 more cubes there (Knight)" if d["knight"] else ""
             if d["knight"]:
                 self.knight.add(d["to"])
-            return [f"{who} moved the plague piece to {d['to']}{via}{plus}."]
+            return [f"{p.subject(pl)} moved the plague piece to {d['to']}{via}{plus}."]
         if k == "spread":
+            empty = d.get("left", 1) == 0
             if not d["regions"]:
-                return ["The plague spreads no new token (no room or no token left)."]
-            return ["New face-down token(s) spread to " + ", ".join(d["regions"]) + "."]
-        if k == "turn-up":
-            return self.turn_up(d)
+                why = "no token left" if empty else "no room"
+                return [f"The plague spreads no new token ({why})."]
+            out = ["New face-down token(s) spread to " + ", ".join(d["regions"]) + "."]
+            if empty:
+                out.append("The rat supply is empty now.")
+            return out
         if k == "loss":
-            return [
-                f"    {who} lose{'' if e.player == self.seat else 's'} a cube: "
-                + self.why(d["why"], e.player)
-            ]
+            return [f"    {p.says(pl, 'lose', 'a cube')}: {self.why(d['why'], pl)}"]
         if k == "end-trigger":
-            return [f"The game ends after {who}'s turn: {REASONS.get(d['reason'], d['reason'])}."]
+            why = reason_text(d["reason"], pl, p)
+            return [f"The game ends after {p.possessive(pl)} turn: {why}."]
         if k == "final-round":
             self.knight = set()
-            order = ", ".join(self.who(s) for s in d["order"])
-            return [f"Final round (abilities only), in this order: {order}."]
+            holding = {seat for seat in self.holders.values() if seat is not None}
+            order = ", ".join(
+                p.subject(s) + ("" if s in holding else " (no card)") for s in d["order"]
+            )
+            return [
+                f"Final round (class cards only), counter-clockwise from {p.possessive(pl)} "
+                f"right: {order}."
+            ]
         if k == "done":
-            return [f"{who} finished the final round."]
+            return [f"{p.subject(pl)} finished the final round."]
+        if k == "game-over":
+            return [f"Game over: {p.says(pl, 'win')}."]
+        return []
+
+    def table_event(self, e: Event) -> list[str]:
+        """Events of nobody in particular: the setup and the plague's own doings."""
+        d = e.data
+        k = e.kind
+        if k == "start-tokens":
+            return [f"A face-down start token (ringed) lies on each of the {d['regions']} regions."]
+        if k == "removed":
+            return [f"{d['count']} tokens were removed unseen from the rat supply."]
+        if k == "plague-start":
+            return [f"The plague piece starts in {d['region']}."]
+        if k == "turn-up":
+            return self.turn_up(d)
         if k == "final-outbreak":
             self.struck = None
             return ["The plague breaks out in every region."]
-        if k == "game-over":
-            return [f"Game over: {self.who(e.player)} won."]
         return []
 
     def turn_up(self, d: dict[str, object]) -> list[str]:
@@ -179,8 +189,8 @@ class Narrator:
         if why == "A":
             return "all (every colour there loses one)"
         card = CARD_OF.get(why, why)
-        holder = "you hold" if seat == self.seat else "holds"
-        return f"{why} symbol ({holder} the {card})"
+        holder = f"the {card}" if seat is None else self.p.says(seat, "hold", f"the {card}")
+        return f"{why} symbol ({holder})"
 
 
 def decision_words(view: RattusView) -> str:

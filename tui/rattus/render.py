@@ -15,9 +15,12 @@ from dataclasses import dataclass, field
 
 from rich.text import Text
 
+from rattus_net.games.rattus.decision import SUPPLY
 from rattus_net.games.rattus.game import Phase
+from rattus_net.games.rattus.person import Persons
+from rattus_net.games.rattus.report import RING, reason_text, tie_break_text
 from rattus_net.games.rattus.view import RattusView
-from tui.rattus.narrate import REASONS, clean, plural
+from tui.rattus.narrate import clean, plural
 
 # The players' colours: names (their letters) and values that stay the named colour when a
 # 16-colour terminal gets them (Textual maps plain ANSI names through its theme, which turned
@@ -48,7 +51,7 @@ PLAGUE = "☠"
 LAND = {"h": "─", "v": "│", "d": "╲", "a": "╱"}
 SEA = {"h": "┈", "v": "┊", "d": "⋱", "a": "⋰"}
 CROSS = "╳"
-LEGEND = ("─│╱╲ land  ┈┊⋰⋱ sea", f"? token  ! seen  {PLAGUE} plague")
+LEGEND = ("─│╱╲ land  ┈┊⋰⋱ sea", f"? token {RING} ringed ! seen {PLAGUE} plague")
 HIGHLIGHT = "reverse"
 
 
@@ -151,7 +154,12 @@ def cube_text(counts: list[int], empty: str = "no cubes") -> Text:
 
 
 def token_marks(view: RattusView, r: int) -> str:
-    return "".join("?" if t is None else "!" for t in view.tokens(r))
+    """One mark per token, slot order: ``!`` seen (a Witch's look), ``@`` face down with the
+    start tokens' purple ring (public, ruling 5), ``?`` face down."""
+    return "".join(
+        "!" if t is not None else RING if ring else "?"
+        for t, ring in zip(view.tokens(r), view.rings(r), strict=True)
+    )
 
 
 def region_box(view: RattusView, r: int, width: int, height: int) -> list[Text]:
@@ -172,15 +180,17 @@ def region_box(view: RattusView, r: int, width: int, height: int) -> list[Text]:
     return lines
 
 
-def info_cells(view: RattusView) -> list[list[Text]]:
-    """What goes into the free cells of the map: the rat supply and the palace (the legend
-    takes the last ones)."""
+def info_cells(view: RattusView, height: int = 2) -> list[list[Text]]:
+    """What goes into the free cells of the map, ``height`` lines each: the rat supply (how
+    many of its tokens are ringed, how many were removed at setup) and the palace (the
+    legend takes the last ones)."""
     supply = [
         Text(f"Rat supply {view.rat_supply}", style="bold"),
-        Text(f"removed {view.removed}, up {len(view.turned_up)}", style="dim"),
+        Text(f"ringed {view.supply_rings}, out {view.removed}"),
+        Text(f"turned up {len(view.turned_up)}", style="dim"),
     ]
     palace = [Text("Palace", style="bold"), cube_text(view.palace, "empty")]
-    return [supply, palace]
+    return [supply[:height], palace]
 
 
 def map_text(
@@ -244,7 +254,7 @@ def map_text(
         style = "blue" if all(sea for _, sea in marks) else ""
         canvas.put(ty + h, tx + w + GAP // 2, Text(ch, style=style))
     # free cells: rat supply, palace, legend
-    infos = info_cells(view)
+    infos = info_cells(view, h)
     legend = [Text(line, style="dim") for line in LEGEND]
     spare = list(free)
     leftovers: list[Text] = []
@@ -275,22 +285,44 @@ def map_text(
 
 
 def status(view: RattusView) -> Text:
-    """Phase, whose turn, the rat supply."""
+    """Phase, whose turn, the rat supply; in the final round who acts and in what order."""
     t = Text()
     t.append("RATTUS", style="bold")
-    phase = {
-        Phase.SETUP: "setup",
-        Phase.PLAY: "play",
-        Phase.FINAL: "FINAL ROUND",
-        Phase.OVER: "game over",
-    }[view.phase]
+    if view.phase is Phase.FINAL:
+        t.append("  FINAL ROUND ", style="bold")
+        t.append_text(final_order_text(view))
+        return t
+    phase = {Phase.SETUP: "setup", Phase.PLAY: "play", Phase.OVER: "game over"}[view.phase]
     t.append(f"  {phase}")
-    if view.phase in (Phase.PLAY, Phase.FINAL):
+    if view.phase is Phase.PLAY:
         t.append("  turn: ")
         t.append_text(player_label(view, view.active))
     t.append(f"  rat supply {view.rat_supply}")
-    if view.end_reason:
-        t.append(f"  (ends: {REASONS.get(view.end_reason, view.end_reason)})", style="bold")
+    if view.end_reason and view.phase is Phase.PLAY:
+        why = "rat supply empty" if view.end_reason == SUPPLY else "all cubes out"
+        t.append(f"  LAST TURN ({why})", style="bold reverse")
+    return t
+
+
+def final_order_text(view: RattusView) -> Text:
+    """``B Bob > C Cid > D Dan (A Ann ended)``: the final round's order, the player acting
+    now reversed, then who ended the game."""
+    d = view.decision
+    t = Text()
+    for i, s in enumerate(view.final_order):
+        if i:
+            t.append(" > ")
+        label = player_label(view, s)
+        label.truncate(10)
+        if d is not None and d.player == s:
+            label.stylize("reverse")
+        t.append_text(label)
+    if view.ender is not None:
+        t.append(" (")
+        ender = player_label(view, view.ender)
+        ender.truncate(10)
+        t.append_text(ender)
+        t.append(" ended)")
     return t
 
 
@@ -309,7 +341,8 @@ def cards_line(view: RattusView) -> Text:
 
 
 def players_text(view: RattusView, width: int = 80) -> Text:
-    """Each player: cubes left to place, in the palace, dead; > marks whose decision it is."""
+    """Each player: cubes left (20 minus those on the board and in the palace: struck cubes
+    come back), in the palace; > marks whose decision it is."""
     d = view.decision
     cells = []
     for s in range(view.n):
@@ -320,8 +353,6 @@ def players_text(view: RattusView, width: int = 80) -> Text:
         t.append(f" cubes left {view.supply[s]:>2}")
         if view.palace[s]:
             t.append(f" palace {view.palace[s]}")
-        if view.dead[s]:
-            t.append(f" dead {view.dead[s]}")
         cells.append(t)
     per_line = max(1, min(view.n, width // 38))
     out = Text()
@@ -351,12 +382,14 @@ def seen_text(view: RattusView) -> Text:
 
 
 def end_text(view: RattusView) -> Text:
-    """Cubes per player region by region and in the palace, the winner and the tie-break."""
+    """Cubes per player region by region and in the palace, why and after whose turn the
+    game ended, the final round's order, the winner and the tie-break order that decided."""
     r = view.result
     if r is None:
         return Text("The game is not over.")
     n = view.n
     col = 10
+    p = Persons([clean(name) for name in view.names], view.seat)
     t = Text("Cubes region by region (regions left empty are not listed):\n", style="italic")
     t.append(f"{'':<10}", style="bold")
     for s in range(n):
@@ -383,19 +416,19 @@ def end_text(view: RattusView) -> Text:
     row("board", r.board)
     row("palace", r.palace)
     row("TOTAL", r.totals, "bold")
-    row("dead", r.dead, "dim")
-    whose = "your" if r.ender == view.seat else f"{clean(view.names[r.ender])}'s"
-    t.append(f"The game ended after {whose} turn: {REASONS.get(r.reason, r.reason)}.\n")
+    row("struck", r.struck, "dim")
+    why = reason_text(r.reason, r.ender, p)
+    t.append(f"The game ended after {p.possessive(r.ender)} turn: {why}.\n")
+    order = ", ".join(p.subject(s) for s in r.final_order)
+    t.append(f"Final round: {order}.\n")
     winner = Text("Winner: ", style="bold reverse")
     winner.append_text(player_label(view, r.winner))
+    if p.is_me(r.winner):
+        winner.append(" (you)", style="bold")
     winner.append(f" with {plural(r.totals[r.winner], 'cube')}", style="bold")
     t.append_text(winner)
     if r.tied:
-        order = ", ".join(clean(view.names[s]) for s in r.tie_order)
-        t.append(
-            f"\nTie-break: tied players, earliest in the final round's order wins "
-            f"({order}; the player who ended the game last)."
-        )
+        t.append("\nTie-break: " + tie_break_text(r, p))
     return t
 
 

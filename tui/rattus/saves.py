@@ -21,7 +21,7 @@ from rattus_net.engine.errors import RattusError, RecordError
 from rattus_net.games.rattus.game import RattusGame
 from rattus_net.games.rattus.loader import default_components
 from rattus_net.games.rattus.local import RattusTable
-from rattus_net.games.rattus.record import RattusRecord
+from rattus_net.games.rattus.record import OldRulesRecord, RattusRecord
 from rattus_net.net.persist import data_dir
 from tui.saves import SaveError, wait_for_writes, write_file
 
@@ -106,6 +106,11 @@ def read_rattus_save(path: Path) -> SavedRattusGame | None:
         raise SaveError("the saved Rattus game is damaged (bad bots or seat)")
     try:
         record = RattusRecord.from_dict(body.get("record"), default_components())
+    except OldRulesRecord:
+        raise SaveError(
+            "the saved Rattus game was played under the old rules (struck cubes left the "
+            "game): this version cannot continue it"
+        ) from None
     except (RecordError, RattusError) as exc:
         raise SaveError(f"the saved Rattus game is damaged: {exc}") from None
     if not 0 <= seat < len(record.players):

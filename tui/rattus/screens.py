@@ -32,6 +32,7 @@ from tui.screens import LogScreen, RulesScreen
 from tui.verdict import VERIFYING, verdict_text
 
 TALL = 34  # terminal rows from which region boxes get a third line
+END_LINE = "The game ends after"  # the log's line once the turn that ended the game is over
 
 
 class MapWidget(Widget):
@@ -61,6 +62,8 @@ def style_of(line: str) -> str:
         return "bold"
     if line.startswith("Outbreak") or line.startswith("The plague breaks out"):
         return "bold reverse"
+    if line.startswith((END_LINE, "Final round")):
+        return "bold"
     if line.startswith("    "):
         return "bold"
     if line.startswith("You saw"):
@@ -271,7 +274,8 @@ class RattusMapScreen(GameTable[RattusController]):
 
 
 class RattusEndScreen(GameEndScreen[RattusController]):
-    """Cubes per player region by region and in the palace, the winner, the tie-break."""
+    """Cubes per player region by region and in the palace, why the game ended, the final
+    round's order, the winner, the tie-break; then the end of the game told step by step."""
 
     DEFAULT_CSS = """
     RattusEndScreen #end-scroll { height: 1fr; }
@@ -294,13 +298,17 @@ class RattusEndScreen(GameEndScreen[RattusController]):
         yield Footer()
 
     def final_outbreak(self) -> Text:
-        """The final outbreak, region by region, token by token (below the result)."""
-        start = "The plague breaks out in every region."
+        """How the game ended, below the result: the last turn (its spread and outbreak, which
+        a player who ended the game did not see on the map), the final round and the final
+        outbreak, region by region, token by token."""
         lines = self.log_lines
-        if start not in lines:
+        end = next((i for i, line in enumerate(lines) if line.startswith(END_LINE)), None)
+        if end is None:
             return Text("")
-        t = Text("\nThe final outbreak (Up/Down scroll):\n", style="bold")
-        for line in lines[lines.index(start) + 1 :]:
+        start = max((i for i in range(end) if lines[i].startswith("-- ")), default=end)
+        t = Text("\nThe last turn, the final round, the final outbreak (Up/Down scroll):\n")
+        t.stylize("bold")
+        for line in lines[start:]:
             if not line.startswith("Game over"):
                 t.append(line + "\n", style=style_of(line))
         t.rstrip()

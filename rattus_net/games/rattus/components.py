@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from rattus_net.engine.errors import SetupError
-from rattus_net.engine.numbers import ascii_int
 
 FORMAT = "rattus-components"
 VERSION = 1
@@ -35,6 +34,10 @@ CARD_OF = {code: card for card, code in CODE_OF.items()}
 START_TOKENS = 12
 ALL_TOKENS = 49
 PLAYER_COUNTS = (2, 3, 4)
+NUMBERS = tuple(str(i) for i in range(1, 10))  # a token's number, as the file writes it
+MAX_DEPTH = 8
+"""The deepest nesting a components file needs is 5 (``neighbours.X[0].region``); a deeper
+value anywhere is refused before anything else is read."""
 
 
 class ComponentsError(SetupError):
@@ -67,17 +70,26 @@ class Token:
     @staticmethod
     def parse(text: str, start: bool, where: str) -> Token:
         words = text.split()
-        number = ascii_int(words[0], 1, 9) if words else None
-        if number is None:
+        if not words or words[0] not in NUMBERS:
             raise ComponentsError(f"{where}: a face starts with its number 1-9, got {text!r}")
         majority = all_ = False
         symbols: list[str] = []
         for w in words[1:]:
-            if w == "M" and not majority and not all_ and not symbols:
-                majority = True
-            elif w == "A" and not majority and not all_ and not symbols:
-                all_ = True
+            if w in ("M", "A"):
+                if majority or all_:
+                    first = "M" if majority else "A"
+                    raise ComponentsError(
+                        f"{where}: {text!r} has two effects {first} and {w}: a token has M or "
+                        "A, not both, and each once"
+                    )
+                if symbols:
+                    raise ComponentsError(
+                        f"{where}: in {text!r}, {w} must come before the class symbols"
+                    )
+                majority, all_ = w == "M", w == "A"
             elif w in CARD_OF:
+                if w in symbols:
+                    raise ComponentsError(f"{where}: {text!r} names the class symbol {w} twice")
                 symbols.append(w)
             else:
                 raise ComponentsError(
@@ -88,7 +100,7 @@ class Token:
             raise ComponentsError(f"{where}: a token has at most 2 class symbols, got {text!r}")
         if not (majority or all_ or symbols):
             raise ComponentsError(f"{where}: the token {text!r} has no effect")
-        return Token(number, majority, all_, tuple(symbols), start)
+        return Token(int(words[0]), majority, all_, tuple(symbols), start)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +128,29 @@ class Components:
         return tuple(i for i, t in enumerate(self.tokens) if not t.start)
 
 
+def _show(value: Any) -> str:
+    """A value from the file, short, for a message (JSON's spelling of true and null)."""
+    if isinstance(value, bool) or value is None:
+        return {True: "true", False: "false", None: "null"}[value]
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _check_depth(obj: Any) -> None:
+    """Refuse a value nested deeper than any components file needs (without recursion)."""
+    todo: list[tuple[Any, int]] = [(obj, 1)]
+    while todo:
+        value, depth = todo.pop()
+        if depth > MAX_DEPTH:
+            raise ComponentsError(
+                f"not a components file: values nested more than {MAX_DEPTH} deep"
+            )
+        if isinstance(value, dict):
+            todo += [(v, depth + 1) for v in value.values()]
+        elif isinstance(value, list):
+            todo += [(v, depth + 1) for v in value]
+
+
 def _tag(obj: Mapping[str, Any], where: str) -> None:
     if obj.get("tag") not in TAGS:
         raise ComponentsError(f'{where}.tag must be one of "C", "I", "R"')
@@ -131,21 +166,32 @@ def _list(obj: Mapping[str, Any], key: str, where: str) -> list[Any]:
 def parse_components(obj: Any) -> Components:
     """Check a parsed components file and build the value object (raises
     :class:`ComponentsError` naming the field at fault)."""
+    _check_depth(obj)
     if not isinstance(obj, dict) or obj.get("format") != FORMAT:
         raise ComponentsError(f'format must be "{FORMAT}"')
-    if obj.get("version") != VERSION:
-        raise ComponentsError(f"version must be {VERSION}, got {obj.get('version')!r}")
+    version = obj.get("version")
+    if isinstance(version, bool) or version != VERSION:
+        raise ComponentsError(f"version must be {VERSION}, got {_show(version)}")
     regions: list[str] = []
+    folded: dict[str, str] = {}
     for i, r in enumerate(_list(obj, "regions", "")):
         where = f"regions[{i}]"
         if not isinstance(r, dict) or not isinstance(r.get("name"), str) or not r["name"]:
             raise ComponentsError(f"{where}.name must be a region name")
-        if r["name"] in regions:
-            raise ComponentsError(f"{where}.name: {r['name']!r} is listed twice")
-        if " " in r["name"]:
-            raise ComponentsError(f"{where}.name: a region name is one word, got {r['name']!r}")
+        name = r["name"]
+        if name.lower() in folded:
+            same = folded[name.lower()]
+            raise ComponentsError(
+                f"{where}.name: {name!r} is listed twice"
+                if same == name
+                else f"{where}.name: {name!r} and {same!r} differ only in case (the game "
+                "matches region names ignoring case)"
+            )
+        if not name.isprintable() or any(ch.isspace() for ch in name):
+            raise ComponentsError(f"{where}.name: a region name is one word, got {name!r}")
         _tag(r, where)
-        regions.append(r["name"])
+        regions.append(name)
+        folded[name.lower()] = name
     known = set(regions)
     groups_obj = obj.get("groups")
     if not isinstance(groups_obj, dict):
@@ -158,7 +204,11 @@ def parse_components(obj: Any) -> Components:
             raise ComponentsError(f"{where} is missing")
         _tag(g, where)
         names = _list(g, "regions", where + ".")
-        for name in names:
+        for j, name in enumerate(names):
+            if not isinstance(name, str):
+                raise ComponentsError(
+                    f"{where}.regions[{j}] must be a region name, got {_show(name)}"
+                )
             if name not in known:
                 raise ComponentsError(f"{where}.regions: {name!r} is not a region")
         if len(set(names)) != len(names) or len(names) < 2:
@@ -176,8 +226,10 @@ def parse_components(obj: Any) -> Components:
         out: list[tuple[str, bool]] = []
         for j, e in enumerate(entries):
             w = f"{where}[{j}]"
-            if not isinstance(e, dict) or e.get("region") not in known or e["region"] == r:
-                raise ComponentsError(f"{w}.region must be another region")
+            if not isinstance(e, dict) or not isinstance(e.get("region"), str):
+                raise ComponentsError(f"{w}.region must be a region name")
+            if e["region"] not in known or e["region"] == r:
+                raise ComponentsError(f"{w}.region must be another region, got {e['region']!r}")
             if not isinstance(e.get("sea"), bool):
                 raise ComponentsError(f"{w}.sea must be true or false")
             _tag(e, w)
@@ -201,7 +253,11 @@ def parse_components(obj: Any) -> Components:
     classes = _list(obj, "classes", "")
     got = {}
     for i, c in enumerate(classes):
-        if not isinstance(c, dict) or c.get("card") not in CODE_OF:
+        if (
+            not isinstance(c, dict)
+            or not isinstance(c.get("card"), str)
+            or c["card"] not in CODE_OF
+        ):
             raise ComponentsError(f"classes[{i}].card must be one of {', '.join(CARDS)}")
         if c.get("code") != CODE_OF[c["card"]]:
             raise ComponentsError(f"classes[{i}].code of {c['card']} must be {CODE_OF[c['card']]}")

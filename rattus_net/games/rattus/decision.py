@@ -1,9 +1,17 @@
-"""The decisions a Rattus game waits for (kept apart so that the rules can name them)."""
+"""The decisions a Rattus game waits for and the reasons it ends (kept apart so that the
+rules can name them)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+
+SUPPLY = "supply"
+"""End (a): the rat supply became empty during the turn (or a token was needed and none was
+left)."""
+CUBES_OUT = "cubes"
+"""End (b): at the end of his turn the active player has all 20 cubes on the board and in the
+palace."""
 
 
 class Kind(Enum):

@@ -10,9 +10,10 @@ from rattus_net.games.rattus.components import Components
 from rattus_net.games.rattus.game import RattusConfig, RattusGame
 from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.moves import Move, format_move, parse_move
-from rattus_net.games.rattus.report import REASONS
+from rattus_net.games.rattus.person import Persons
+from rattus_net.games.rattus.report import result_text
 from rattus_net.games.rattus.rules import legal
-from rattus_net.games.rattus.secure import RattusSecure
+from rattus_net.games.rattus.secure import RULES, RattusSecure
 from rattus_net.games.rattus.tablewords import RattusWords
 from rattus_net.games.rattus.view import RattusView
 
@@ -26,6 +27,10 @@ class RattusDefinition(GameDefinition):
     min_players = 2
     max_players = 4
     network_play = True
+    network_version = RULES
+    """2: struck cubes go back to the supply, the new end of the game and tie-break (issue
+    19); a table of version 1 plays other rules, so it is refused (the game parameters carry
+    the same number: ``secure.RULES``)."""
 
     def new_game(
         self, players: Sequence[str], options: Mapping[str, Any] | None = None
@@ -67,8 +72,7 @@ class RattusDefinition(GameDefinition):
 
     def progress(self, game: RattusGame) -> tuple[int, str]:
         """A round begins with each turn of the starting player (the game ends when the rat
-        supply or a player's cubes run out, so the line says how many tokens the supply has
-        left)."""
+        supply runs out, so the line says how many tokens it has left)."""
         first = game.first_player
         rounds = sum(1 for e in game.log if e.kind == "turn" and e.player == first)
         return rounds, f"round {rounds} (rat supply: {len(game.rat_supply)} tokens)"
@@ -80,13 +84,5 @@ class RattusDefinition(GameDefinition):
         r = game.result
         if r is None:
             return None
-        names = game.config.players
-        lines = [
-            f"{names[s]}: {r.totals[s]} cubes ({r.board[s]} on the board, {r.palace[s]} in "
-            f"the palace, {r.dead[s]} dead)"
-            for s in r.tie_order
-        ]
-        lines.append(f"ended after {names[r.ender]}'s turn: {REASONS[r.reason]}")
-        if r.tied:
-            lines.append(f"tie: {names[r.winner]} is earliest in the final round's order")
-        return Outcome(r.winners, r.totals, tuple(lines))
+        lines = result_text(r, Persons(game.config.players))
+        return Outcome(r.winners, r.totals, tuple(line.strip() for line in lines))

@@ -25,12 +25,11 @@ from rattus_net.engine.errors import BadChoice, GameOver, NotYourTurn, SetupErro
 from rattus_net.engine.table import PublicRandom, Reveal, Shuffle, TableRequest
 from rattus_net.games.rattus import rules as R
 from rattus_net.games.rattus.components import CARDS, CODE_OF, Components, Token
-from rattus_net.games.rattus.decision import Decision, Kind
+from rattus_net.games.rattus.decision import CUBES_OUT, SUPPLY, Decision, Kind
 from rattus_net.games.rattus.errors import NoSuchRegion
 from rattus_net.games.rattus.moves import Move
 
 CUBES = 20
-MAX_TOKENS = 3
 REMOVED = {2: 12, 3: 6, 4: 0}  # tokens removed unseen from the rat supply [C count]
 KNIGHT_BONUS = 2
 CARD_INDEX = {code: CARDS.index(card) for card, code in CODE_OF.items()}  # class code -> card
@@ -72,15 +71,19 @@ class RattusConfig:
 
 @dataclass(frozen=True)
 class Result:
-    """The end: cubes on the board and in the palace per seat, the tie-break order (the
-    final round's order, the player who ended the game last) and the one winner."""
+    """The end: cubes on the board and in the palace per seat, cubes struck over the game
+    (they went back to the supply, so they are a statistic, not a loss), why the game ended
+    and after whose turn, the final round's order and the tie-break order that decided (rules
+    section 4: clockwise from the ender's left, the ender last; not the final round's
+    order, which runs the other way), and the one winner."""
 
     board: tuple[int, ...]
     palace: tuple[int, ...]
-    dead: tuple[int, ...]
+    struck: tuple[int, ...]
+    final_order: tuple[int, ...]
     tie_order: tuple[int, ...]
     winner: int
-    reason: str  # "supply" (the rat supply ran out) or "cubes" (a player placed his last)
+    reason: str  # SUPPLY or CUBES_OUT
     ender: int
 
     @property
@@ -92,9 +95,14 @@ class Result:
         return (self.winner,)
 
     @property
-    def tied(self) -> bool:
+    def tied_players(self) -> tuple[int, ...]:
+        """The players with the most cubes, in the tie-break order (the winner first)."""
         totals = self.totals
-        return sum(1 for t in totals if t == totals[self.winner]) > 1
+        return tuple(s for s in self.tie_order if totals[s] == totals[self.winner])
+
+    @property
+    def tied(self) -> bool:
+        return len(self.tied_players) > 1
 
 
 Task = tuple[Callable[..., None], tuple[Any, ...]]
@@ -121,12 +129,13 @@ class RattusGame:
         self.tokens: list[list[int]] = [[] for _ in range(k)]  # handles per region, slot order
         self.cubes: list[list[int]] = [[0] * n for _ in range(k)]
         self.palace = [0] * n
-        self.supply = [CUBES] * n  # unplaced cubes
-        self.dead = [0] * n  # cubes the plague removed from the game
+        self.supply = [CUBES] * n  # cubes left: 20 minus those on the board and in the palace
+        self.struck = [0] * n  # cubes the plague struck over the game (back to the supply)
         self.rat_supply: list[int] = []  # face-down handles, top = last
         self.removed: list[int] = []  # removed unseen at setup (2 or 3 players)
         self.turned: list[int] = []  # turned-up handles, in order (faces public)
-        self.start_handles: frozenset[int] = frozenset()  # the purple-ringed tokens
+        self.start_handles: frozenset[int] = frozenset()  # the purple-ringed tokens (public)
+        self.origin: dict[int, str] = {}  # board token -> where it came from (public)
         self.faces: dict[int, int] = {}  # faces this engine was told, by handle
         self.public: set[int] = set()
         self.seen: list[set[int]] = [set() for _ in range(n)]  # Witch looks, per seat
@@ -271,9 +280,11 @@ class RattusGame:
         return tuple(range(start, start + count))
 
     def lose(self, r: int, seat: int, why: str) -> None:
-        """One of ``seat``'s cubes in region ``r`` is removed from the game."""
+        """One of ``seat``'s cubes in region ``r`` is struck: it goes back to his supply and
+        may be placed again (ruling 4)."""
         self.cubes[r][seat] -= 1
-        self.dead[seat] += 1
+        self.supply[seat] += 1
+        self.struck[seat] += 1
         self.emit("loss", seat, region=self.regions[r], why=why)
 
     def all_tokens(self) -> list[int]:
@@ -298,7 +309,9 @@ class RattusGame:
     def _t_shuffle_supply(self) -> None:
         # One start token, face down and unseen, on each region in play (setup 3).
         for r in range(self.k):
-            self.tokens[r].append(self._leftover.pop(0))
+            h = self._leftover.pop(0)
+            self.tokens[r].append(h)
+            self.origin[h] = R.FROM_SETUP
         self.emit("start-tokens", None, regions=self.k)
         faces = self.config.components.normal_faces
         handles = self.new_handles(len(faces))
@@ -362,17 +375,14 @@ class RattusGame:
 
     def _t_spread(self) -> None:
         r = self.plague
-        have = len(self.tokens[r])
-        need = 0 if have == 0 else 1 if have == 1 else 2
-        if not need:
+        if not self.tokens[r]:
             return
-        room = sum(MAX_TOKENS - len(self.tokens[o]) for o in self.nbrs[r])
-        placeable = min(need, room)  # a token with no legal place is not placed
+        placeable = R.spread_count(self, r)  # a token with no legal place is not placed
         if placeable > len(self.rat_supply):
-            self._trigger("supply")  # a token was needed and none is left
+            self._trigger(SUPPLY)  # a token was needed and none is left: end (a)
         count = min(placeable, len(self.rat_supply))
         if count == 0:
-            self.emit("spread", self.active, regions=[])
+            self.emit("spread", self.active, regions=[], left=len(self.rat_supply))
             return
         options = R.spread_options(self, r, count)
         if len(options) == 1:  # forced: nothing to decide
@@ -386,10 +396,10 @@ class RattusGame:
         if not tokens or not any(self.cubes[r]):
             return
         seat = self.active
-        # The active player chooses the next token (ruling 6.1); it only matters when he has
-        # looked at some of them, so otherwise they are turned up slot by slot [I]. At the
-        # final outbreak they are always turned up slot by slot.
-        if not final and len(tokens) > 1 and any(h in self.seen[seat] for h in tokens):
+        # The active player chooses the next token whenever he can tell the face-down tokens
+        # apart: a ring, his own Witch look, where a token came from (rulings 1 and 5);
+        # otherwise, and always at the final outbreak, they are turned up slot by slot.
+        if not final and R.tell_apart(self, seat, r):
             self.pending = Decision(Kind.TURN_UP, seat, region=r)
             return
         self._turn_up(r, 0, final)
@@ -402,6 +412,7 @@ class RattusGame:
 
     def _t_strike(self, r: int, h: int, final: bool) -> None:
         self.tokens[r].remove(h)
+        self.origin.pop(h, None)
         self.turned.append(h)
         token = self.token_faces[self.faces[h]]
         cubes = self.cubes[r]
@@ -434,18 +445,20 @@ class RattusGame:
                 self.lose(r, s2, code)
 
     def _trigger(self, reason: str) -> None:
+        """The game will end after this turn (the first reason found is kept). Said in the
+        log only at the end of the turn, after its spread and outbreak (``_t_end_turn``)."""
         if self.end_reason is None:
             self.end_reason = reason
             self.ender = self.active
-            self.emit("end-trigger", self.active, reason=reason)
 
     def _t_end_turn(self) -> None:
-        if any(s == 0 for s in self.supply):
-            self._trigger("cubes")
-        if self.end_reason is None:
-            self._then((RattusGame._t_turn, ((self.active + 1) % self.n,)))
-            return
         e = self.active
+        if self.supply[e] == 0:
+            self._trigger(CUBES_OUT)  # all 20 on the board and in the palace: end (b)
+        if self.end_reason is None:
+            self._then((RattusGame._t_turn, ((e + 1) % self.n,)))
+            return
+        self.emit("end-trigger", e, reason=self.end_reason)
         # Final round: from the player to the right of the one who ended the game,
         # counter-clockwise (seats are numbered clockwise), everybody else [C].
         self.final_order = tuple((e - i) % self.n for i in range(1, self.n))
@@ -474,20 +487,23 @@ class RattusGame:
         assert self.ender is not None and self.end_reason is not None
         board = tuple(sum(self.cubes[r][s] for r in range(self.k)) for s in range(self.n))
         totals = [board[s] + self.palace[s] for s in range(self.n)]
-        tie_order = (*self.final_order, self.ender)
+        # Ties: the tied player who would have had the next turn wins, in turn order from
+        # the ender's left, the ender last (rules section 4) [C].
+        tie_order = tuple((self.ender + i) % self.n for i in range(1, self.n + 1))
         best = max(totals)
         winner = next(s for s in tie_order if totals[s] == best)
         self.result = Result(
             board,
             tuple(self.palace),
-            tuple(self.dead),
+            tuple(self.struck),
+            self.final_order,
             tie_order,
             winner,
             self.end_reason,
             self.ender,
         )
         self.phase = Phase.OVER
-        self.emit("game-over", winner, totals=totals)
+        self.emit("game-over", winner, totals=totals, tie_order=list(tie_order))
 
     # --- copying ------------------------------------------------------------------------------
 
@@ -499,7 +515,8 @@ class RattusGame:
         g.cubes = [list(c) for c in self.cubes]
         g.palace = list(self.palace)
         g.supply = list(self.supply)
-        g.dead = list(self.dead)
+        g.struck = list(self.struck)
+        g.origin = dict(self.origin)
         g.rat_supply = list(self.rat_supply)
         g.removed = list(self.removed)
         g.turned = list(self.turned)
@@ -517,7 +534,9 @@ class RattusGame:
 
 __all__ = [
     "CUBES",
+    "CUBES_OUT",
     "REMOVED",
+    "SUPPLY",
     "Decision",
     "Event",
     "Kind",

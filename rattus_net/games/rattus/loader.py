@@ -27,6 +27,8 @@ def parse_text(text: str, source: str) -> Components:
         raise ComponentsError(
             f"{source}: not a components file: not JSON ({exc.msg} at line {exc.lineno})"
         ) from None
+    except RecursionError:
+        raise ComponentsError(f"{source}: not a components file: nested too deeply") from None
     try:
         return parse_components(obj)
     except ComponentsError as exc:

@@ -12,20 +12,30 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from rattus_net.engine.errors import IllegalMove, RattusError, RecordError
 from rattus_net.games.rattus.components import Components, ComponentsError, parse_components
-from rattus_net.games.rattus.game import RattusConfig, RattusGame
+from rattus_net.games.rattus.game import RattusConfig, RattusGame, Result
 from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.moves import Move, format_move, parse_move
 
 FORMAT = "rattus-record"
-VERSION = 1
+VERSION = 2
+"""2: struck cubes go back to the supply, the game ends on an empty rat supply or all of the
+active player's cubes out, ties go from the ender's left (issue 19); the result names the
+final round's and the tie-break's orders. A version 1 record was played under other rules:
+it is refused, never replayed."""
 GAME = "rattus"
 PILES = ("start tokens", "rat supply")
 PILE_KEYS = {"start tokens": "start", "rat supply": "supply"}
+
+
+class OldRulesRecord(RecordError):
+    """A record of version 1, played under the old rules (struck cubes left the game, the
+    other end and tie-break): it would not replay the same, so it is refused."""
 
 
 @dataclass
@@ -149,8 +159,16 @@ class RattusRecord:
             raise RecordError(f'not a game record: "format" must be "{FORMAT}"')
         if obj.get("game") != GAME:
             raise RecordError(f'not a Rattus record: "game" must be "{GAME}"')
-        if obj.get("version") != VERSION:
-            raise RecordError(f"unsupported record version {obj.get('version')!r}")
+        version = obj.get("version")
+        if version == 1 and not isinstance(version, bool):
+            raise OldRulesRecord(
+                "a Rattus record of version 1 was played under the old rules (struck cubes "
+                f"left the game): this program replays version {VERSION} only"
+            )
+        if isinstance(version, bool) or version != VERSION:
+            raise RecordError(
+                f"unsupported record version {version!r} (this program reads {VERSION})"
+            )
         players = obj.get("players")
         if (
             not isinstance(players, list)
@@ -239,8 +257,34 @@ def result_summary(game: RattusGame) -> dict[str, Any]:
     return {
         "cubes": {names[s]: r.totals[s] for s in range(game.n)},
         "palace": {names[s]: r.palace[s] for s in range(game.n)},
-        "dead": {names[s]: r.dead[s] for s in range(game.n)},
+        "struck": {names[s]: r.struck[s] for s in range(game.n)},
         "ended_by": names[r.ender],
         "reason": r.reason,
+        "final_round": [names[s] for s in r.final_order],
+        "tie_order": [names[s] for s in r.tie_order],
         "winner": names[r.winner],
     }
+
+
+def summary_result(summary: Mapping[str, Any]) -> tuple[Result, tuple[str, ...]]:
+    """The :class:`Result` and the players' names (seat order) of a stored result, so that
+    one function words every result (``report.result_text``); ``summary`` comes from
+    :func:`result_summary` (its ``cubes`` map lists the players in seat order)."""
+    names = tuple(summary["cubes"])
+    seat = {name: i for i, name in enumerate(names)}
+
+    def per_seat(key: str) -> tuple[int, ...]:
+        return tuple(int(summary[key][name]) for name in names)
+
+    totals, palace = per_seat("cubes"), per_seat("palace")
+    result = Result(
+        board=tuple(t - p for t, p in zip(totals, palace, strict=True)),
+        palace=palace,
+        struck=per_seat("struck"),
+        final_order=tuple(seat[name] for name in summary["final_round"]),
+        tie_order=tuple(seat[name] for name in summary["tie_order"]),
+        winner=seat[summary["winner"]],
+        reason=str(summary["reason"]),
+        ender=seat[summary["ended_by"]],
+    )
+    return result, names

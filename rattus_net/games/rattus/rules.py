@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from rattus_net.engine.errors import BadChoice, NotYourTurn, WrongCount
 from rattus_net.engine.table import Reveal
 from rattus_net.games.rattus.components import CARDS
-from rattus_net.games.rattus.decision import Decision, Kind
+from rattus_net.games.rattus.decision import SUPPLY, Decision, Kind
 from rattus_net.games.rattus.errors import (
     AbilityNotAllowed,
     CardNotHeldError,
@@ -44,6 +44,11 @@ if TYPE_CHECKING:
 
 MAX_TOKENS = 3
 MERCHANT_MAX = 3
+
+# Where a token on the board came from (public: everybody saw it arrive), ruling 5.
+FROM_SETUP = "setup"  # the region's start token, laid at setup
+FROM_SUPPLY = "supply"  # spread from the rat supply
+# A token the Monk moved or the Witch swapped from another region: that region's name.
 
 ABILITY_OF = {King: "King", Monk: "Monk", Merchant: "Merchant", Witch: "Witch"}
 
@@ -253,6 +258,7 @@ def perform(game: RattusGame, d: Decision, move: Move) -> None:
         src, dst = game.region(move.source), game.region(move.target)
         h = game.tokens[src].pop(move.slot - 1)
         game.tokens[dst].append(h)
+        game.origin[h] = game.regions[src]
         game.used.add("Monk")
         game.emit("monk", seat, source=move.source, slot=move.slot, target=move.target)
         game._then(again)
@@ -282,6 +288,9 @@ def perform(game: RattusGame, d: Decision, move: Move) -> None:
         if move.swap:
             ta, tb = game.tokens[ra], game.tokens[rb]
             ta[sa], tb[sb] = tb[sb], ta[sa]
+            if ra != rb:  # each token now lies where the other was: it came from there
+                game.origin[ta[sa]] = game.regions[rb]
+                game.origin[tb[sb]] = game.regions[ra]
         game.witch_pair = None
         game.emit("swap" if move.swap else "keep", seat)
     elif isinstance(move, Plague):
@@ -326,8 +335,44 @@ def spread_options(game: RattusGame, r: int, count: int) -> list[tuple[int, ...]
 
 def do_spread(game: RattusGame, regions: tuple[int, ...]) -> None:
     for r in regions:
-        game.tokens[r].append(game.rat_supply.pop())
-    game.emit("spread", game.active, regions=[game.regions[r] for r in regions])
+        h = game.rat_supply.pop()
+        game.tokens[r].append(h)
+        game.origin[h] = FROM_SUPPLY
+    left = len(game.rat_supply)
+    game.emit("spread", game.active, regions=[game.regions[r] for r in regions], left=left)
+    if not left:
+        game._trigger(SUPPLY)  # the last token left the rat supply: end (a)
+
+
+def spread_count(game: RattusGame, r: int) -> int:
+    """How many new tokens the plague striking region ``r`` would spread now: 1 for one
+    token there, 2 for two or three, no more than its neighbours have room for."""
+    have = len(game.tokens[r])
+    need = 0 if have == 0 else 1 if have == 1 else 2
+    room = sum(MAX_TOKENS - len(game.tokens[o]) for o in game.nbrs[r])
+    return min(need, room)
+
+
+def spread_ends_game(game: RattusGame, r: int) -> bool:
+    """Whether the plague striking region ``r`` now would take the rat supply's last token
+    (or need one it does not have): the game would end after this turn, end (a)."""
+    count = spread_count(game, r)
+    return count > 0 and count >= len(game.rat_supply)
+
+
+def token_key(game: RattusGame, seat: int, h: int) -> tuple[bool, int | None, str]:
+    """What ``seat`` can tell of a face-down token on the board (ruling 5): its ring, whether
+    he looked at it with the Witch (a token he looked at is known apart from every other),
+    where it came from. Public, like everything the rules read: who looked at which token is
+    public, only the face is not, so every peer's engine asks the same question."""
+    looked = h if h in game.seen[seat] else None
+    return (h in game.start_handles, looked, game.origin.get(h, FROM_SETUP))
+
+
+def tell_apart(game: RattusGame, seat: int, r: int) -> bool:
+    """Whether ``seat`` can tell region ``r``'s face-down tokens apart, so that choosing
+    which to turn up next means something (ruling 5); otherwise slot by slot."""
+    return len({token_key(game, seat, h) for h in game.tokens[r]}) > 1
 
 
 # --- listing ------------------------------------------------------------------------------------

@@ -25,11 +25,16 @@ from rattus_net.games.rattus.components import Components
 from rattus_net.games.rattus.game import RattusConfig, RattusGame
 from rattus_net.games.rattus.loader import default_components
 from rattus_net.games.rattus.moves import Move, MoveSyntaxError, format_move, parse_move
-from rattus_net.games.rattus.record import PILES, RattusRecord, result_summary
-from rattus_net.games.rattus.report import REASONS
+from rattus_net.games.rattus.person import Persons
+from rattus_net.games.rattus.record import PILES, RattusRecord, result_summary, summary_result
+from rattus_net.games.rattus.report import result_text
 
 TOKENS = 49
 MAX_MOVE_TEXT = 200
+RULES = 2
+"""The version of the rules a table plays, in its parameters (so in the game id): 2 since
+struck cubes go back to the supply and the end and the tie-break changed (issue 19). A table
+or a signed record of another version is refused in one line."""
 
 
 def fingerprint(comps: Components) -> str:
@@ -57,11 +62,25 @@ class RattusSecure(SecureGame):
     def config_to_wire(self, config: RattusConfig) -> dict[str, WireValue]:
         if fingerprint(config.components) != fingerprint(default_components()):
             raise ValueError("a network table plays the shipped components only")
-        return {"players": list(config.players), "components": fingerprint(config.components)}
+        return {
+            "players": list(config.players),
+            "components": fingerprint(config.components),
+            "rules": RULES,
+        }
 
     def config_from_wire(self, value: Mapping[str, WireValue]) -> RattusConfig:
-        if set(value) != {"players", "components"}:
+        if set(value) == {"players", "components"}:  # written before the rules had a version
+            raise WireError(
+                "this Rattus game was played under the old rules (struck cubes left the game): "
+                f"this program plays rules version {RULES} only"
+            )
+        if set(value) != {"players", "components", "rules"}:
             raise WireError("the Rattus options are not the agreed keys")
+        if value["rules"] != RULES or isinstance(value["rules"], bool):
+            raise WireError(
+                f"this Rattus game plays rules version {str(value['rules'])[:20]}; this "
+                f"program plays version {RULES}"
+            )
         players = value["players"]
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise WireError("players must be a list of names")
@@ -122,32 +141,12 @@ class RattusSecure(SecureGame):
 
 
 def result_lines(result: Mapping[str, Any]) -> list[str]:
-    """The result of a record (``result_summary``) as a player reads it: why the game ended,
-    each player's cubes on the board and in the palace, the winner and, if the most cubes were
-    tied, that the tie-break decided (rules section 4: the tied player earliest in the final
-    round's order wins, the player who ended the game counting as last)."""
-    cubes: Mapping[str, int] = result["cubes"]
-    palace: Mapping[str, int] = result["palace"]
-    dead: Mapping[str, int] = result["dead"]
-    winner = result["winner"]
-    why = REASONS.get(result["reason"], str(result["reason"]))
-    lines = [f"The game ended after {result['ended_by']}'s turn: {why}"]
-    width = max(len(str(name)) for name in cubes)
-    for name, total in cubes.items():
-        unit = "cube" if total == 1 else "cubes"
-        lines.append(
-            f"  {name:<{width}}  {total:>2} {unit} ({total - palace[name]} on the board, "
-            f"{palace[name]} in the palace, {dead[name]} dead)"
-        )
-    tied = [name for name, total in cubes.items() if total == cubes[winner] and name != winner]
-    if tied:
-        lines.append(
-            f"Winner: {winner}, tied with {', '.join(tied)} on {cubes[winner]} cubes: the "
-            "tie-break decided (the tied player earliest in the final round's order wins)"
-        )
-    else:
-        lines.append(f"Winner: {winner} (most cubes on the board and in the palace)")
-    return lines
+    """The result of a record (``result_summary``) as a player reads it: why the game ended
+    and after whose turn, the final round's order, each player's cubes on the board and in the
+    palace, the winner and, if the most cubes were tied, the tie-break order that decided
+    (rules section 4: from the ender's left, the ender last)."""
+    r, names = summary_result(result)
+    return result_text(r, Persons(names))
 
 
 def face_record(opened: OpenedGame) -> RattusRecord:

@@ -21,7 +21,7 @@ class RattusWords:
     def lines(self, view: RattusView, start: int) -> list[str]:
         out = []
         for event in view.events(start):
-            text = event_text(event, self.names)
+            text = event_text(event, self.names, self.seat)
             if text is not None:
                 out.append(text[0].upper() + text[1:] + ".")
         return out

@@ -1,11 +1,13 @@
 """What one seat may know of a Rattus game (rules section 5), and samples consistent with it.
 
 :class:`RattusView` is what bots and the terminal table read: the public state (cubes, the
-palace, class cards, the plague piece, token counts per region, turned-up tokens, the size of
-the rat supply) and the faces of the tokens this seat looked at with the Witch, nothing else.
-:func:`determinize` samples a full game that the seat cannot tell from the real one, for the
-search bot: every face the seat does not know is dealt again from the faces it cannot rule out
-(start tokens from the start faces, the others from the normal faces).
+palace, class cards, the plague piece, token counts per region, which tokens carry the start
+tokens' purple ring and where each token on the board came from, turned-up tokens, the size of
+the rat supply and its ringed tokens) and the faces of the tokens this seat looked at with the
+Witch, nothing else. :func:`determinize` samples a full game that the seat cannot tell from the
+real one, for the search bot: every face the seat does not know is dealt again from the faces
+it cannot rule out, ring by ring (a ringed token from the start faces, the others from the
+normal faces), so every ring stays where everybody sees it.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from rattus_net.games.rattus.components import CARDS, Components, Token
 from rattus_net.games.rattus.game import Decision, Event, Phase, RattusGame, Result
 from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.moves import Move
-from rattus_net.games.rattus.rules import legal
+from rattus_net.games.rattus.rules import FROM_SETUP, legal, spread_ends_game, tell_apart
 
 
 class RattusView:
@@ -65,12 +67,14 @@ class RattusView:
 
     @property
     def supply(self) -> list[int]:
-        """Unplaced cubes per seat."""
+        """Cubes left per seat: 20 minus those on the board and in the palace (struck cubes
+        come back, ruling 4)."""
         return list(self._game.supply)
 
     @property
-    def dead(self) -> list[int]:
-        return list(self._game.dead)
+    def struck(self) -> list[int]:
+        """Cubes the plague struck so far, per seat (they went back to the supply)."""
+        return list(self._game.struck)
 
     @property
     def token_counts(self) -> list[int]:
@@ -97,8 +101,20 @@ class RattusView:
         return len(self._game.rat_supply)
 
     @property
+    def supply_rings(self) -> int:
+        """Ringed (start) tokens in the rat supply: a ring shows face down (ruling 5)."""
+        rings = self._game.start_handles
+        return sum(1 for h in self._game.rat_supply if h in rings)
+
+    @property
     def removed(self) -> int:
         return len(self._game.removed)
+
+    @property
+    def removed_rings(self) -> int:
+        """Ringed tokens among those removed at setup (they left a supply whose rings show)."""
+        rings = self._game.start_handles
+        return sum(1 for h in self._game.removed if h in rings)
 
     @property
     def turned_up(self) -> list[Token]:
@@ -124,7 +140,14 @@ class RattusView:
 
     @property
     def end_reason(self) -> str | None:
+        """Why the game will end (``SUPPLY``, ``CUBES_OUT``) once known: during the turn that
+        ends it (the rat supply ran out) or at its end (all of a player's cubes out)."""
         return self._game.end_reason
+
+    @property
+    def ender(self) -> int | None:
+        """The player after whose turn the game ends, once known."""
+        return self._game.ender
 
     @property
     def final_order(self) -> tuple[int, ...]:
@@ -160,6 +183,27 @@ class RattusView:
         seen = g.seen[self.seat]
         faces = [g.faces.get(h) if h in seen else None for h in g.tokens[region]]
         return [None if f is None else g.token_faces[f] for f in faces]
+
+    def rings(self, region: int) -> list[bool]:
+        """Per slot of a region: whether the token carries the purple ring (public)."""
+        g = self._game
+        return [h in g.start_handles for h in g.tokens[region]]
+
+    def origins(self, region: int) -> list[str]:
+        """Per slot of a region: where the token came from (``rules.FROM_SETUP``,
+        ``rules.FROM_SUPPLY`` or the name of the region the Monk or the Witch moved it
+        from); public, since everybody saw it arrive."""
+        g = self._game
+        return [g.origin.get(h, FROM_SETUP) for h in g.tokens[region]]
+
+    def spread_ends_game(self, region: int) -> bool:
+        """Whether the plague striking ``region`` now would take the rat supply's last token,
+        so that the game ends after this turn (public)."""
+        return spread_ends_game(self._game, region)
+
+    def tell_apart(self, region: int) -> bool:
+        """Whether this seat can tell the region's face-down tokens apart (ruling 5)."""
+        return tell_apart(self._game, self.seat, region)
 
     def events(self, start: int = 0) -> list[Event]:
         """The log from ``start``, without other seats' private events."""

@@ -11,7 +11,7 @@ from rattus_net.games.rattus.game import Kind, RattusConfig, RattusGame
 from rattus_net.games.rattus.loader import default_components
 from rattus_net.games.rattus.local import RattusTable
 from rattus_net.games.rattus.moves import StartPlace
-from rattus_net.games.rattus.rules import legal
+from rattus_net.games.rattus.rules import FROM_SUPPLY, legal
 
 COMPS = default_components()
 
@@ -47,13 +47,18 @@ def empty_board(game: RattusGame) -> None:
             game.cubes[r][s] = 0
 
 
-def put(game: RattusGame, table: RattusTable, region: str, *faces: str) -> list[int]:
+def put(
+    game: RattusGame, table: RattusTable, region: str, *faces: str, ring: bool | None = None
+) -> list[int]:
     """Put tokens of the given faces (face down) on ``region``, taken from the rat supply's
-    bottom; returns their handles."""
+    bottom (``ring``: only tokens with, or without, the start tokens' ring); returns their
+    handles. They count as spread there from the supply."""
     r = game.region(region)
     out = []
     for text in faces:
-        h = game.rat_supply.pop(0)
+        h = next(x for x in game.rat_supply if ring is None or (x in game.start_handles) == ring)
+        game.rat_supply.remove(h)
+        game.origin[h] = FROM_SUPPLY
         start = h in game.start_handles
         table.face_of[h] = (
             face_id(text, start) if _exists(text, start) else face_id(text, not start)
@@ -81,8 +86,16 @@ def give(game: RattusGame, seat: int, *cards: str) -> None:
 
 
 def seat_total(game: RattusGame, s: int) -> int:
+    """Cubes on the board, in the palace and left: always 20 (struck cubes come back)."""
     on_board = sum(game.cubes[r][s] for r in range(game.k))
-    return on_board + game.palace[s] + game.supply[s] + game.dead[s]
+    return on_board + game.palace[s] + game.supply[s]
+
+
+def leave(game: RattusGame, seat: int, left: int) -> None:
+    """``seat`` keeps ``left`` cubes; the others go to the palace (out of the way: safe, and
+    on the board for the end (b) and the score)."""
+    game.palace[seat] += game.supply[seat] - left
+    game.supply[seat] = left
 
 
 def resolve(game: RattusGame, table: RattusTable) -> None:
@@ -103,7 +116,7 @@ def snapshot(game: RattusGame) -> tuple[object, ...]:
         [list(c) for c in game.cubes],
         list(game.palace),
         list(game.supply),
-        list(game.dead),
+        list(game.struck),
         list(game.rat_supply),
         list(game.turned),
         list(game.holder),

@@ -14,8 +14,8 @@ from rattus_net.bots.rattus import (
     make_rattus_bot,
 )
 from rattus_net.cli_rattus import play_bots
-from rattus_net.games.rattus.game import RattusGame
-from rattus_net.games.rattus.moves import Move, Place, Plague
+from rattus_net.games.rattus.game import Kind, RattusGame
+from rattus_net.games.rattus.moves import Move, Place, Plague, Spread, TurnUp
 from rattus_net.games.rattus.view import RattusView, determinize
 
 from .helpers import COMPS, after_setup, cubes, empty_board, give, put, turn_player
@@ -136,3 +136,68 @@ def test_search_bot_is_reproducible_and_compares_candidates() -> None:
     assert a.last_iterations == 8 and len(a.last_stats) > 1
     assert a.last_stats == b.last_stats
     assert sum(v for _, v, _ in a.last_stats) == 8
+
+
+def last_token_choice(lead: int) -> Move:
+    """The heuristic's plague move with one token left in the rat supply: Italia (a token
+    there, so its spread takes the last one and the game ends after this turn) or Polonia
+    (no token: the game goes on). ``lead``: our cubes minus the rival's, in the palace."""
+    game, table = after_setup(2, seed=2)
+    p = turn_player(game)
+    q = 1 - p
+    empty_board(game)
+    game.plague = game.region("Germania")
+    put(game, table, "Italia", "5 A", ring=False)
+    game.removed += game.rat_supply[1:]
+    del game.rat_supply[1:]
+    for seat, extra in ((p, max(lead, 0)), (q, max(-lead, 0))):
+        game.palace[seat] += 5 + extra
+        game.supply[seat] -= 5 + extra
+    game.placed = game.took = True
+    view = RattusView(game, p)
+    assert view.spread_ends_game(game.region("Italia"))
+    assert not view.spread_ends_game(game.region("Polonia"))
+    move = RattusHeuristicBot(1).choose(view)
+    assert isinstance(move, Plague)
+    return move
+
+
+def test_heuristic_ends_the_game_when_ahead_and_not_when_behind_or_tied() -> None:
+    """The ender comes last in the tie-break: ending the game pays only with a lead."""
+    assert last_token_choice(4).to == "Italia"
+    assert last_token_choice(-4).to != "Italia"
+    assert last_token_choice(0).to != "Italia"  # a tie would go to the rival
+
+
+def test_heuristic_reads_the_rings_of_face_down_tokens() -> None:
+    """A ringed token comes from the start faces, a plain one from the normal faces: the
+    heuristic values turning them up differently."""
+    game, table = after_setup(2, seed=3)
+    p = turn_player(game)
+    empty_board(game)
+    put(game, table, "Hispania", "2 M Pea", ring=True)
+    put(game, table, "Hispania", "5 A", ring=False)
+    cubes(game, "Hispania", 1, 1)
+    game.placed = True
+    game.plague = game.region("Gallia")
+    game.apply(p, Plague("Hispania"))
+    table.settle(game)
+    game.apply(p, Spread(("Gallia", "Italia")))
+    table.settle(game)
+    d = game.decision
+    assert d is not None and d.kind is Kind.TURN_UP  # told apart by the ring
+    view = RattusView(game, p)
+    values = dict((m, v) for v, m in RattusHeuristicBot(1).score_moves(view, view.legal()))
+    assert values[TurnUp(1)] != values[TurnUp(2)]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_determinize_keeps_every_ring_where_it_is(seed: int) -> None:
+    real, _ = after_setup(3, seed=seed)
+    view = RattusView(real, turn_player(real))
+    sample, sample_table = determinize(view, random.Random(seed))
+    assert sample.start_handles == real.start_handles
+    assert sample.rat_supply == real.rat_supply and sample.tokens == real.tokens
+    assert sample.removed == real.removed
+    for h in sample.all_tokens():
+        assert COMPS.tokens[sample_table.face_of[h]].start == (h in real.start_handles)

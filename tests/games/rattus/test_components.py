@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +87,36 @@ CASES = [
     (lambda o: o["classes"][0].__setitem__("card", "Jester"), "classes[0].card"),
     (lambda o: o["groups"]["3"]["regions"].append("Atlantis"), "groups.3.regions: 'Atlantis'"),
     (lambda o: o.__setitem__("version", 7), "version must be 1"),
+    (lambda o: o.__setitem__("version", True), "version must be 1, got true"),
+    (
+        lambda o: o["groups"]["2"]["regions"].append(["Gallia"]),
+        "groups.2.regions[8] must be a region name, got ['Gallia']",
+    ),
+    (
+        lambda o: o["groups"]["4"]["regions"].__setitem__(0, {"name": "Anglia"}),
+        "groups.4.regions[0] must be a region name",
+    ),
+    (
+        lambda o: o["neighbours"]["Gallia"][0].__setitem__("region", ["Anglia"]),
+        "neighbours.Gallia[0].region must be a region name",
+    ),
+    (
+        lambda o: o["neighbours"]["Gallia"][1].__setitem__("region", "Narnia"),
+        "neighbours.Gallia[1].region must be another region, got 'Narnia'",
+    ),
+    (lambda o: o["classes"][2].__setitem__("card", ["Monk"]), "classes[2].card must be one of"),
+    (
+        lambda o: o["regions"][5].__setitem__("name", "GALLIA"),
+        "regions[5].name: 'GALLIA' and 'Gallia' differ only in case",
+    ),
+    (lambda o: o["regions"][5].__setitem__("name", "Gallia"), "'Gallia' is listed twice"),
+    (lambda o: o["tokens"][3].__setitem__("face", "2 M A"), "'2 M A' has two effects M and A"),
+    (lambda o: o["tokens"][3].__setitem__("face", "2 A A"), "two effects A and A"),
+    (lambda o: o["tokens"][3].__setitem__("face", "2 Pea M"), "M must come before the class"),
+    (lambda o: o["tokens"][3].__setitem__("face", "2 Pea Pea"), "names the class symbol Pea twice"),
+    (lambda o: o["tokens"][3].__setitem__("face", "\u00b2 A"), "starts with its number 1-9"),
+    (lambda o: o["tokens"][3].__setitem__("face", "10 A"), "starts with its number 1-9"),
+    (lambda o: o.__setitem__("note", [[[[[[[[["deep"]]]]]]]]]), "nested more than 8 deep"),
 ]
 
 
@@ -120,3 +151,41 @@ def test_the_cli_reports_a_bad_components_file_in_one_line(
     assert code == 1
     assert err.strip().count("\n") == 0 and "tokens must hold 49 tokens" in err
     assert "Traceback" not in err
+
+
+def test_deeply_nested_json_is_one_line(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ComponentsError, match=r"deep\.json: not a components file: nested"):
+        load_components(deep)
+
+
+def test_any_odd_value_anywhere_is_one_clear_line() -> None:
+    """Every value of the shipped file replaced by odd values of every JSON type: each file
+    is refused with one ComponentsError line (or still accepted), never another error."""
+    odd: list[Any] = [None, True, 0, -1, 2.5, "", "gallia", "2 M A", [], [1], {}, {"a": [1]}]
+    paths: list[list[Any]] = []
+
+    def walk(value: Any, path: list[Any]) -> None:
+        if path:
+            paths.append(path)
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                walk(inner, [*path, key])
+        elif isinstance(value, list):
+            for i, inner in enumerate(value):
+                walk(inner, [*path, i])
+
+    walk(shipped(), [])
+    rng = random.Random(19)
+    for _ in range(600):
+        obj = copy.deepcopy(shipped())
+        path = rng.choice(paths)
+        here = obj
+        for key in path[:-1]:
+            here = here[key]
+        here[path[-1]] = copy.deepcopy(rng.choice(odd))
+        try:
+            parse_components(obj)
+        except ComponentsError as exc:
+            assert "\n" not in str(exc) and str(exc)

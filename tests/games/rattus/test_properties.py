@@ -29,7 +29,7 @@ def check_invariants(game: RattusGame) -> None:
     assert all(len(t) <= 3 for t in game.tokens)
     for s in range(game.n):
         assert seat_total(game, s) == 20
-        assert min(game.supply[s], game.palace[s], game.dead[s]) >= 0
+        assert min(game.supply[s], game.palace[s], game.struck[s]) >= 0
     assert all(c >= 0 for row in game.cubes for c in row)
     # The engine knows exactly the faces it was told: turned-up tokens and Witch looks.
     told = set(game.public).union(*game.seen)

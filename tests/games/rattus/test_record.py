@@ -61,7 +61,7 @@ def test_a_record_with_an_illegal_move_names_it() -> None:
 
 
 def test_a_hand_written_record_without_token_order_replays_from_its_seed() -> None:
-    obj = {"format": "rattus-record", "version": 1, "game": "rattus", "players": ["A", "B"]}
+    obj = {"format": "rattus-record", "version": 2, "game": "rattus", "players": ["A", "B"]}
     a, _ = RattusRecord.from_dict({**obj, "seed": 4}, COMPS).replay()
     b, _ = RattusRecord.from_dict({**obj, "seed": 4}, COMPS).replay()
     assert a.plague == b.plague and a.first_player == b.first_player
@@ -79,9 +79,24 @@ def test_a_hand_written_record_without_token_order_replays_from_its_seed() -> No
     ],
 )
 def test_bad_records_name_the_field(edit: dict[str, object], message: str) -> None:
-    obj = {"format": "rattus-record", "version": 1, "game": "rattus", "players": ["A", "B"]}
+    obj = {"format": "rattus-record", "version": 2, "game": "rattus", "players": ["A", "B"]}
     with pytest.raises(RecordError, match=message):
         RattusRecord.from_dict({**obj, **edit}, COMPS)
+
+
+def test_a_record_stores_why_the_game_ended_and_both_orders() -> None:
+    game, table = play_bots(["random"] * 4, 2, COMPS)
+    r = game.result
+    assert r is not None
+    obj = json.loads(RattusRecord.from_game(game, table).dumps())
+    names = game.config.players
+    assert obj["version"] == 2
+    assert obj["result"]["reason"] == r.reason
+    assert obj["result"]["ended_by"] == names[r.ender]
+    assert obj["result"]["final_round"] == [names[s] for s in r.final_order]
+    assert obj["result"]["tie_order"] == [names[s] for s in r.tie_order]
+    assert obj["result"]["tie_order"][-1] == names[r.ender]
+    assert "dead" not in obj["result"] and set(obj["result"]["struck"]) == set(names)
 
 
 def test_selfplay_writes_records_that_replay_prints(
@@ -108,6 +123,12 @@ def test_selfplay_writes_records_that_replay_prints(
     data = json.loads(out)
     first = data["games"][0]
     assert data["summary"]["game"] == "rattus" and len(first["cubes"]) == 3
+    # How the games ended, and how often a tie decided (rules section 4).
+    ends = data["summary"]["ended_by"]
+    reasons = [g["reason"] for g in data["games"]]
+    assert ends["supply"] == reasons.count("supply") / 2
+    assert ends["all_cubes_out"] == reasons.count("cubes") / 2
+    assert data["summary"]["tie_rate"] == sum(g["tied"] for g in data["games"]) / 2
     code = main(["replay", first["record"]])
     out, _ = capsys.readouterr()
     assert code == 0
@@ -132,7 +153,8 @@ class BotInput(io.StringIO):
 
         self.bot = RattusHeuristicBot(1)
         self.game: RattusGame | None = None
-        self.lines = ["help", "moves", "narnia", "1"]  # commands, a bad move, a move by number
+        # commands, a bad move, a move by number
+        self.lines = ["help", "moves", "neighbours", "narnia", "1"]
 
     def readline(self, size: int | None = -1) -> str:
         if self.lines:
@@ -161,6 +183,14 @@ def test_play_in_the_terminal_to_the_end(monkeypatch: pytest.MonkeyPatch) -> Non
     assert "1. place Anglia Anglia" in text
     mine = next(m for s, m in game.history if s == 0)
     assert mine == StartPlace(("Anglia", "Anglia"))  # typed as "1"
+    # "neighbours" (in the help) lists which regions neighbour which, in play only.
+    assert "neighbours\n(which regions neighbour which)" in text
+    assert "Anglia    Gallia~, Scandia~" in text
+    assert "Hungaria  Germania, Italia, Polonia\n" in text  # Bulgaria, Tartaria: not in play
+    # The narration speaks to the player in the second person.
+    assert "You start" in text or "Bot 1 starts" in text
+    assert "You starts" not in text and "You loses" not in text and "You's" not in text
+    assert "ringed" in text  # the rings: on the board (@) and counted in the supply
 
 
 def test_play_ends_cleanly_when_input_ends(capsys: pytest.CaptureFixture[str]) -> None:
@@ -224,7 +254,12 @@ def test_a_game_with_a_users_components_replays_from_its_record_alone(
     ("text", "message"),
     [
         ('{"format": "rattus-record", "version": 1, "game": "chess"}', "unknown game 'chess'"),
-        ('{"format": "rattus-record", "version": 2, "game": "rattus"}', "unsupported record"),
+        ('{"format": "rattus-record", "version": 3, "game": "rattus"}', "unsupported record"),
+        ('{"format": "rattus-record", "version": true, "game": "rattus"}', "unsupported record"),
+        (
+            '{"format": "rattus-record", "version": 1, "game": "rattus", "players": ["A", "B"]}',
+            "version 1 was played under the old rules",
+        ),
         ("{oops", "not JSON"),
     ],
 )

@@ -29,7 +29,7 @@ from rattus_net.games.rattus.moves import (
 from rattus_net.games.rattus.rules import legal
 from rattus_net.games.rattus.view import RattusView
 
-from .helpers import after_setup, cubes, empty_board, give, put, snapshot, turn_player
+from .helpers import after_setup, cubes, empty_board, give, leave, put, snapshot, turn_player
 
 
 def refused(game: RattusGame, seat: int, move: Move, error: type[IllegalMove]) -> None:
@@ -58,8 +58,7 @@ def test_with_fewer_cubes_left_all_are_placed() -> None:
     p = turn_player(game)
     empty_board(game)
     put(game, table, "Gallia", "5 A", "5 A", "5 A")
-    game.dead[p] += game.supply[p] - 2
-    game.supply[p] = 2
+    leave(game, p, 2)
     game.apply(p, Place("Gallia"))
     assert game.cubes[game.region("Gallia")][p] == 2 and game.supply[p] == 0
 
@@ -133,8 +132,7 @@ def test_peasant_needs_a_cube_left() -> None:
     empty_board(game)
     put(game, table, "Gallia", "5 A", "5 A")
     give(game, p, "Peasant")
-    game.dead[p] += game.supply[p] - 2
-    game.supply[p] = 2
+    leave(game, p, 2)
     refused(game, p, Place("Gallia", "Polonia"), WrongCount)
 
 
@@ -167,6 +165,8 @@ def test_merchant_moves_up_to_three_cubes_to_one_neighbour() -> None:
     game.apply(p, Merchant("Gallia", "Italia", 3))
     assert game.cubes[game.region("Italia")][p] == 3
     assert game.cubes[game.region("Gallia")][p] == 1
+    refused(game, p, Merchant("Gallia", "Italia", 1), AbilityNotAllowed)  # once per turn
+    refused(game, p, Merchant("Italia", "Gallia", 1), AbilityNotAllowed)
 
 
 def test_witch_looks_privately_and_may_swap() -> None:
@@ -198,6 +198,22 @@ def test_witch_looks_privately_and_may_swap() -> None:
     d = game.decision
     assert d is not None and d.kind is Kind.TURN
     refused(game, p, Witch(("Gallia", 1), ("Italia", 1)), AbilityNotAllowed)
+
+
+def test_a_witch_look_kept_is_a_use_of_the_witch() -> None:
+    """Ruling 2: a look followed by "keep" changes nothing on the board, yet it is a use."""
+    game, table = after_setup(2)
+    p = turn_player(game)
+    empty_board(game)
+    a, b = put(game, table, "Italia", "5 A", "2 M Pea")
+    give(game, p, "Witch")
+    game.apply(p, Witch(("Italia", 1), ("Italia", 2)))
+    table.settle(game)
+    game.apply(p, Swap(False))
+    assert game.tokens[game.region("Italia")] == [a, b]
+    assert "Witch" in game.used
+    assert not any(isinstance(m, Witch) for m in legal(game, p))
+    refused(game, p, Witch(("Italia", 1), ("Italia", 2)), AbilityNotAllowed)
 
 
 def test_witch_may_look_at_two_tokens_of_one_region() -> None:
@@ -237,6 +253,23 @@ def test_plague_without_placing_when_no_region_holds_tokens() -> None:
     table.settle(game)
     d = game.decision
     assert d is not None and d.kind is Kind.TURN and d.player == 1 - p
+
+
+def test_peasants_cube_on_a_normal_turn_when_no_region_holds_tokens() -> None:
+    game, _ = after_setup(2)
+    p = turn_player(game)
+    empty_board(game)
+    give(game, p, "Peasant")
+    game.plague = game.region("Anglia")
+    placing = [m for m in legal(game, p) if isinstance(m, Place)]
+    assert placing and all(m.region is None and m.extra is not None for m in placing)
+    assert len(placing) == game.k  # one cube, to any region in play
+    refused(game, p, Place("Polonia"), NoTokens)  # the main placement needs tokens
+    before = game.supply[p]
+    game.apply(p, Place(None, "Polonia"))
+    assert game.cubes[game.region("Polonia")][p] == 1 and game.supply[p] == before - 1
+    refused(game, p, Place(None, "Italia"), OutOfOrder)  # once
+    game.apply(p, Plague("Gallia"))
 
 
 def test_moves_while_the_game_waits_for_the_table_are_refused() -> None:

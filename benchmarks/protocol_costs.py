@@ -1,4 +1,3 @@
-# ruff: noqa: E402  -- the sys.path fix must run before the protocol imports
 """Costs of the network table protocol, for 2 to 5 peers (all peers in one process).
 
 Prints, per player count: setup (hellos, public randomness, the population shuffle with
@@ -10,20 +9,14 @@ same for Rattus (the board game) at 2 to 4 peers with heuristic bots: setup (hel
 tokens and the rat supply shuffled by every peer with proofs, the public random numbers, to
 the first start placement), the whole secure game and its verification.
 
-    .venv/bin/python benchmarks/protocol.py [--players 2,3,4,5] [--rattus 2,3,4] [--seed 1]
+    .venv/bin/python benchmarks/protocol_costs.py [--players 2,3,4,5] [--rattus 2,3,4] [--seed 1]
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import sys
 import time
-
-# This script is named like the ``protocol`` package: keep its own directory off the path.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
 from protocol.crypto.group import OPS, Scalar, base_mul
 from protocol.memnet import MemoryNetwork

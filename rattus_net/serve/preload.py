@@ -1,0 +1,427 @@
+"""Sessions forked from a preloaded parent: the game's modules imported once, shared by all.
+
+A fresh ``python -m rattus_net`` per session spends most of its first half second importing
+(Textual, the games, the cryptography) and keeps its own copy of all of it. So a server
+starts one *preloaded parent* (``python -m rattus_net.serve.preload``): it imports those
+modules, takes them out of the garbage collector's reach (``gc.freeze``: a collection in a
+child would otherwise write to, and so copy, every shared page), and waits. For each session
+the server sends it the session's descriptors (a pseudo-terminal, or the pipes of a browser
+session), its environment and its folder; the parent forks, and the child becomes the
+session's program: ``rattus`` with no arguments, the menu, exactly as a fresh start would run
+it. The parent tells the server the child's pid at once and its exit status when it ends.
+
+What a fork must redo that a fresh start gets for nothing: a session of its own (the terminal
+as its controlling terminal), the standard streams on the session's descriptors, only the
+session's environment, default signal handlers, a new seed for :mod:`random`, and Textual's
+settings that it reads from the environment once, at import (``textual.constants``: the web
+driver, the colour system). Python's hash seed stays the parent's: shared by the sessions of
+one server, different from one start to the next.
+
+The modules are named here, not imported: the server runs the game as a program and does not
+depend on its code (``tests/test_layers.py``). Nothing of the server is in the parent: it is a
+process of its own, started with the same clean environment a fresh game would get.
+
+Wire, on a ``SOCK_SEQPACKET`` pair (one message, one request): the server sends a JSON request
+``{"env": {...}, "cwd": "...", "terminal": bool}`` with four descriptors (a reply socket, then
+the child's stdin, stdout and stderr); the parent answers on the reply socket with the line
+``{"pid": N}`` (or ``{"error": "..."}``), later ``{"status": S}``, and closes it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import gc
+import importlib
+import io
+import json
+import os
+import selectors
+import signal
+import socket
+import subprocess
+import sys
+import termios
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+PRELOAD = (
+    "rattus_net.cli",
+    "tui.app",
+    "tui.screens",
+    "tui.netscreens",
+    "tui.gametable",
+    "tui.cartus.screens",
+    "tui.cartus.dialogs",
+    "tui.rattus.screens",
+    "tui.rattus.dialogs",
+    "tui.help",
+    "textual.drivers.linux_driver",
+    "textual.drivers.web_driver",
+    "textual.widgets._footer",
+    "textual.widgets._input",
+    "textual.widgets._static",
+    "textual.widgets._option_list",
+    "textual.widgets._markdown",
+    "textual.command",
+    "rattus_net.net.node",
+    "rattus_net.net.discovery",
+    "rattus_net.bots",
+    "protocol.record",
+)
+"""The modules a session's program imports on its way to the menu and into a game; named, so
+that this package does not import the TUI (one that fails to import is left out)."""
+
+WARM_UP = "tui.app:warm_up"
+"""Run once in the parent after the imports: the program draws its menu headless, so that
+what every session would build the same way on its first screen is built once, and shared."""
+
+PROGRAM = "rattus_net"
+"""The module a child runs as ``__main__`` (``python -m rattus_net``: the menu)."""
+
+READY = b"ready"
+MAX_REQUEST = 1 << 20
+
+
+class PreloadError(OSError):
+    """The preloaded parent cannot be started, or is gone."""
+
+
+# --- the parent (its own process) ---------------------------------------------------------------
+
+
+def preload(names: tuple[str, ...] = PRELOAD) -> list[str]:
+    """Import ``names``; those that failed (left to the children to import, or fail, alone)."""
+    failed = []
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception as exc:
+            failed.append(f"{name}: {exc}")
+    return failed
+
+
+def _reset_signals() -> None:
+    for sig in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP, signal.SIGWINCH):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _take_stdio(fds: list[int], terminal: bool) -> None:
+    """The session's descriptors become fds 0, 1, 2, and Python's standard streams on them."""
+    os.setsid()
+    for target, fd in enumerate(fds):
+        os.dup2(fd, target)
+    for fd in set(fds):
+        if fd > 2:
+            os.close(fd)
+    if terminal:
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    streams = [
+        io.TextIOWrapper(
+            io.FileIO(fd, "r" if fd == 0 else "w", closefd=False),
+            encoding="utf-8",
+            errors="surrogateescape",
+            line_buffering=fd == 2,
+            write_through=fd == 2,
+        )
+        for fd in (0, 1, 2)
+    ]
+    sys.stdin, sys.stdout, sys.stderr = streams
+    setattr(sys, "__stdin__", streams[0])  # (what Textual's drivers use)  # noqa: B010
+    setattr(sys, "__stdout__", streams[1])  # noqa: B010
+    setattr(sys, "__stderr__", streams[2])  # noqa: B010
+
+
+def _become(request: dict[str, Any], fds: list[int]) -> None:
+    """In the child: become the session's program; leaves by SystemExit, never returns, so
+    the interpreter ends as it would after ``python -m rattus_net`` (threads joined, atexit
+    run, streams flushed)."""
+    _reset_signals()
+    _take_stdio(fds, bool(request.get("terminal")))
+    os.environ.clear()
+    os.environ.update({str(k): str(v) for k, v in dict(request["env"]).items()})
+    os.chdir(str(request["cwd"]))
+    import random
+
+    random.seed()  # the parent's state is every child's: each draws its own
+    constants = sys.modules.get("textual.constants")
+    if constants is not None:
+        importlib.reload(constants)  # read once from the environment, at import
+    sys.argv = ["rattus"]
+    import runpy
+
+    runpy.run_module(str(request.get("program", PROGRAM)), run_name="__main__", alter_sys=True)
+    raise SystemExit(0)
+
+
+@dataclass
+class _Parent:
+    control: socket.socket
+    wake: int
+    children: dict[int, socket.socket]
+
+    def serve(self) -> None:
+        sel = selectors.DefaultSelector()
+        sel.register(self.control, selectors.EVENT_READ)
+        sel.register(self.wake, selectors.EVENT_READ)
+        while True:
+            for key, _ in sel.select():
+                if key.fileobj is self.control:
+                    if not self._request():
+                        return  # the server has gone: so do we
+                else:
+                    with contextlib.suppress(BlockingIOError):
+                        os.read(self.wake, 4096)
+                    self._reap()
+
+    def _request(self) -> bool:
+        try:
+            msg, fds, _, _ = socket.recv_fds(self.control, MAX_REQUEST, 4)
+        except ConnectionResetError:
+            return False
+        if not msg:
+            for fd in fds:
+                os.close(fd)
+            return False
+        if len(fds) != 4:
+            for fd in fds:
+                os.close(fd)
+            return True
+        reply = socket.socket(fileno=fds[0])
+        try:
+            request = json.loads(msg)
+            pid = os.fork()
+        except (OSError, ValueError) as exc:
+            with contextlib.suppress(OSError):
+                reply.sendall(json.dumps({"error": str(exc)}).encode() + b"\n")
+            reply.close()
+            for fd in fds[1:]:
+                os.close(fd)
+            return True
+        if pid == 0:  # pragma: no cover - the child (measured by the SSH and web tests)
+            self.control.close()
+            reply.close()
+            for other in self.children.values():
+                other.close()
+            signal.set_wakeup_fd(-1)
+            os.close(self.wake)
+            _become(request, fds[1:])
+        for fd in fds[1:]:
+            os.close(fd)
+        # (if the server stopped waiting, it finds the child gone or kills its group)
+        with contextlib.suppress(OSError):
+            reply.sendall(json.dumps({"pid": pid}).encode() + b"\n")
+        self.children[pid] = reply
+        return True
+
+    def _reap(self) -> None:
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            reply = self.children.pop(pid, None)
+            if reply is not None:
+                with contextlib.suppress(OSError):
+                    code = os.waitstatus_to_exitcode(status)
+                    reply.sendall(json.dumps({"status": code}).encode() + b"\n")
+                reply.close()
+
+
+def main(argv: list[str]) -> None:
+    control = socket.socket(fileno=int(argv[0]))
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C at the server's terminal: its own
+    failed = preload()
+    module, _, function = WARM_UP.partition(":")
+    try:
+        getattr(importlib.import_module(module), function)()
+    except Exception as exc:
+        failed.append(f"{WARM_UP}: {exc}")
+    if threading.active_count() > 1:  # a fork copies only the thread that forks
+        failed.append(f"{threading.active_count() - 1} threads left running by the warm-up")
+    for line in failed:
+        print(f"rattus serve: not preloaded: {line}", file=sys.stderr, flush=True)
+    gc.collect()
+    gc.freeze()
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_r, False)
+    os.set_blocking(wake_w, False)
+    signal.set_wakeup_fd(wake_w)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    control.sendall(READY)
+    _Parent(control, wake_r, {}).serve()
+
+
+# --- the server's side --------------------------------------------------------------------------
+
+
+class Launched:
+    """A session's program, however started: its pid (its process group too) and its end."""
+
+    pid: int
+
+    async def wait(self) -> int:
+        """The exit status (negative: killed by that signal)."""
+        raise NotImplementedError
+
+
+class _Forked(Launched):
+    def __init__(self, pid: int, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
+        self.pid = pid
+        self._reader = reader
+        self._writer = writer
+        self._status: int | None = None
+
+    async def wait(self) -> int:
+        if self._status is None:
+            line = await self._reader.readline()
+            try:
+                self._status = int(json.loads(line)["status"])
+            except (ValueError, KeyError, TypeError):
+                self._status = -int(signal.SIGKILL)  # the parent went first: status unknown
+            self._writer.close()
+        return self._status
+
+
+class _Exec(Launched):
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.pid = proc.pid
+        self._proc = proc
+
+    async def wait(self) -> int:
+        return await self._proc.wait()
+
+
+def _take_terminal() -> None:  # pragma: no cover - runs in the child, between fork and exec
+    """A session of its own with the pseudo-terminal (its stdin) as controlling terminal."""
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+def _new_session() -> None:  # pragma: no cover - runs in the child, between fork and exec
+    os.setsid()
+
+
+class Launcher:
+    """Starts sessions' programs: forked from the preloaded parent, or (``preload=False``, or
+    if the parent cannot be had) as a fresh ``python -m rattus_net``.
+
+    ``env`` is the environment the parent starts with (the clean one a fresh game gets, less
+    what is the session's own)."""
+
+    def __init__(
+        self, env: dict[str, str], *, preload: bool = True, program: str = PROGRAM
+    ) -> None:
+        self.env = env
+        self.preload = preload
+        self.program = program
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._control: socket.socket | None = None
+        self._lock = asyncio.Lock()
+
+    @property
+    def preloaded(self) -> bool:
+        return self._control is not None
+
+    async def start(self) -> None:
+        """Start the preloaded parent and wait until it has imported everything."""
+        if not self.preload:
+            return
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-m", "rattus_net.serve.preload", str(theirs.fileno())],
+                pass_fds=[theirs.fileno()],
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                start_new_session=True,  # a Ctrl+C meant for the server is not its
+            )
+        except OSError as exc:
+            ours.close()
+            raise PreloadError(f"cannot start the preloaded parent: {exc}") from None
+        finally:
+            theirs.close()
+        ours.setblocking(False)
+        loop = asyncio.get_running_loop()
+        try:
+            ready = await asyncio.wait_for(loop.sock_recv(ours, 64), 120)
+        except (TimeoutError, OSError):
+            ready = b""
+        if ready != READY:
+            ours.close()
+            self._kill()
+            raise PreloadError("the preloaded parent did not start")
+        ours.setblocking(True)  # requests are small and it reads them at once
+        self._control = ours
+
+    def _kill(self) -> None:
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.kill()
+            self._proc.wait()
+        self._proc = None
+
+    async def close(self) -> None:
+        if self._control is not None:
+            self._control.close()  # it leaves when it sees the server gone
+            self._control = None
+        if self._proc is not None:
+            proc = self._proc
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                await asyncio.get_running_loop().run_in_executor(None, proc.wait, 5)
+            self._kill()
+
+    async def launch(
+        self, env: dict[str, str], cwd: str, stdio: tuple[int, int, int], *, terminal: bool
+    ) -> Launched:
+        """Start the program on ``stdio`` (the caller closes its copies afterwards)."""
+        if self._control is not None:
+            try:
+                return await self._fork(env, cwd, stdio, terminal)
+            except (OSError, ValueError, KeyError):
+                await self.close()  # gone or broken: fresh starts from now on
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            self.program,
+            stdin=stdio[0],
+            stdout=stdio[1],
+            stderr=stdio[2],
+            env=env,
+            cwd=cwd,
+            preexec_fn=_take_terminal if terminal else _new_session,
+        )
+        return _Exec(proc)
+
+    async def _fork(
+        self, env: dict[str, str], cwd: str, stdio: tuple[int, int, int], terminal: bool
+    ) -> Launched:
+        assert self._control is not None
+        ours, theirs = socket.socketpair()
+        try:
+            request = json.dumps(
+                {"env": env, "cwd": cwd, "terminal": terminal, "program": self.program}
+            ).encode()
+            async with self._lock:
+                socket.send_fds(self._control, [request], [theirs.fileno(), *stdio])
+        except OSError:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        reader, writer = await asyncio.open_unix_connection(sock=ours)
+        line = await asyncio.wait_for(reader.readline(), 30)
+        answer = json.loads(line)
+        if "pid" not in answer:
+            writer.close()
+            raise OSError(str(answer.get("error", "the preloaded parent refused")))
+        return _Forked(int(answer["pid"]), reader, writer)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,64 @@
+"""Sessions forked from the preloaded parent get what a fresh start would: only their own
+environment and folder, their own descriptors, a session of their own, their own random
+numbers, Textual's settings read from their environment; and the parent reports their end."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from rattus_net.serve.preload import Launcher
+
+pytestmark = pytest.mark.slow  # processes, SSH or a browser
+
+TESTS = str(Path(__file__).resolve().parent.parent)
+
+
+async def run_one(launcher: Launcher, env: dict[str, str], cwd: Path) -> tuple[dict, int]:
+    stdin_r, stdin_w = os.pipe()
+    out_r, out_w = os.pipe()
+    try:
+        child = await launcher.launch(env, str(cwd), (stdin_r, out_w, out_w), terminal=False)
+    finally:
+        os.close(stdin_r)
+        os.close(out_w)
+    os.write(stdin_w, b"keys")
+    os.close(stdin_w)
+    loop = asyncio.get_running_loop()
+    with os.fdopen(out_r, "rb") as f:
+        data = await loop.run_in_executor(None, f.read)
+    return json.loads(data), await child.wait()
+
+
+@pytest.mark.parametrize("preload", [True, False])
+def test_a_session_gets_only_what_is_its_own(tmp_path: Path, preload: bool) -> None:
+    base = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": TESTS, "SECRET": "server's"}
+
+    async def main() -> list[tuple[dict, int]]:
+        launcher = Launcher(base, preload=preload, program="ssh.forkprobe")
+        await launcher.start()
+        assert launcher.preloaded == preload
+        try:
+            results = []
+            for name in ("alice", "bob"):
+                home = tmp_path / name
+                home.mkdir()
+                env = {"PATH": base["PATH"], "PYTHONPATH": TESTS, "USER": name}
+                env["TEXTUAL_DRIVER"] = "textual.drivers.web_driver:WebDriver"
+                results.append(await run_one(launcher, env, home))
+            return results
+        finally:
+            await launcher.close()
+
+    (alice, a_status), (bob, b_status) = asyncio.run(main())
+    assert a_status == b_status == 3
+    assert alice["env"]["USER"] == "alice" and "SECRET" not in alice["env"]
+    assert alice["cwd"] == str(tmp_path / "alice") and bob["cwd"] == str(tmp_path / "bob")
+    assert alice["driver"] == "textual.drivers.web_driver:WebDriver"  # read again, at fork
+    assert alice["leader"] and bob["leader"]  # a session of its own (hang-ups reach it alone)
+    assert alice["stdin"] == bob["stdin"] == "keys"
+    assert alice["random"] != bob["random"]  # not the parent's state, copied

@@ -1,0 +1,229 @@
+"""`rattus web` in a real browser: Debian's headless Chromium, driven over the DevTools
+protocol, its keys going through the page's terminal client as a person's would.
+
+One guest opens the page, sees the menu and plays an offline game to its end by keys; two
+listed players (a players file, passwords) each in a page of his own: one hosts a table, the
+other joins it from the list of this server's tables, they play it to its end, both pages say
+FAIR, the records kept in their folders are the same and verify, and the end screen's download
+brings the record to the browser. A wrong password is refused at the door, in words and in the
+log. Screenshots are kept in ``test-artefacts/web/`` (or ``$RATTUS_ARTEFACTS/web``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from ssh.sshlib import keys_for_screen
+
+from protocol.record import verify_record
+from web.browser import Browser, Page, have_chromium
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTEFACTS = Path(os.environ.get("RATTUS_ARTEFACTS", ROOT / "test-artefacts")) / "web"
+MENU = r"Play against bots"
+
+pytestmark = pytest.mark.slow  # processes, SSH or a browser
+
+if not have_chromium():  # pragma: no cover - CI installs it (.ci/run)
+    pytest.skip(
+        "Chromium is not installed here (apt-get install chromium)", allow_module_level=True
+    )
+
+
+class WebServer:
+    """`rattus web` on loopback, port chosen by the system; its log kept for checks."""
+
+    def __init__(self, state: Path, *args: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "rattus_net", "web", "--port", "0", "--state-dir",
+             str(state), *args],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )  # fmt: skip
+        self.lines: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+        deadline = time.monotonic() + 60
+        while not (m := re.search(r"listening on \S+ port (\d+)", "".join(self.lines))):
+            assert self.proc.poll() is None and time.monotonic() < deadline, self.lines
+            time.sleep(0.05)
+        self.url = f"http://127.0.0.1:{m.group(1)}/"
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.append(line)
+
+    def log(self) -> str:
+        return "".join(self.lines)
+
+    def wait_line(self, pattern: str, seconds: float = 20) -> None:
+        deadline = time.monotonic() + seconds
+        while not re.search(pattern, self.log()):
+            assert time.monotonic() < deadline, f"no line {pattern!r}: {self.lines[-5:]}"
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+@pytest.fixture
+def servers() -> Iterator[list[WebServer]]:
+    started: list[WebServer] = []
+    yield started
+    for server in started:
+        server.stop()
+
+
+async def enter(page: Page, url: str, name: str, password: str | None = None) -> None:
+    """Through the door: a name (and a password), then the game's page."""
+    await page.goto(url)
+    await page.evaluate("document.getElementById('name').focus()")
+    await page.type(name)
+    if password is not None:
+        await page.evaluate("document.getElementById('password').focus()")
+        await page.type(password)
+    await page.evaluate("document.getElementById('enter').click()")
+    await page.wait_js(  # the game's page, or the door again saying why not
+        "document.readyState === 'complete'"
+        " && (location.pathname === '/play' || !!document.getElementById('why'))"
+    )
+
+
+async def play_to_the_end(pages: list[Page], until: str, seconds: float = 300) -> None:
+    """Take every decision shown in any page until every page shows ``until``."""
+    deadline = time.monotonic() + seconds
+    done: set[int] = set()
+    while len(done) < len(pages):
+        for i, page in enumerate(pages):
+            screen = await page.text()
+            assert "THE GAME STOPPED" not in screen, screen
+            if until in screen or i in done:
+                done.add(i)
+                continue
+            keys = keys_for_screen(screen)
+            if keys is not None:
+                await page.press(*keys)
+                await asyncio.sleep(0.15)
+        assert time.monotonic() < deadline, "\n\n".join([await p.text() for p in pages])
+        await asyncio.sleep(0.05)
+
+
+def test_a_guest_plays_an_offline_game_to_its_end_in_the_browser(
+    tmp_path: Path, servers: list[WebServer]
+) -> None:
+    server = WebServer(tmp_path / "state")
+    servers.append(server)
+
+    async def scenario() -> None:
+        async with Browser(tmp_path / "profile") as browser:
+            page = await browser.page()
+            await enter(page, server.url, "gwen")
+            await page.wait_for(MENU)
+            await page.screenshot(ARTEFACTS / "menu.png")
+            await page.press("Down", "Left", "Down", "Left")  # 2 players, the easiest bots
+            await page.wait_for(r"Players\s+< 2 >")
+            await page.press("p")
+            await play_to_the_end([page], "GAME OVER")
+            await page.wait_for(r"GAME OVER")
+            await page.screenshot(ARTEFACTS / "offline-end.png")
+            await page.close()
+
+    asyncio.run(scenario())
+    assert re.search(r"gwen is playing \(guest\)", server.log())
+    server.wait_line(r"gwen has left")  # the page closed: the game ends with it
+    assert not list((tmp_path / "state" / "web-guests").iterdir())  # nothing kept
+
+
+def test_two_listed_players_host_and_join_a_table_in_two_pages(
+    tmp_path: Path, servers: list[WebServer]
+) -> None:
+    from rattus_net.web.players import PlayersFile
+
+    players = tmp_path / "players"
+    for name in ("Ann", "bob"):
+        PlayersFile(players).add(name, f"{name.lower()}-secret-1")
+    server = WebServer(tmp_path / "state", "--players", str(players))
+    servers.append(server)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+
+    async def scenario() -> None:
+        async with Browser(tmp_path / "profile") as browser:
+            stranger = await browser.page()
+            await enter(stranger, server.url, "bob", "not-his-password")
+            said = await stranger.text()
+            assert "that name is not a player's here, or the password is not his" in said
+            await stranger.close()
+
+            host, guest = await browser.page(), await browser.page()
+            await guest.call(
+                "Browser.setDownloadBehavior", behavior="allow", downloadPath=str(downloads)
+            )
+            await enter(host, server.url, "ann", "ann-secret-1")
+            await enter(guest, server.url, "bob", "bob-secret-1")
+            await host.wait_for(MENU)
+            await host.press("h")
+            await host.wait_for(r"Your name \(your login on this server\)")
+            await host.wait_for(r"\bAnn\b")  # the name in the players file
+            for _ in range(12):  # down the form to "Open the table"; two players
+                screen = await host.text()
+                if "> Open the table" in screen:
+                    break
+                if "> Players" in screen and "< 2 >" not in screen:
+                    await host.press("Left")
+                else:
+                    await host.press("Down")
+                await asyncio.sleep(0.15)
+            await host.press("Enter")
+            port = (await host.wait_for(r"Others join at [^\s,]+:(\d+)")).group(1)
+            await guest.wait_for(MENU)
+            await guest.press("j")
+            await guest.wait_for(rf"Ann's table\s+Rattus Cartus\s+127\.0\.0\.1:{port}")
+            await guest.screenshot(ARTEFACTS / "join.png")
+            await guest.press("Down", "Enter")
+            await host.wait_for(r"Seat 2\s+bob\b")
+            await host.screenshot(ARTEFACTS / "lobby.png")
+            await host.press("Space")
+            await guest.press("Space")
+            await play_to_the_end([host, guest], "GAME OVER")
+            for page in (host, guest):
+                await page.wait_for(r"Verification: FAIR", 90)
+            await guest.wait_for(r"Record: d on this screen downloads it")
+            await guest.screenshot(ARTEFACTS / "network-end.png")
+            await guest.press("d")
+            deadline = time.monotonic() + 30
+            while not [p for p in downloads.iterdir() if p.suffix == ".rattus"]:
+                assert time.monotonic() < deadline, (list(downloads.iterdir()), server.log())
+                await asyncio.sleep(0.1)
+            for page in (host, guest):
+                await page.close()
+
+    asyncio.run(scenario())
+    folders = tmp_path / "state" / "players"
+    records = [
+        next((folders / name / "data" / "games").glob("*/seat-*/record.rattus")).read_bytes()
+        for name in ("ann", "bob")
+    ]
+    assert records[0] == records[1]
+    [downloaded] = [p for p in downloads.iterdir() if p.suffix == ".rattus"]
+    assert downloaded.read_bytes() == records[1]
+    verdict = verify_record(records[0])
+    assert verdict.fair, verdict.reason
+    assert [p.lower() for p in verdict.players] == ["ann", "bob"]
+    log = server.log()
+    assert "refused 'bob' from 127.0.0.1: that name is not a player's here" in log
+    assert "Ann is playing (kept)" in log
