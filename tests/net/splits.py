@@ -20,7 +20,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from protocol.record import decode_record, verify_record
+from protocol.record import RECORD_LIMITS, RecordFormatError, verify_record
+from protocol.wire import decode_value
 
 from .procs import GAME_LINE, RECORD_LINE, finish, free_port, read_line, spawn
 
@@ -63,7 +64,14 @@ class Result:
 
     @property
     def aborts(self) -> list[bytes | None]:
-        return [decode_record(r)[2] if r is not None else None for r in self.records]
+        """Each record's signed abort (read without judging the record: a campaign may run
+        a program of another record version)."""
+        out: list[bytes | None] = []
+        for record in self.records:
+            value = decode_value(record, RECORD_LIMITS) if record is not None else None
+            abort = value.get("abort") if isinstance(value, dict) else None
+            out.append(abort if isinstance(abort, bytes) else None)
+        return out
 
     @property
     def story(self) -> str:
@@ -80,7 +88,13 @@ class Result:
         return "contradicting"
 
     def verdicts(self) -> list[str]:
-        return [verify_record(r).kind if r is not None else "-" for r in self.records]
+        kinds = []
+        for record in self.records:
+            try:
+                kinds.append(verify_record(record).kind if record is not None else "-")
+            except RecordFormatError:
+                kinds.append("another version")
+        return kinds
 
 
 def _relay(routes: list[tuple[int, int]], seconds: float) -> subprocess.Popen[str]:
