@@ -56,6 +56,7 @@ from rattus_net.bots import GameBot, make_game_bot
 from rattus_net.games import get_game
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import authenticate
+from rattus_net.net.pausewatch import PauseWatch
 from rattus_net.net.persist import (
     Journal,
     JournalError,
@@ -111,10 +112,9 @@ STAGGER = 2.0
 peer that is gone: the lowest seat still there signs the abort, and the others, a little
 later, adopt it instead of signing claims of their own at the same moment."""
 RECORD = "record.rattus"
-PAUSED = 5.0
-"""Seconds the node's clock may jump between two looks (every half second) before it counts as
-a pause (the process was stopped, a virtual machine held): the time did not pass for the game,
-and nobody is judged until the peers are reached again."""
+LAST_WORD = 1.0
+"""Seconds a peer leaving after its game keeps its links open for the other side to close
+them first (its last frames, our ``D`` among them, reach it rather than a reset)."""
 COPY_RATE = 1.0
 """``R`` requests answered per second on one link (a burst of :data:`COPY_BURST`): a peer
 asking again and again gets no more than that, and costs no more work or memory."""
@@ -299,6 +299,7 @@ class PeerNode:
         self.unbacked = self.recovery.unbacked
         self.answered: set[int] = set()  # seats that said what they hold since we came back
         self.away = False  # paused (the clock jumped): see _came_back
+        self.pauses = PauseWatch()
         self.told_done: set[int] = set()  # seats our D reached, after all they lacked
         self.faults: list[str] = []
         self.alone = False  # resumed, and nobody of the game reached: see _alone
@@ -420,6 +421,7 @@ class PeerNode:
                 "you decide anything",
             )
         self._since = time.monotonic()
+        self.pauses.start()
         for j in range(self.seat):
             self._spawn(self._dial(j))
         if self.moved is not None:  # the seats that dial us must learn where we are now
@@ -739,7 +741,6 @@ class PeerNode:
         while not thinking.done():
             woken: asyncio.Future[Any] = asyncio.ensure_future(self._wake_main.wait())
             waiting: list[asyncio.Future[Any]] = [thinking, woken]
-            self._clock = time.monotonic()
             await asyncio.wait(waiting, timeout=0.5, return_when=asyncio.FIRST_COMPLETED)
             woken.cancel()
             self._wake_main.clear()
@@ -758,7 +759,6 @@ class PeerNode:
             link.wake.set()
         loop = asyncio.get_running_loop()
         while self.session.abort is None and not self.session.finished:
-            self._clock = time.monotonic()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake_main.wait(), 0.5)
             self._wake_main.clear()
@@ -778,21 +778,18 @@ class PeerNode:
                 self._wake_main.set()
             if self._alone():
                 break
+            self._check_clock()  # (a pause in the work just done: judge nobody for it)
             if self._reached():  # (nobody reached: no stall claim, see _alone)
                 # (staggered: our clock runs STAGGER s per seat late, for steps and links)
                 self.session.tick(time.monotonic() - self.seat * STAGGER, self.down_since)
             self._flush_outgoing()
             self._emit("progress")
 
-    _clock = 0.0
-
     def _check_clock(self) -> None:
-        """Notice a pause: a wait of half a second took far longer (the process was stopped
-        and woken, say with SIGSTOP and SIGCONT). Only the wait is measured, never our own
-        work in between (checking a backlog of proofs can take seconds). See
-        :meth:`_came_back`."""
-        gap = time.monotonic() - self._clock
-        if gap > PAUSED:
+        """Notice a pause: the process was stopped and woken (SIGSTOP and SIGCONT, say), as
+        the pause watch saw it (:mod:`rattus_net.net.pausewatch`). See :meth:`_came_back`."""
+        gap = self.pauses.take()
+        if gap > 0:
             self._came_back(gap)
 
     def _came_back(self, gap: float) -> None:
@@ -879,9 +876,15 @@ class PeerNode:
             self._wake_main.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake_main.wait(), 0.5)
-        # our "over" must leave before the links close (a lingering peer waits for it)
+        # our "over" must leave before the links close (a lingering peer waits for it), and
+        # reach the other side: closing a link at once, with bytes of the other side unread,
+        # makes the kernel reset it and drop what we sent last. So the links stay open until
+        # the other side closes them, or a second passes.
         end = time.monotonic() + 2.0
         while any(not link.done_said for link in self.links.values()) and time.monotonic() < end:
+            await asyncio.sleep(0.05)
+        end = time.monotonic() + LAST_WORD
+        while self.links and time.monotonic() < end:
             await asyncio.sleep(0.05)
 
     def _claims_meet(self, frame: bytes) -> bool:
@@ -1086,6 +1089,7 @@ class PeerNode:
 
     async def close(self) -> None:
         self._closing = True
+        self.pauses.stop()
         for link in list(self.links.values()):
             link.conn.abort()
         if self.listener is not None:

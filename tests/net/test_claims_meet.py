@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from protocol.params import GameParams, PeerSecrets
 from protocol.record import decode_record, verify_record
 from rattus_net.games.cartus.config import GameConfig
 from rattus_net.net.node import Outcome, PeerNode, Setup
+from rattus_net.net.pausewatch import PauseWatch
 from rattus_net.net.persist import Journal
 from rattus_net.net.transport import Connection, Listener
 
@@ -121,3 +123,31 @@ def test_peers_cut_off_both_claim_and_the_claims_meet_in_both_records(tmp_path: 
     result = run(Split("rattus", 2, "cut", 10.0, "guest"), tmp_path)
     _one_story(result)
     assert "two claims met" in result.outs[1].lower(), result.outs[1][-2000:]
+
+
+def test_the_pause_watch_sees_a_stopped_process_not_a_busy_one() -> None:
+    """The watch's thread looks at the clock every quarter second: a jump of more than 5 s is
+    a pause (the clock here is made to jump, as it does for a process stopped and woken);
+    a slow look that stays under it is not."""
+    now = [0.0]
+    gate = threading.Event()
+
+    def clock() -> float:
+        gate.set()
+        return now[0]
+
+    watch = PauseWatch(period=0.01, threshold=5.0, clock=clock)
+    watch.start()
+    try:
+        gate.wait(2.0)
+        now[0] += 3.0  # a busy moment: not a pause
+        time.sleep(0.1)
+        assert watch.take() == 0.0
+        now[0] += 40.0  # stopped for 40 s
+        deadline = time.monotonic() + 2.0
+        while (gap := watch.take()) == 0.0:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        assert 39.0 < gap < 41.0 and watch.take() == 0.0  # told once
+    finally:
+        watch.stop()
