@@ -1,4 +1,5 @@
-"""The tamper fuzzer at scale: random changes of honest records of 2 to 5 players.
+"""The tamper fuzzers at scale: random changes of honest records of 2 to 5 players, and
+moves a peer could send in both games.
 
 For every change (bit flips anywhere in a frame or in the record, dropped, duplicated,
 swapped, foreign, spliced frames, truncations, a frame re-signed with its author's own key
@@ -8,7 +9,15 @@ independent replay confirms (tests/recordkit.py: ``check_verdict``). Prints the 
 change and verdict. The test suite runs a small seeded sample of the same
 (tests/protocol/test_protocol_tamper_fuzz.py).
 
+The move fuzzer (``tests/movefuzz.py``; ``--moves``, 10^5 cases by default, half per game):
+move texts and wire forms with numbers of other scripts, signs, spaces, huge numbers and every
+field of the wire map changed, through the text parser, the wire parser, the engine and (one
+case in ``--session-every``) a live session receiving the peer's signed message. Prints the
+outcomes per layer and the count of unexpected exceptions, which must be 0
+(tests/protocol/test_move_fuzz.py runs a few hundred).
+
     python benchmarks/tamper_fuzz.py --cases 200 --players 2 3 4 5 --seed 1
+    python benchmarks/tamper_fuzz.py --only moves --moves 100000
 """
 
 from __future__ import annotations
@@ -28,13 +37,42 @@ sys.path.insert(0, str(_HERE.parent / "tests"))
 import recordkit as K  # noqa: E402
 
 
+def moves(count: int, seed: int, session_every: int) -> int:
+    """The move fuzzer: ``count`` cases, half per game; returns the unexpected outcomes."""
+    import movefuzz as M
+
+    figures = M.Figures()
+    start = time.perf_counter()
+    for i, game in enumerate(M.GAMES):
+        M.points(game)  # (the decision points: a seeded game in memory)
+        M.run(game, count // len(M.GAMES), seed * 10 + i, session_every, figures)
+    secs = time.perf_counter() - start
+    print(
+        f"moves: {figures.cases} cases in {secs:.1f} s ({figures.sessions} through a live "
+        f"session), unexpected exceptions: {figures.unexpected}"
+    )
+    for what, c in sorted(figures.outcomes.items()):
+        print(f"  {what:<28} {c}")
+    for line in figures.failures[:20]:
+        print(f"  {line}")
+    return figures.unexpected
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cases", type=int, default=200, help="changes per player count")
+    ap.add_argument("--cases", type=int, default=200, help="record changes per player count")
     ap.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 5])
+    ap.add_argument("--moves", type=int, default=100_000, help="move fuzzer cases")
+    ap.add_argument("--session-every", type=int, default=10, help="1 move case in N: a session")
+    ap.add_argument("--only", choices=["records", "moves"], default=None)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     failures = 0
+    if args.only != "records":
+        failures += moves(args.moves, args.seed, args.session_every)
+    if args.only == "moves":
+        print(f"violations: {failures}")
+        return 1 if failures else 0
     for n in args.players:
         rec, params, secrets = K.honest(n, 100 + n)
         other = K.honest(n, 100 + n, b"\x05" * 32)[0]

@@ -178,6 +178,19 @@ def check_equivocation(m1: Signed, m2: Signed) -> bool:
     )
 
 
+def check_fork(m1: Signed, m2: Signed) -> bool:
+    """True if two correctly signed chained messages prove that their author signed two
+    messages for one place of its chain: the same sequence number twice (an equivocation), or
+    a message whose previous hash is not the message before it (it signed another one)."""
+    return check_equivocation(m1, m2) or (
+        m1.chained
+        and m2.chained
+        and m1.author == m2.author
+        and m2.seq == m1.seq + 1
+        and m2.prev != m1.hash
+    )
+
+
 # --- moves on the wire ------------------------------------------------------------------------
 
 
@@ -196,8 +209,11 @@ def move_to_wire(
 def move_from_wire(
     value: WireValue, peer: str, game: SecureGame | None = None
 ) -> tuple[Any, bytes | None]:
-    """Parse a wire move (and the commitment of its hidden part); DecodeError naming ``peer``."""
+    """Parse a wire move (and the commitment of its hidden part); DecodeError naming ``peer``,
+    whatever the game's parser raised (a move is a peer's bytes: it can never crash us)."""
     try:
         return (game or _default()).move_from_wire(value)
     except WireError as exc:
         raise DecodeError(peer, str(exc)) from None
+    except Exception as exc:  # (a parser's own ValueError, RecursionError...: still bad input)
+        raise DecodeError(peer, f"unreadable move ({type(exc).__name__})") from None

@@ -33,6 +33,7 @@ from protocol.session import DisputeFault, ProvenFault, Session
 from protocol.wire import Limits, WireValue, decode_value, encode_value
 from rattus_net.engine.errors import RattusError
 from rattus_net.games.base import OpenedGame, SecureGame
+from rattus_net.kit.cells import cells, pad
 
 FORMAT = "rattus-secure-record"
 VERSION = 3
@@ -202,8 +203,10 @@ class Verdict:
 
     def text(self) -> str:
         lines = [self.headline()]
-        for s, (name, fp) in enumerate(zip(self.players, self.fingerprints, strict=True)):
-            lines.append(f"  seat {s + 1}: {safetext(name)} (key {fp})")
+        shown = [safetext(name) for name in self.players]
+        width = max((cells(name) for name in shown), default=0)
+        for s, (name, fp) in enumerate(zip(shown, self.fingerprints, strict=True)):
+            lines.append(f"  seat {s + 1}: {pad(name, width)} (key {fp})")
         lines.extend(f"  {line}" for line in self.report_lines())
         for e in self.evidence:
             lines.append(f"  evidence: {e.describe(self.players)}")
@@ -243,6 +246,8 @@ def decode_record(data: bytes) -> tuple[GameParams, list[bytes], bytes | None]:
         params = GameParams.from_wire(value["params"])
     except RemoteProtocolError as exc:
         raise RecordFormatError(f"bad game parameters: {safetext(exc.reason)}") from None
+    except Exception as exc:  # (a value no check foresaw: said in one line all the same)
+        raise RecordFormatError(f"bad game parameters ({type(exc).__name__})") from None
     if value["game"] != params.game:
         raise RecordFormatError("not a secure game record: it names two games")
     return params, [m for m in messages if isinstance(m, bytes)], abort
@@ -308,7 +313,10 @@ def verify_record(data: bytes) -> Verdict:
     """Check everything in a record (see the module docstring) and say what it proves."""
     start = time.perf_counter()
     params, messages, abort = decode_record(data)
-    session = Session(params, None)
+    try:
+        session = Session(params, None)
+    except Exception as exc:  # (parameters no game can start: said, never a traceback)
+        raise RecordFormatError(f"the record's game cannot be set up: {exc}") from None
     verdict = Verdict(
         players=params.players,
         fingerprints=tuple(i.fingerprint for i in params.identities),
@@ -321,6 +329,9 @@ def verify_record(data: bytes) -> Verdict:
         # A state the replay cannot reach from signed messages: nobody is named.
         verdict.kind, verdict.seats, verdict.evidence = DAMAGED, (), ()
         verdict.reason = f"the record cannot be replayed: {exc}"
+    except Exception as exc:  # the verifier says what it found, never a traceback
+        verdict.kind, verdict.seats, verdict.evidence = DAMAGED, (), ()
+        verdict.reason = f"the record cannot be replayed ({type(exc).__name__}: {exc})"
     verdict.messages = len(session.transcript)
     verdict.shuffles_verified = session.ops["shuffles_verified"]
     verdict.shares_verified = session.ops["shares_verified"]

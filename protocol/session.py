@@ -37,6 +37,7 @@ from protocol.messages import (
     SUPPLY_COMMIT,
     Signed,
     check_equivocation,
+    check_fork,
     move_to_wire,
     open_frame,
     sign,
@@ -258,6 +259,49 @@ class Session(Schedule):
         if self.abort is None and not self.finished:
             self._abort(blamed, reason, ())
 
+    def show(self, frames: tuple[bytes, ...]) -> None:
+        """Show ``frames`` (messages of other seats as we hold them) to every peer in a signed
+        ``evidence`` message: a peer holding another message of the same author with the same
+        sequence number then holds the proof that its author equivocated (see
+        :meth:`_on_evidence`). No-op without frames or without a seat."""
+        if self._identity is None or self.seat is None or not frames:
+            return
+        body: dict[str, WireValue] = {
+            "g": self.game_id,
+            "a": self.seat,
+            "x": {"m": list(frames[:16])},
+        }
+        self._outbox.append(sign(self._identity, EVIDENCE, body))
+
+    def differing(self, then: bytes, now: tuple[bytes, ...] | None = None) -> tuple[bytes, ...]:
+        """The messages we hold now of the seats whose messages differ from what we had
+        processed when we signed ``then`` (a message of ours, as another peer holds it):
+        its view names, for each seat, the hash of the last message of that seat we had
+        processed; ``now`` is our view at the same place of our chain (default: our view
+        now). For each seat whose hash differs, our last few messages of it: whoever holds
+        another message of that seat with one of their sequence numbers can prove that the
+        seat signed two (a resumed peer whose journal lost messages, fed other ones by a
+        peer, shows them rather than sign twice)."""
+        try:
+            old = open_frame(then, self.game_id, self.params.identities, self.names)
+        except RemoteProtocolError:
+            return ()
+        if not old.chained or len(old.seen) != self.n:
+            return ()
+        view = now if now is not None else tuple(self.seen)
+        frames: list[bytes] = []
+        for a in range(self.n):
+            if a == self.seat or old.seen[a] == view[a]:
+                continue
+            last = self._message_with_hash(a, view[a])
+            if last is None:
+                continue
+            for seq in range(last.seq, max(-1, last.seq - 4), -1):
+                m = self._by_seq[a].get(seq)
+                if m is not None:
+                    frames.append(m.frame)
+        return tuple(frames[:16])
+
     def record_bytes(self) -> bytes:
         """The signed record of this game (see ``protocol/record.py``)."""
         from protocol.record import encode_record
@@ -286,6 +330,18 @@ class Session(Schedule):
         """Another peer stopped the game: adopt its signed abort (one decision for every
         peer). Only evidence we check ourselves (an equivocation) makes it a proven fault;
         anything else stays that peer's claim, even when it names us."""
+        record = self._abort_record(msg)
+        if self.abort is not None:
+            return
+        self.abort = record
+        if self.seat is not None:
+            # Pass it on: a peer the aborting peer could not reach (or that comes back later)
+            # learns the same decision from us.
+            self._outbox.append(msg.frame)
+
+    def _abort_record(self, msg: Signed) -> AbortRecord:
+        """What a signed abort says (DecodeError if it is malformed): proven only where its
+        evidence is two messages of the seat it blames that we check equivocate."""
         p = msg.payload
         blamed, reason, ev = p.get("blame"), p.get("reason"), p.get("evidence")
         if (
@@ -296,22 +352,41 @@ class Session(Schedule):
         ):
             raise DecodeError(self.names[msg.author], "malformed abort", msg.frame)
         frames = tuple(f for f in ev if isinstance(f, bytes))
-        if self.abort is not None:
-            return
         proven = False
         if len(frames) == 2:
             try:
                 m1, m2 = (
                     open_frame(f, self.game_id, self.params.identities, self.names) for f in frames
                 )
-                proven = check_equivocation(m1, m2) and m1.author == blamed
+                proven = check_fork(m1, m2) and m1.author == blamed
             except RemoteProtocolError:
                 proven = False
-        self.abort = AbortRecord(blamed, reason, frames, msg.author, msg.frame, proven)
-        if self.seat is not None:
-            # Pass it on: a peer the aborting peer could not reach (or that comes back later)
-            # learns the same decision from us.
-            self._outbox.append(msg.frame)
+        return AbortRecord(blamed, reason, frames, msg.author, msg.frame, proven)
+
+    def read_abort(self, frame: bytes) -> AbortRecord | None:
+        """The abort ``frame`` signs, as :meth:`receive` would adopt it (None if it is no
+        abort of this game): for a peer that must choose between two aborts that met."""
+        try:
+            msg = open_frame(frame, self.game_id, self.params.identities, self.names)
+            return self._abort_record(msg) if msg.kind == ABORT else None
+        except RemoteProtocolError:
+            return None
+
+    def take_abort(self, frame: bytes) -> bool:
+        """Put the abort ``frame`` in place of ours (two aborts met and this one stands: see
+        docs/network.md, "Claims that meet"); False if it is no abort of this game."""
+        record = self.read_abort(frame)
+        if record is None:
+            return False
+        self.abort = record
+        return True
+
+    def pause(self, seconds: float) -> None:
+        """Time that did not pass for the game (this program was stopped, or its computer
+        held): the current step's clock moves on by ``seconds``, so that :meth:`tick` judges
+        nobody for it."""
+        if self.step is not None:
+            self.step.started += seconds
 
     def _fault(
         self, seat: int, reason: str, msg: Signed | None, step: dict[int, Signed] | None = None
@@ -373,13 +448,7 @@ class Session(Schedule):
             if last is not None:
                 frames.append(last.frame)
         if self._identity is not None and frames:
-            self._outbox.append(
-                sign(
-                    self._identity,
-                    EVIDENCE,
-                    {"g": self.game_id, "a": self.seat, "x": {"m": list(frames)}},
-                )
-            )
+            self.show(tuple(frames))
         self._inbox[msg.author].popleft()
         raise DisputeFault(
             msg.author,
@@ -422,7 +491,13 @@ class Session(Schedule):
             elif isinstance(exc, IllegalMove):
                 seat, reason = self._seat_of(None, st), f"illegal move: {exc}"
             else:
-                raise
+                # Anything else a step's messages made our checks raise (a number the game's
+                # parser could not read, a state no honest message leads to) is still their
+                # doing, never a crash: the step's only sender is blamed on the message it
+                # signed (the verifier, replaying it, meets the same error); a step of
+                # several senders stops naming nobody.
+                seat = self._seat_of(None, st)
+                reason = f"its {st.kind} message breaks the game ({type(exc).__name__}: {exc})"
             if seat is None:
                 # Nothing says whose message it was: stop, naming nobody.
                 self._abort(None, f"step {st.index} ({st.kind}) fails: {reason}", ())

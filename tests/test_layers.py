@@ -39,7 +39,12 @@ ALLOWED = {
     "tui/common": {"tui.common", "rattus_net", "protocol"},
     # the SSH server is an adapter at the edge: it runs the TUI as a program, never imports it
     # (its preloaded parent names the game's modules, as data, and imports them by name)
-    "rattus_net/serve": {"rattus_net.serve", "rattus_net.net", "rattus_net.paths"},
+    "rattus_net/serve": {
+        "rattus_net.serve",
+        "rattus_net.net",
+        "rattus_net.kit",
+        "rattus_net.paths",
+    },
     # the browser's front door shares the SSH server's identities, limits and parent
     "rattus_net/web": {"rattus_net.web", "rattus_net.serve", "rattus_net.net", "rattus_net.paths"},
 }

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import NoReturn
 
 from rattus_net.kit.interface import BOT_KINDS, AnyGame
+from rattus_net.kit.numbers import ascii_decimal, ascii_int
 from rattus_net.kit.options import Option, OptionValue
 from rattus_net.kit.registry import default_game, game_names, games, get_game
 from rattus_net.net.ports import port_arg
@@ -28,10 +29,9 @@ class Parser(argparse.ArgumentParser):
 
 
 def positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    value = ascii_int(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
     if value < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
     return value
@@ -50,10 +50,9 @@ def bot_list(text: str) -> list[str]:
 
 
 def seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    value = ascii_decimal(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds")
     if not 0 < value <= 3600:
         raise argparse.ArgumentTypeError("must be between 0 and 3600 seconds")
     return value
@@ -109,7 +108,10 @@ def _option_type(option: Option) -> Callable[[str], OptionValue]:
     def parse(text: str) -> OptionValue:
         try:
             if option.kind is int:
-                return int(text)
+                value = ascii_int(text)
+                if value is None:
+                    raise ValueError(f"{text!r} is not a whole number")
+                return value
             return option.check(text)
         except ValueError as exc:  # (a SetupError is one)
             raise argparse.ArgumentTypeError(str(exc)) from None

@@ -26,10 +26,12 @@ from rattus_net.cli.args import (
     seat_number,
     seconds,
 )
+from rattus_net.kit.cells import pad
 from rattus_net.kit.interface import BOT_KINDS
 from rattus_net.kit.registry import game_names, get_game
 from rattus_net.net.lobby import SEAT_COLOURS, LobbyRefusal, TableOptions, network_game
 from rattus_net.net.ports import port_arg
+from rattus_net.net.transport import DEFAULT_TRANSPORT, TransportLimits
 from rattus_net.paths import GAMES_DIR, data_dir
 
 NETWORK_COMMANDS = ("host", "join", "tables", "resume")
@@ -47,6 +49,19 @@ _LINGER_HELP = (
     "who is away learns it when he comes back (default 120; Ctrl+C leaves sooner: the record "
     "is written); with --bot only"
 )
+
+_IDLE_HELP = (
+    "a link to another player that stays silent this many seconds (no move, no keepalive) is "
+    "dropped and dialled again (default 30); with --bot only"
+)
+
+
+def _limits(args: argparse.Namespace) -> TransportLimits:
+    """The transport's limits with the link idle timeout of ``--idle-timeout``."""
+    idle = args.idle_timeout
+    if idle == DEFAULT_TRANSPORT.idle_timeout:
+        return DEFAULT_TRANSPORT
+    return TransportLimits(idle_timeout=idle, keepalive=min(DEFAULT_TRANSPORT.keepalive, idle / 3))
 
 
 def add_network_parsers(sub: Any) -> None:
@@ -133,6 +148,7 @@ def add_network_parsers(sub: Any) -> None:
 def _timeouts(p: argparse.ArgumentParser) -> None:
     p.add_argument("--stall-timeout", type=seconds, default=300.0, help=_STALL_HELP)
     p.add_argument("--linger-after-abort", type=seconds, default=120.0, help=_LINGER_HELP)
+    p.add_argument("--idle-timeout", type=seconds, default=30.0, help=_IDLE_HELP)
 
 
 def host_options(args: argparse.Namespace, name: str) -> TableOptions:
@@ -254,6 +270,7 @@ def _run_network(args: argparse.Namespace, name: str, say: Any) -> int:
                     advertise=not args.no_advertise,
                     stall_timeout=args.stall_timeout,
                     abort_linger=args.linger_after_abort,
+                    limits=_limits(args),
                     say=say,
                 )
             )
@@ -269,6 +286,7 @@ def _run_network(args: argparse.Namespace, name: str, say: Any) -> int:
                     bot_seed=args.seed,
                     stall_timeout=args.stall_timeout,
                     abort_linger=args.linger_after_abort,
+                    limits=_limits(args),
                     find_seconds=args.wait,
                     say=say,
                 )
@@ -287,6 +305,7 @@ def _run_network(args: argparse.Namespace, name: str, say: Any) -> int:
                     seat=args.seat,
                     stall_timeout=args.stall_timeout,
                     abort_linger=args.linger_after_abort,
+                    limits=_limits(args),
                     say=say,
                     bot=bot,
                 )
@@ -448,7 +467,8 @@ async def _cmd_tables(args: argparse.Namespace) -> int:
             version = f"  INCOMPATIBLE ({safetext(t.incompatibility)})"
         seats = f"{t.seats_taken}/{t.seats_taken + t.seats_free}"
         print(
-            f"{safetext(t.name):<24} {safetext(t.game_title):<14} {t.address:<21} {seats} seated"
+            f"{pad(safetext(t.name), 24)} {pad(safetext(t.game_title), 14)} {t.address:<21} "
+            f"{seats} seated"
             f"  {safetext(t.state):<8} key {t.fingerprint}{version}"
         )
     return 0

@@ -28,6 +28,7 @@ from zeroconf import IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from protocol.wire import PROTOCOL_VERSION
+from rattus_net.kit.numbers import ascii_int
 from rattus_net.kit.registry import game_names, get_game
 from rattus_net.net.names import (
     MAX_NAME,
@@ -173,9 +174,9 @@ class TableAdvert:
 
         def number(key: str, low: int, high: int) -> int:
             text = fields.get(key)
-            if text is None or not text.isdigit() or len(text) > 6:
+            value = ascii_int(text, max_digits=6) if text is not None else None
+            if value is None:
                 raise AdvertError(f"TXT field {key!r} missing or not a number")
-            value = int(text)
             if not low <= value <= high:
                 raise AdvertError(f"TXT field {key!r} out of range: {value}")
             return value

@@ -3,13 +3,22 @@
 One rule and one length limit everywhere (``rattus host --name``, ``--player``, a guest's name
 in the lobby, a name in a lobby state or a LAN advert received from a peer): a name is
 printable text (no control character, newline, tab or escape sequence, no invisible
-formatting character), valid UTF-8, at most :data:`MAX_NAME` characters once the spaces
+formatting character, no bidirectional control, no filler that looks like nothing: "Bob\u3164"
+would look like "Bob"), valid UTF-8, in Unicode's compatibility normal form (NFKC: a
+fullwidth "Ｂｏｂ" is "Bob", so look-alikes are the same name), at most :data:`MAX_NAME`
+characters and :data:`MAX_NAME` terminal cells (a wide character takes two) once the spaces
 around it are trimmed. Dots and any script are welcome (a table called ``a.b.c`` is listed and
-joined as ``a.b.c``). A name that breaks the rule is refused with one clear sentence
-(:class:`BadName`), never cut silently or passed on to zeroconf or the terminal.
+joined as ``a.b.c``). A name typed here is normalised; a name received from a peer must
+already be normal (``exact``: two peers must agree on every name, which the game id hashes).
+A name that breaks the rule is refused with one clear sentence (:class:`BadName`), never cut
+silently or passed on to zeroconf or the terminal.
 """
 
 from __future__ import annotations
+
+import unicodedata
+
+from rattus_net.kit.cells import cells
 
 MAX_NAME = 24
 """Characters in a table or player name (a DNS-SD instance label, ``name key8``, stays within
@@ -18,6 +27,22 @@ its 63 bytes for any script, and a name fits a lobby line of an 80-column screen
 
 class BadName(ValueError):
     """A name that is not fit for the table; ``str()`` is one sentence for the user."""
+
+
+# Unicode's default-ignorable code points (DerivedCoreProperties.txt): drawn as nothing, among
+# them the bidirectional controls, zero-width characters and the Hangul fillers; and blanks
+# that are printable yet show nothing (the Braille blank).
+_INVISIBLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x2800, 0x2800),
+    (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)  # fmt: skip
+
+
+def _invisible(ch: str) -> bool:
+    code = ord(ch)
+    return any(low <= code <= high for low, high in _INVISIBLE)
 
 
 def _describe(ch: str) -> str:
@@ -30,21 +55,31 @@ def _describe(ch: str) -> str:
     return f"the invisible character U+{ord(ch):04X}"
 
 
-def check_name(text: str, what: str = "name") -> str:
-    """``text`` trimmed, if it is a good name; BadName (saying what is wrong) otherwise.
+def check_name(text: str, what: str = "name", *, exact: bool = False) -> str:
+    """``text`` trimmed and normalised (NFKC), if it is a good name; BadName (saying what is
+    wrong) otherwise. ``exact``: a name received from a peer, refused unless it is already
+    trimmed and normal.
 
     Bytes that were not UTF-8 on the command line reach Python as lone surrogates
     (``surrogateescape``): they are refused as such."""
-    name = text.strip()
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
+        raise BadName(f"the {what} is not valid UTF-8 text")
+    raw = text.strip()
+    name = unicodedata.normalize("NFKC", raw).strip()
     if not name:
         raise BadName(f"the {what} is empty")
-    for ch in name:
-        if 0xD800 <= ord(ch) <= 0xDFFF:
-            raise BadName(f"the {what} is not valid UTF-8 text")
-        if not ch.isprintable():
+    for ch in raw + name:  # (as typed, then normalised: say what was typed)
+        if not ch.isprintable() or _invisible(ch):
             raise BadName(f"the {what} contains {_describe(ch)}; use printable characters")
     if len(name) > MAX_NAME:
         raise BadName(f"the {what} is {len(name)} characters long; at most {MAX_NAME}")
+    if cells(name) > MAX_NAME:
+        raise BadName(
+            f"the {what} is {cells(name)} cells wide on a terminal; at most {MAX_NAME} "
+            "(a wide character takes two)"
+        )
+    if exact and name != text:
+        raise BadName(f"the {what} is not written in its normal form (Unicode NFKC, trimmed)")
     return name
 
 

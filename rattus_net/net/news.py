@@ -51,7 +51,7 @@ class LinkNews:
             return f"{detail[:1].upper()}{detail[1:]}; the others are told."
         if kind == "journal":  # (our own journal: the line names its file)
             return safetext(detail)
-        if kind in ("linger", "alone", "claims"):  # (after an abort; nobody online; claims met)
+        if kind in ("linger", "alone", "claims", "paused"):  # (nobody online; claims met...)
             return safetext(f"{detail[:1].upper()}{detail[1:]}.")
         if kind == "fault":
             return f"{name} sent something invalid: {safetext(detail)}."

@@ -6,8 +6,14 @@ What the node adds to the sans-IO :class:`~protocol.session.Session`:
   exactly one dialler, which redials (with backoff) whenever the link drops. Every link is
   authenticated for this game (:mod:`rattus_net.net.handshake`, purpose ``game/<id>``) and only
   roster keys are accepted. Frames are tagged: ``F`` a session frame, ``H`` "I hold your first n
-  frames" (sent on every new link, so the other side resends what we lack), ``D`` "my game is
-  over" (a finished peer lingers until everybody said so, so nobody ends up short of a frame).
+  frames" (sent first on every new link: the other side sends what we lack only once it has
+  heard it), ``D`` "my game is over" (said on a link only after every frame the other side
+  lacked went out ahead of it; a finished peer lingers until everybody said so and heard ours,
+  so nobody ends up short of a frame, a signed abort among them: :meth:`PeerNode._serve_link`).
+* **Resumed and paused peers.** A resumed peer sends nothing it makes until every peer has
+  said what it holds, then only byte-identical copies of what it had signed
+  (:mod:`rattus_net.net.recovery`); a peer whose clock jumped (it was stopped) judges nobody
+  until a peer has answered again (:meth:`PeerNode._came_back`).
 * **The journal.** Every accepted frame and every decision of our player goes to the game's
   journal (:mod:`rattus_net.net.persist`), fsynced before anything that depends on it is sent.
   The session is deterministic given its secrets (derived from the 32-byte master in the first
@@ -42,15 +48,15 @@ from typing import Any
 
 from protocol.crypto.identity import Identity
 from protocol.errors import DecodeError, RemoteProtocolError
-from protocol.messages import ABORT, CHAINED_KINDS, open_frame
 from protocol.params import GameParams, PeerSecrets
-from protocol.session import AbortRecord, DisputeFault, ReplayError, Session
+from protocol.session import DisputeFault, ReplayError, Session
 from protocol.session import PeerFault as SessionFault
-from protocol.wire import WireValue, decode_message
+from protocol.wire import WireValue
 from rattus_net.bots import GameBot, make_game_bot
 from rattus_net.games import get_game
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import authenticate
+from rattus_net.net.pausewatch import PauseWatch
 from rattus_net.net.persist import (
     Journal,
     JournalError,
@@ -61,11 +67,13 @@ from rattus_net.net.persist import (
     seat_dirs,
     write_json_atomic,
 )
+from rattus_net.net.recovery import DECIDE, MAX_COPIES, Adopt, Recovery
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
     Connection,
     Listener,
     PeerFault,
+    Silent,
     TransportError,
     TransportLimits,
     connect,
@@ -104,8 +112,9 @@ STAGGER = 2.0
 peer that is gone: the lowest seat still there signs the abort, and the others, a little
 later, adopt it instead of signing claims of their own at the same moment."""
 RECORD = "record.rattus"
-MAX_COPIES = 64
-"""Frames of its own a peer sends back at once to a resumed peer that lost them (``R``/``Y``)."""
+LAST_WORD = 1.0
+"""Seconds a peer leaving after its game keeps its links open for the other side to close
+them first (its last frames, our ``D`` among them, reach it rather than a reset)."""
 COPY_RATE = 1.0
 """``R`` requests answered per second on one link (a burst of :data:`COPY_BURST`): a peer
 asking again and again gets no more than that, and costs no more work or memory."""
@@ -198,6 +207,8 @@ class _Link:
     conn: Connection
     seat: int
     sent_upto: int = 0
+    heard: bool = False  # its H came: it says what it holds, our frames go out from there
+    done_said: bool = False  # our D went out on it, after every frame it lacked
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     asked: int = -1  # the index of our own frames we asked this peer to send back (R)
     asked_at: float = 0.0
@@ -272,14 +283,24 @@ class PeerNode:
         self.moved: bytes | None = None  # our signed new port, if we had to change it
         self.told: set[int] = set()  # seats that got it
         self.resumed = False
-        # What each peer said (H, on a link of this process) it holds of our frames: a resumed
-        # peer decides nothing before every peer said so (see _may_decide).
-        self.held: dict[int, int] = {}
         self.received: list[list[bytes]] = [[] for _ in range(self.n)]  # each seat's frames
-        # Copies of our own frames the others sent back (Y), by index in ``sent``, by seat.
-        self.copies: dict[int, dict[int, bytes]] = {}
-        self.unbacked: set[int] = set()  # seats whose copies were not our messages
-        self._asking: dict[int, float] = {}  # since when we ask for our frame of an index
+        # What a resumed peer may send, and when (sans-IO): it holds what each peer said (H)
+        # it holds of our frames, and the copies of our own frames they sent back (Y).
+        self.recovery = Recovery(
+            self.session,
+            lambda: self.definition.legal(self.session.game, self.seat),
+            resumed=False,
+            sent=self.sent,
+            delay=self.seat * STAGGER,
+            journal=str(journal.path),
+        )
+        self.held = self.recovery.held
+        self.copies = self.recovery.copies
+        self.unbacked = self.recovery.unbacked
+        self.answered: set[int] = set()  # seats that said what they hold since we came back
+        self.away = False  # paused (the clock jumped): see _came_back
+        self.pauses = PauseWatch()
+        self.told_done: set[int] = set()  # seats our D reached, after all they lacked
         self.faults: list[str] = []
         self.alone = False  # resumed, and nobody of the game reached: see _alone
         self.outcome: Outcome | None = None  # set once the record is written
@@ -321,8 +342,8 @@ class PeerNode:
         0) picks one of several seats of the game journaled here (see :func:`find_seat`)."""
         directory, journal, setup = _open_journal(find_seat(game_id, root, seat))
         node = cls(setup, journal, directory, **kw)
-        node.resumed = True
-        node._replay()
+        node.resumed = node.recovery.resumed = True
+        node._replay()  # (what the journal regenerates goes out as it is: see Recovery)
         return node
 
     def _replay(self) -> None:
@@ -352,7 +373,7 @@ class PeerNode:
                 with contextlib.suppress(RemoteProtocolError):
                     self.session.receive(rec[1], now)
             elif rec[0] == "S" and len(rec) == 2 and isinstance(rec[1], bytes):
-                self._take_claim(rec[1])  # a lower seat's claim took the place of ours
+                self.session.take_abort(rec[1])  # an abort that took the place of ours
             elif rec[0] == "D" and len(rec) == 2 and isinstance(rec[1], int):
                 self.done_from.add(rec[1])  # that peer had said its game was over
             elif rec[0] == "p" and len(rec) == 3 and isinstance(rec[1], int):
@@ -400,6 +421,7 @@ class PeerNode:
                 "you decide anything",
             )
         self._since = time.monotonic()
+        self.pauses.start()
         for j in range(self.seat):
             self._spawn(self._dial(j))
         if self.moved is not None:  # the seats that dial us must learn where we are now
@@ -538,6 +560,14 @@ class PeerNode:
     _closing = False
 
     async def _serve_link(self, conn: Connection, seat: int) -> None:
+        """One link to ``seat``, in the order that lets neither side end short of a frame.
+
+        Both sides first say what they hold of the other's frames (``H``); each sends the
+        other what it lacks only once it has heard that (:meth:`_writer`), and a side whose
+        game is over says so (``D``) only after every frame the other lacked has gone out on
+        this link (:meth:`_send_done`). So a peer that hears ``D`` already has, ahead of it
+        on the same link, everything the other had to send, a signed abort among them, and
+        nobody counts as done before the frames that could change its record have crossed."""
         old = self.links.get(seat)
         if old is not None:
             old.conn.abort()
@@ -552,7 +582,7 @@ class PeerNode:
                 await conn.send(self._moved_frame())
                 self.told.add(seat)
             if self.session.finished or self.session.abort is not None:
-                await conn.send(b"D")
+                self._spawn(self._send_done(link))
             while True:
                 data = await conn.recv()
                 tag, body = data[:1], data[1:]
@@ -562,9 +592,9 @@ class PeerNode:
                 elif tag == b"H" and len(body) == _COUNT.size:
                     (have,) = _COUNT.unpack(body)
                     link.sent_upto = min(have, len(self.sent))
-                    self.held[seat] = max(self.held.get(seat, 0), have)
+                    link.heard = True
+                    self._on_hold(seat, have)
                     link.wake.set()
-                    self._wake_main.set()
                 elif tag == b"D":
                     if seat not in self.done_from and not self._closing:
                         self.journal.append(["D", seat], sync=False)  # known after a resume
@@ -580,14 +610,13 @@ class PeerNode:
                         await conn.send(b"Y" + _COUNT.pack(start + i) + own)
                 elif tag == b"Y" and len(body) > _COUNT.size:
                     (index,) = _COUNT.unpack_from(body)
-                    if self.resumed and len(self.sent) <= index < len(self.sent) + MAX_COPIES:
-                        self.copies.setdefault(index, {})[seat] = body[_COUNT.size :]
+                    if self.recovery.copy(seat, index, body[_COUNT.size :]):
                         self._wake_main.set()
                 else:
                     raise PeerFault("unknown frame tag", conn.peer)
         except TransportError as exc:
-            if isinstance(exc, PeerFault):
-                self._fault(seat, exc.reason)
+            if isinstance(exc, PeerFault) and not isinstance(exc, Silent):
+                self._fault(seat, exc.reason)  # (a silent link only drops: see Silent)
         finally:
             writer.cancel()
             if self.links.get(seat) is link:
@@ -597,31 +626,64 @@ class PeerNode:
                     self._emit("link-down", seat)
             conn.abort()
 
+    def _on_hold(self, seat: int, have: int) -> None:
+        """``seat`` said (``H``) it holds our first ``have`` frames: it answered us."""
+        self.recovery.hold(seat, have)
+        self.answered.add(seat)
+        self._wake_main.set()
+
     async def _writer(self, link: _Link) -> None:
-        """Send our frames to one peer, from what it holds on; resends after a reconnect."""
+        """Send our frames to one peer, from what it holds on (once it has said so: its
+        ``H``); resends after a reconnect."""
         with contextlib.suppress(TransportError):
             while True:
                 await link.wake.wait()
                 link.wake.clear()
-                while link.sent_upto < len(self.sent):
+                while link.heard and link.sent_upto < len(self.sent):
                     frame = self.sent[link.sent_upto]
                     await link.conn.send(b"F" + frame)
                     link.sent_upto += 1
 
     def _flush_outgoing(self) -> None:
-        abort = self.session.abort
-        if abort is not None and abort.by == self.seat and not self._abort_kept:
-            # Our own abort (a stall we saw, a stop) came from the clock, not from the
-            # journal's inputs: journal the signed frame before it leaves, so that a restart
-            # holds the same decision and answers the others with it.
-            self._abort_kept = True
-            if abort.frame is not None and not self._closing:
-                self.journal.append(["A", abort.frame])
-        new = self.session.take_outgoing()
-        if new:
-            self.sent.extend(new)
+        """Hand what the session made to the recovery step (a resumed peer holds back what it
+        may not send yet) and wake the links for what may go out."""
+        before = len(self.sent)
+        for _ in range(3):  # (the recovery step may stop the game: its abort goes out too)
+            abort = self.session.abort
+            if abort is not None and abort.by == self.seat and not self._abort_kept:
+                # Our own abort (a stall we saw, a stop) came from the clock, not from the
+                # journal's inputs: journal the signed frame before it leaves, so that a
+                # restart holds the same decision and answers the others with it.
+                self._abort_kept = True
+                if abort.frame is not None and not self._closing:
+                    self.journal.append(["A", abort.frame])
+            stopped = self.session.abort is not None
+            self.recovery.produce(self.session.take_outgoing(), time.monotonic(), self.done_from)
+            if stopped or self.session.abort is None:
+                break
+        self._recovery_news()
+        if len(self.sent) > before:
             for link in self.links.values():
                 link.wake.set()
+
+    def _recovery_news(self) -> None:
+        """Say what the recovery step found, and ask back the frame of ours it lacks."""
+        for kind, seat, detail in self.recovery.events:
+            if kind == "fault":
+                self._fault(seat, detail)
+            else:
+                self._emit(kind, seat, detail)
+        self.recovery.events.clear()
+        want = self.recovery.want
+        if want is None:
+            return
+        index, ahead = want
+        now = time.monotonic()
+        for s in ahead:
+            link = self.links.get(s)
+            if link is not None and (link.asked != index or now - link.asked_at >= ASK_AGAIN):
+                link.asked, link.asked_at = index, now
+                self._spawn(self._ask(link.conn, index))
 
     async def _drain_inbox(self) -> None:
         """Hand every frame received so far to the session, journalled and made durable
@@ -652,6 +714,10 @@ class PeerNode:
                     self._fault(None, f"{who} disagree about what was sent: {exc.reason}")
                 else:
                     self._fault(exc.seat if isinstance(exc, SessionFault) else None, exc.reason)
+            except Exception as exc:  # (the session turns a peer's bad input into a fault)
+                log.exception("a frame from seat %d could not be handled", seat)
+                self._fault(seat, f"sent a frame that could not be handled ({type(exc).__name__})")
+                continue
             self.got[seat] += 1
             self.received[seat].append(frame)
             self.journal.append(["r", seat, frame], sync=False)
@@ -678,6 +744,7 @@ class PeerNode:
             await asyncio.wait(waiting, timeout=0.5, return_when=asyncio.FIRST_COMPLETED)
             woken.cancel()
             self._wake_main.clear()
+            self._check_clock()
             await self._drain_inbox()
             self._flush_outgoing()
             if self.session.abort is not None:
@@ -695,8 +762,11 @@ class PeerNode:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake_main.wait(), 0.5)
             self._wake_main.clear()
+            self._check_clock()
             await self._drain_inbox()
             self._flush_outgoing()
+            if self.recovery.pending:  # (held back until every peer said what it holds)
+                self._gate()
             if self.session.needs_decision and self._may_decide():
                 move = await self._decision(loop)
                 if move is None:
@@ -708,11 +778,41 @@ class PeerNode:
                 self._wake_main.set()
             if self._alone():
                 break
+            self._check_clock()  # (a pause in the work just done: judge nobody for it)
             if self._reached():  # (nobody reached: no stall claim, see _alone)
                 # (staggered: our clock runs STAGGER s per seat late, for steps and links)
                 self.session.tick(time.monotonic() - self.seat * STAGGER, self.down_since)
             self._flush_outgoing()
             self._emit("progress")
+
+    def _check_clock(self) -> None:
+        """Notice a pause: the process was stopped and woken (SIGSTOP and SIGCONT, say), as
+        the pause watch saw it (:mod:`rattus_net.net.pausewatch`). See :meth:`_came_back`."""
+        gap = self.pauses.take()
+        if gap > 0:
+            self._came_back(gap)
+
+    def _came_back(self, gap: float) -> None:
+        """We were away for ``gap`` seconds while the others went on: they may have dropped
+        our links, judged us, stopped the game, or be waiting for us. That time did not pass
+        for the game here (the step's and the links' clocks move on by ``gap``), every link is
+        renewed so that each side says again what it holds, and, as for a resumed peer,
+        nobody is judged (no stall claim) until a peer has answered since; the first one hands
+        us the game's abort if they stopped it."""
+        self.away = True
+        self.answered.clear()
+        self._since = time.monotonic()
+        self._said_alone = False
+        self.session.pause(gap)
+        self.down_since = {s: t + gap for s, t in self.down_since.items()}
+        for link in list(self.links.values()):
+            link.conn.abort()  # (half-dead after the pause: renewed at once)
+        self._emit(
+            "paused",
+            None,
+            f"this program was paused for {_clock(gap)} (stopped, or the computer held): "
+            "reconnecting, and asking the others what they hold before judging anyone",
+        )
 
     def _absent(self) -> dict[int, float]:
         """Since when each seat whose link is down counts as gone, for the stall timeout:
@@ -735,9 +835,15 @@ class PeerNode:
         """Our game is over: let everybody have every frame, say so, and wait for the others'
         "over" (``D``). After an abort, a peer that has not said so may be away and come back:
         we keep answering (its link gets our frames, the signed abort among them) for
-        ``abort_linger`` seconds, announced, unless :meth:`leave` is called."""
+        ``abort_linger`` seconds, announced, unless :meth:`leave` is called.
+
+        We leave once every other peer has said ``D`` *and* ours has reached each of them
+        behind every frame it lacked: two peers that were cut off, each with its own claim,
+        both see the other's claim before either leaves, so the claims meet on both sides
+        (:meth:`_claims_meet`)."""
         self._flush_outgoing()
-        telling = [asyncio.ensure_future(self._send_done(link)) for link in self.links.values()]
+        for link in list(self.links.values()):
+            self._spawn(self._send_done(link))
         owed = self._owed_abort()
         answering = bool(owed) and self.abort_linger > 0
         window = self.abort_linger if answering else self.linger
@@ -752,8 +858,16 @@ class PeerNode:
         deadline = time.monotonic() + window
         others = set(range(self.n)) - {self.seat}
         absent_since: dict[int, float] = {}
-        while time.monotonic() < deadline and not others <= self.done_from:
-            if self._leave.is_set():
+        while True:
+            while not self.inbox.empty():  # late frames: resends, a peer's abort
+                seat, frame = self.inbox.get_nowait()
+                if self._claims_meet(frame):
+                    continue
+                with contextlib.suppress(RemoteProtocolError):
+                    self.session.receive(frame, time.monotonic(), link=seat)
+            if others <= self.done_from and others <= self.told_done:
+                break  # (everybody said it is over, and heard us say so after our frames)
+            if time.monotonic() >= deadline or self._leave.is_set():
                 break
             if not answering and self.session.abort is not None and not self.links:
                 break
@@ -762,34 +876,33 @@ class PeerNode:
             self._wake_main.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake_main.wait(), 0.5)
-            while not self.inbox.empty():  # late frames: resends, a peer's abort
-                seat, frame = self.inbox.get_nowait()
-                if self._claims_meet(frame):
-                    continue
-                with contextlib.suppress(RemoteProtocolError):
-                    self.session.receive(frame, time.monotonic(), link=seat)
-        if telling:  # our "over" must leave before the links close (a lingering peer waits)
-            await asyncio.wait(telling, timeout=2.0)
-        for task in telling:
-            task.cancel()
+        # our "over" must leave before the links close (a lingering peer waits for it), and
+        # reach the other side: closing a link at once, with bytes of the other side unread,
+        # makes the kernel reset it and drop what we sent last. So the links stay open until
+        # the other side closes them, or a second passes.
+        end = time.monotonic() + 2.0
+        while any(not link.done_said for link in self.links.values()) and time.monotonic() < end:
+            await asyncio.sleep(0.05)
+        end = time.monotonic() + LAST_WORD
+        while self.links and time.monotonic() < end:
+            await asyncio.sleep(0.05)
 
     def _claims_meet(self, frame: bytes) -> bool:
-        """Two stall claims meet (peers that were cut off from each other, each alone long
-        enough to sign one): the claim of the lower seat stands, and ours gives way to it, so
-        that the peers that meet end with one record. Our record is written again, the claim
-        journaled (``S``) and passed on. A claim only: a proven fault, or a claim with
-        evidence, is never replaced (its evidence is checked by every peer alike)."""
+        """Two aborts meet (peers that were cut off from each other, each alone long enough
+        to sign a claim; a peer that stopped blaming nobody, and one that proved who
+        cheated): one must stand in every record. A proven fault stands over a claim; of two
+        claims, the lower seat's stands; ours gives way to the one that stands, so that the
+        peers that meet end with one record. Our record is written again, the abort
+        journaled (``S``) and passed on. A proven fault of ours is never replaced."""
         ours = self.session.abort
         if ours is None or ours.proven or ours.evidence or ours.by is None:
             return False
-        try:
-            msg = open_frame(
-                frame, bytes.fromhex(self.setup.game_id), self.setup.params.identities, self.names
-            )
-        except RemoteProtocolError:
+        theirs = self.session.read_abort(frame)
+        if theirs is None or theirs.by == ours.by:
             return False
-        if msg.kind != ABORT or msg.author >= ours.by or not self._take_claim(frame):
+        if not theirs.proven and (theirs.evidence or theirs.by is None or theirs.by > ours.by):
             return False
+        self.session.abort = theirs
         if not self._closing:
             self.journal.append(["S", frame])
         self.sent.append(frame)  # passed on, as any adopted abort
@@ -797,41 +910,24 @@ class PeerNode:
             link.wake.set()
         self.outcome = self._finish()
         abort = self.session.abort
-        assert abort is not None
         self._emit(
             "claims",
             abort.by,
             "two claims met (the peers were cut off from each other): the claim of the lower "
-            f"seat stands, {abort.describe(self.names, self.seat)}",
+            f"seat stands, {abort.describe(self.names, self.seat)}"
+            if not abort.proven
+            else "the game was stopped twice: a proof stands over a claim, "
+            + abort.describe(self.names, self.seat),
         )
         self._emit("over")
         return True
 
-    def _take_claim(self, frame: bytes) -> bool:
-        """Put the signed abort ``frame`` (a claim: no evidence) in place of ours."""
-        try:
-            msg = open_frame(
-                frame, bytes.fromhex(self.setup.game_id), self.setup.params.identities, self.names
-            )
-        except RemoteProtocolError:
-            return False
-        p = msg.payload
-        blamed, reason, evidence = p.get("blame"), p.get("reason"), p.get("evidence")
-        if (
-            msg.kind != ABORT
-            or isinstance(blamed, bool)
-            or not (blamed is None or (isinstance(blamed, int) and 0 <= blamed < self.n))
-            or not isinstance(reason, str)
-            or evidence != []
-        ):
-            return False
-        self.session.abort = AbortRecord(blamed, reason, (), msg.author, frame, False)
-        return True
-
     def _reached(self) -> bool:
-        """Whether we may judge who stalls: not resumed, or some peer of the game outside
-        this process has answered (``H``) since we came back."""
-        return not self.resumed or any(s not in self.together for s in self.held)
+        """Whether we may judge who stalls: neither resumed nor back from a pause, or some
+        peer of the game outside this process has answered (``H``) since we came back."""
+        if not self.resumed and not self.away:
+            return True
+        return any(s not in self.together for s in self.answered)
 
     def _alone(self) -> bool:
         """Whether a resumed peer that has reached nobody of its game gives up waiting.
@@ -843,7 +939,8 @@ class PeerNode:
         online, and after its stall timeout it ends without a record, the game kept
         resumable; the first peer it reaches later hands it the signed abort, if there is
         one. The seats resumed in the same process (:attr:`together`) do not count: a host's
-        bot seats answer it at once, and know no more than it does."""
+        bot seats answer it at once, and know no more than it does. A peer back from a pause
+        (:meth:`_came_back`) is treated the same way."""
         if self._reached():
             return False
         waited = time.monotonic() - self._since
@@ -866,32 +963,19 @@ class PeerNode:
     _since = 0.0
     _abort_kept = False  # our own abort is journaled (see _flush_outgoing)
 
-    def _may_decide(self) -> bool:
-        """Whether our player may decide now (a new message of ours would be signed).
-
-        A journal is never trusted past damage. A resumed journal may have lost messages this
-        peer had sent (its tail cut or damaged, an old copy put back; a cut exactly between
-        two records looks whole): deciding again would sign a second, different message for
-        a sequence number the others hold, and they would record an equivocation naming this
-        honest player. So a resumed peer decides nothing until every other peer still in the
-        game has said (``H``, on each new link) how many of our frames it holds. If one holds
-        more than we have, our decision was sent already and is lost here: we ask those
-        peers to send our frame back (``R``; they answer ``Y``) and adopt it (the move whose
-        message is exactly that signed frame, journaled again): see :meth:`_recover`. A
-        resumed peer that no other peer has answered yet decides nothing and blames nobody
-        (:meth:`_alone`)."""
-        if not self.resumed:
-            return True
-        ahead = {s: h for s, h in self.held.items() if h > len(self.sent)}
-        if ahead:
-            self._recover(ahead)
-            return False
+    def _gate(self) -> bool:
+        """Whether every other peer still in the game has said what it holds of ours (a
+        resumed peer sends and decides nothing before). A peer gone longer than the stall
+        timeout meanwhile is blamed, as :meth:`Session.tick` does for a peer gone while it
+        owes a message; a resumed peer that nobody has answered yet blames nobody."""
         waiting = set(range(self.n)) - {self.seat} - set(self.held) - self.done_from
-        if waiting and not self._reached():
+        if not waiting:
+            return True
+        if not self._reached():
             return False  # nobody reached yet: no stall claim either (see _alone)
         now = time.monotonic()
         gone = sorted(s for s in waiting if now - self._absent().get(s, now) > self.session.timeout)
-        if gone:  # (as Session.tick does for a peer gone while it owes a message)
+        if gone:
             step = self.session.step.index if self.session.step else -1
             self.session.stop(
                 f"stalled: gone while {self.names[self.seat]} waited to hear what it holds "
@@ -899,117 +983,57 @@ class PeerNode:
                 gone[0],
             )
             self._flush_outgoing()
+        return False
+
+    def _may_decide(self) -> bool:
+        """Whether our player may decide now (a new message of ours would be signed).
+
+        A journal is never trusted past damage: a resumed peer decides nothing until every
+        other peer still in the game has said (``H``) how many of our frames it holds
+        (:meth:`_gate`), and until every frame it made since it came back has gone out
+        (see :class:`~rattus_net.net.recovery.Recovery`). If a peer holds our frame for this
+        decision, our decision was sent already and is lost here: it is made again from the
+        copy a peer sends back (``R``/``Y``), to the very same signed message
+        (:meth:`_adopt`), never decided anew (a second, different message for one sequence
+        number would be an equivocation naming the honest player)."""
+        if not self.resumed:
+            return True
+        if not self._gate():
             return False
-        return not waiting
-
-    def _recover(self, ahead: dict[int, int]) -> None:
-        """Get back our frame ``len(self.sent)``, which the peers in ``ahead`` say they hold.
-
-        Their word (``H``) is not trusted: the frame is. Any peer holding it can send it
-        back, since it is self-authenticating (our signature). A copy that is not our signed
-        message for this sequence number is dropped and its sender's claim is marked as
-        unbacked; we keep asking (again every :data:`ASK_AGAIN` seconds). Only a message we
-        did sign for this sequence number that is no move of ours for this step stops the
-        game blaming nobody (our journal is beyond repair, and signing again would be an
-        equivocation). If nobody sends a copy within the stall timeout, the game ends like
-        any stall, naming the peer whose claim holds it up (a claim, not a cheat verdict)."""
-        index = len(self.sent)
-        copies = self.copies.get(index, {})
-        for seat, frame in list(copies.items()):
-            if self._adopt(frame):
-                return
-            if self._signed_by_us(frame):
-                self._beyond_repair(ahead)
-                return
-            del copies[seat]
-            if seat not in self.unbacked:
-                self.unbacked.add(seat)
-                self._fault(seat, "sent back, as a lost message of yours, one you never signed")
-        now = time.monotonic()
-        since = self._asking.setdefault(index, now)
-        for s in ahead:
-            link = self.links.get(s)
-            if link is not None and (link.asked != index or now - link.asked_at >= ASK_AGAIN):
-                link.asked, link.asked_at = index, now
-                self._spawn(self._ask(link.conn, index))
-        if now - since - self.seat * STAGGER <= self.session.timeout:
-            return
-        claimer = min(ahead, key=lambda s: (s not in self.unbacked, s))
-        me = self.names[self.seat]
-        step = self.session.step.index if self.session.step else -1
-        self.session.stop(
-            f"stalled: {self.names[claimer]} said it holds {ahead[claimer]} of the messages of "
-            f"{me} (more than {me} has) and sent back none that {me} signed (step {step})",
-            claimer,
-        )
-        self._flush_outgoing()
-
-    def _signed_by_us(self, frame: bytes) -> bool:
-        """Whether ``frame`` is a message we signed with the sequence number we would sign
-        next (so it is truly ours and lost, not a replay of an older one)."""
-        try:
-            msg = open_frame(
-                frame, bytes.fromhex(self.setup.game_id), self.setup.params.identities, self.names
-            )
-        except RemoteProtocolError:
+        verdict = self.recovery.decision(time.monotonic(), self.done_from)
+        self._recovery_news()
+        if isinstance(verdict, Adopt):
+            self._adopt(verdict.move)
             return False
-        chained = sum(1 for f in self.sent if _is_chained(f))
-        return msg.author == self.seat and msg.chained and msg.seq == chained
-
-    def _beyond_repair(self, ahead: dict[int, int]) -> None:
-        holders = " and ".join(self.names[s] for s in sorted(ahead))
-        self._emit(
-            "journal",
-            self.seat,
-            f"your journal {self.journal.path} lost messages you had sent ({holders} "
-            f"hold {max(ahead.values())} of your messages, it has {len(self.sent)}) and "
-            "they cannot be recovered: rather than sign a second, different move for the "
-            "same step, the game is stopped; nobody is blamed",
-        )
-        self.session.stop(
-            f"the journal of {self.names[self.seat]} lost messages it had sent ({holders} "
-            "said they hold more of them, and sent back none it signed for this step); "
-            "stopped rather than sign a second, different move (nobody is proven to cheat)"
-        )
-        self._flush_outgoing()
+        if self.session.abort is not None:
+            self._flush_outgoing()  # (the recovery step stopped the game)
+        return verdict == DECIDE
 
     async def _ask(self, conn: Connection, index: int) -> None:
         with contextlib.suppress(TransportError):
             await conn.send(b"R" + _COUNT.pack(index))
 
-    def _adopt(self, frame: bytes) -> bool:
-        """Make again the decision that ``frame``, our own signed message that another peer
-        holds and our journal lost, made: journaled first, like any decision, and signed to
-        the very same bytes. False if ``frame`` is no such message."""
-        game = self.session.game
-        assert game is not None
-        move = self.session.recover_decision(frame, self.definition.legal(game, self.seat))
-        if move is None:
-            return False
+    def _adopt(self, move: Any) -> None:
+        """Make again the decision ``move`` whose signed message another peer holds and our
+        journal lost: journaled first, like any decision, and signed to the very same bytes
+        (the recovery step sends it only if it is the copy, byte for byte)."""
         # (journaled before it is signed and sent)
         self.journal.append(["d", self.definition.format_move(move)])
         self.session.decide(move, time.monotonic())
-        new = self.session.take_outgoing()
-        if not new or new[0] != frame:  # (recover_decision checked every field)
-            raise NodeError("a recovered move was signed differently: the game cannot go on")
-        self.sent.extend(new)
-        for link in self.links.values():
-            link.wake.set()
-        self.copies.clear()
+        self._flush_outgoing()
         self._emit(
             "journal",
             self.seat,
             f"your move ({self.definition.format_move(move)}), lost from your journal, was "
             "recovered from the other peers: the same signed message, journaled again",
         )
-        return True
 
     def _others_left(self, others: set[int], absent_since: dict[int, float]) -> bool:
         """Whether every peer we still wait for has been unreachable for ABSENT_GRACE: a
         resumed peer does not wait the full linger for peers that already left (they could
         not have finished without our frames, so they have them, or they gave up)."""
         now = time.monotonic()
-        waiting = others - self.done_from
+        waiting = others - (self.done_from & self.told_done)
         for s in waiting:
             if s in self.links:
                 absent_since.pop(s, None)
@@ -1018,10 +1042,19 @@ class PeerNode:
         return all(s in absent_since and now - absent_since[s] >= ABSENT_GRACE for s in waiting)
 
     async def _send_done(self, link: _Link) -> None:
+        """Say ``D`` (our game is over) on ``link`` once the peer has said what it holds and
+        every frame it lacked has gone out ahead of it (see :meth:`_serve_link`)."""
         with contextlib.suppress(TransportError):
-            while link.sent_upto < len(self.sent):
+            while not link.heard or link.sent_upto < len(self.sent):
+                if link.conn.closed:
+                    return
                 await asyncio.sleep(0.05)
+            if link.done_said:
+                return
+            link.done_said = True
             await link.conn.send(b"D")
+            self.told_done.add(link.seat)
+            self._wake_main.set()
 
     def _finish(self) -> Outcome:
         record = self.dir / RECORD
@@ -1056,6 +1089,7 @@ class PeerNode:
 
     async def close(self) -> None:
         self._closing = True
+        self.pauses.stop()
         for link in list(self.links.values()):
             link.conn.abort()
         if self.listener is not None:
@@ -1063,15 +1097,6 @@ class PeerNode:
         for task in list(self._tasks):
             task.cancel()
         self.journal.close()
-
-
-def _is_chained(frame: bytes) -> bool:
-    """Whether one of our own sent frames is a chained message (not an abort or evidence)."""
-    try:
-        inner = decode_message(frame).body.get("m")
-        return isinstance(inner, bytes) and decode_message(inner).kind in CHAINED_KINDS
-    except DecodeError:
-        return False
 
 
 def _clock(seconds: float) -> str:
@@ -1093,7 +1118,9 @@ def find_seat(game_id: str, root: Path | None = None, seat: int | None = None) -
 
     ``seat`` (from 0) names it; without it, the only seat of the game journaled here, else the
     only one of the unfinished seats that no process is playing right now (three terminals on
-    one account: the one that was killed). Raises NodeError naming the choices otherwise."""
+    one account: the one that was killed), else, when every seat here is over, the first one
+    (not a bot seat) whose record says how it ended. Raises NodeError naming the choices
+    otherwise."""
     try:
         folders = seat_dirs(game_id, root)
     except JournalError as exc:
@@ -1110,6 +1137,9 @@ def find_seat(game_id: str, root: Path | None = None, seat: int | None = None) -
     if len(folders) == 1:
         return folders[0]
     unfinished = [f for f in folders if read_meta(f).get("status") == "playing"]
+    if not unfinished:  # every seat here is over: its record says how (as for one seat)
+        own = [f for f in folders if read_meta(f).get("hosted_by") is None]
+        return (own or folders)[0]
     free = [f for f in unfinished if not is_locked(f)]
     if len(free) == 1:
         return free[0]

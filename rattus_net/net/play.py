@@ -25,7 +25,14 @@ from rattus_net.net.discovery import (
     new_zeroconf,
 )
 from rattus_net.net.handshake import Handshake
-from rattus_net.net.lobby import HostedTable, LobbyRefusal, LobbyState, TableOptions, join_table
+from rattus_net.net.lobby import (
+    JOIN_RETRY,
+    HostedTable,
+    LobbyRefusal,
+    LobbyState,
+    TableOptions,
+    join_table,
+)
 from rattus_net.net.news import headless_reporter
 from rattus_net.net.node import (
     ABORT_LINGER,
@@ -233,6 +240,8 @@ async def join_game(
             expect_fingerprint=expect,
             limits=limits,
             on_state=None if game is None else _only(game),
+            retry_for=JOIN_RETRY,
+            say=say,
         )
         me = state.seat_of(identity.fingerprint)
         assert me is not None

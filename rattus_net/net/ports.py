@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import argparse
 
+from rattus_net.kit.numbers import ascii_int
+
 
 def port_arg(text: str) -> int:
     """An argparse type: a port number, 0 to 65535 (0: any free one)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    value = ascii_int(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number")
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError("a port is 0 to 65535")
     return value

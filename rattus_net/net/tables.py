@@ -40,6 +40,7 @@ from typing import Any
 from protocol.crypto.identity import Identity
 from protocol.params import PeerSecrets
 from rattus_net.bots import BOT_LEVELS, BOT_NAMES
+from rattus_net.kit.numbers import ascii_int
 from rattus_net.net import play
 from rattus_net.net.botseats import BotSeats
 from rattus_net.net.discovery import (
@@ -51,6 +52,7 @@ from rattus_net.net.discovery import (
 )
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import (
+    JOIN_RETRY,
     HostedTable,
     LobbyRefusal,
     LobbyState,
@@ -80,10 +82,9 @@ def address_text(text: str) -> tuple[str, int]:
     host = host.strip("[]")
     if not sep or not host:
         raise ValueError(f"{text.strip() or 'nothing'!r} is not HOST:PORT (e.g. 192.168.1.5:7000)")
-    try:
-        value = int(port)
-    except ValueError:
-        raise ValueError(f"{port!r} is not a port number") from None
+    value = ascii_int(port)
+    if value is None:
+        raise ValueError(f"{port!r} is not a port number")
     if not 0 < value < 65536:
         raise ValueError("a port is 1 to 65535")
     return host, value
@@ -478,6 +479,11 @@ class GuestLobby(_Lobby):
         i = state.seat_of(self.fingerprint)
         return i is not None and state.seats[i].ready
 
+    def _say(self, line: str) -> None:
+        """On the table's thread: a line for the lobby's log (trying the table again)."""
+        self.news.append(line[:1].upper() + line[1:] + ".")
+        self._on_ui(self._tell)
+
     def _on_state(self, state: LobbyState) -> None:
         """On the table's thread: a new lobby state from the host."""
         seated = {s.fingerprint: s for s in state.seats}
@@ -532,6 +538,8 @@ class GuestLobby(_Lobby):
             ready=self.ready,
             ready_changed=self.ready_changed,
             outbox=self.outbox,
+            retry_for=JOIN_RETRY,
+            say=self._say,
         )
         self._start_game(lambda: self._node(state))
         return state

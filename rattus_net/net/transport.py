@@ -27,7 +27,7 @@ import contextlib
 import logging
 import struct
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 
 from protocol.wire import DEFAULT_LIMITS, PROTOCOL_VERSION
@@ -62,9 +62,20 @@ class ConnectionClosed(TransportError):
     """The connection ended (closed by either side, reset, or the network went away)."""
 
 
+class Unreachable(ConnectionClosed):
+    """Nobody answers at that address (refused, unreachable, no answer in time): no
+    connection was made at all."""
+
+
 class PeerFault(TransportError):
     """The remote misbehaved at the transport level: garbage, an oversized frame, silence or
     slowness. The peer is dropped and should be blamed."""
+
+
+class Silent(PeerFault):
+    """Nothing (not even a keepalive) came within the idle timeout: a stranger that holds a
+    connection open, or a link whose other side went away without closing it (a cut cable,
+    a stopped process). A game link only drops and is dialled again: nobody is blamed."""
 
 
 class VersionMismatch(PeerFault):
@@ -155,6 +166,9 @@ class Connection:
         self.closed = False
         self.frame_limit = limits.max_frame
         self.opened = time.monotonic()
+        self.stage = 0
+        """How far a connection not yet trusted has come: 0 nothing, 1 its preamble, 2 the
+        first message of the link handshake (the listener makes room from the lowest)."""
         self.authenticated = False  # set once the link handshake is through
         """Largest frame accepted now: :data:`HANDSHAKE_FRAME` until the link is
         authenticated (see :meth:`authenticated`)."""
@@ -184,6 +198,7 @@ class Connection:
             raise PeerFault("not a Rattus Net peer (bad preamble)", self.peer)
         if remote != version:
             raise VersionMismatch(remote, self.peer)
+        self.stage = max(self.stage, 1)
 
     def start_keepalive(self) -> None:
         """Send an empty frame every ``keepalive`` seconds so the other side's idle timer is
@@ -227,7 +242,7 @@ class Connection:
                     frame = await self._read_frame()
             except TimeoutError:
                 self.abort()
-                raise PeerFault(
+                raise Silent(
                     f"silent or too slow for {self.limits.idle_timeout:g} s", self.peer
                 ) from None
             except asyncio.IncompleteReadError:
@@ -287,13 +302,13 @@ async def connect(
             asyncio.open_connection(host, port, limit=64 * 1024), limits.connect_timeout
         )
     except TimeoutError:
-        raise ConnectionClosed(f"no answer from {host}:{port} in time") from None
+        raise Unreachable(f"no answer from {host}:{port} in time") from None
     except OSError as exc:
         text = exc.strerror or str(exc)
         if isinstance(exc, ConnectionRefusedError) or "Connect call failed" in text:
             # (several addresses tried, all refused: asyncio says "Multiple exceptions")
             text = "nobody answers there (is the table open?)"
-        raise ConnectionClosed(f"cannot connect to {host}:{port}: {text}") from None
+        raise Unreachable(f"cannot connect to {host}:{port}: {text}") from None
     conn = Connection(reader, writer, limits)
     try:
         await conn.exchange_preamble(PROTOCOL_VERSION if version is None else version)
@@ -345,8 +360,12 @@ class Listener:
     """A TCP server handing preambled connections to ``handler``, one task each.
 
     It protects the host: at most ``max_connections`` connections at once that are not yet
-    trusted, of which at most ``max_per_address`` from one address (extra ones are closed at
-    once); a connection the handler trusts (:meth:`trust`: an authenticated roster key of the
+    trusted, of which at most ``max_per_address`` from one address; when either pool is full,
+    the connection not yet authenticated that has come least far (sent nothing, then only its
+    preamble), the oldest of those, makes room for the newcomer, so that strangers holding
+    idle connections, even from a player's own address, never keep the player out (a real
+    peer gets past its preamble and authenticates in milliseconds); a connection the handler
+    trusts (:meth:`trust`: an authenticated roster key of the
     game mesh, a seated guest) moves to a pool of its own (``max_trusted``), so strangers
     filling the port never keep a player out. The preamble must arrive within the connect
     timeout, and whatever a handler raises is logged, never propagated, so one bad peer cannot
@@ -430,21 +449,27 @@ class Listener:
         return True
 
     def _admit(self, conn: Connection) -> str | None:
-        """Why ``conn`` cannot come in now (None: it can). When the strangers' pool is full,
-        the oldest connection still not authenticated makes room (a flood of silent
-        connections cannot keep a player's reconnection out)."""
-        same = sum(1 for c in self.active if c.address == conn.address)
-        if same >= self.max_per_address:
+        """Why ``conn`` cannot come in now (None: it can). When one address's share or the
+        strangers' pool is full, the connection still not authenticated that has come least
+        far, the oldest of those, makes room (a flood of silent connections, even from the
+        address of a player, cannot keep the player out)."""
+        same = [c for c in self.active if c.address == conn.address]
+        if len(same) >= self.max_per_address and not self._make_room(same, conn.address):
             return f"too many connections from {conn.address}"
-        if len(self.active) >= self.max_connections:
-            waiting = [c for c in self.active if not c.authenticated]
-            if not waiting:
-                return "too many connections"
-            oldest = min(waiting, key=lambda c: c.opened)
-            oldest.abort()
-            self.active.discard(oldest)
-            self._fault(oldest.peer, "too many connections (the oldest unauthenticated one)")
+        if len(self.active) >= self.max_connections and not self._make_room(self.active, ""):
+            return "too many connections"
         return None
+
+    def _make_room(self, pool: Iterable[Connection], where: str) -> bool:
+        waiting = [c for c in pool if not c.authenticated]
+        if not waiting:
+            return False
+        victim = min(waiting, key=lambda c: (c.stage, c.opened))
+        victim.abort()
+        self.active.discard(victim)
+        whose = f" from {where}" if where else ""
+        self._fault(victim.peer, f"too many connections{whose} (an unauthenticated one)")
+        return True
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         conn = Connection(reader, writer, self.limits)

@@ -11,26 +11,25 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rattus_net.kit.numbers import ascii_decimal, ascii_int
 from rattus_net.net.ports import port_arg
 
 DEFAULT_PORT = 2222
 
 
 def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    value = ascii_int(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
     if not 1 <= value <= 10000:
         raise argparse.ArgumentTypeError("must be 1 to 10000")
     return value
 
 
 def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    value = ascii_decimal(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds")
     if not 0 < value <= 7 * 24 * 3600:
         raise argparse.ArgumentTypeError("must be more than 0 seconds (and at most a week)")
     return value

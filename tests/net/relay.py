@@ -15,9 +15,11 @@ traffic back), so a test of a fault fails if the fault is missing.
 Run as a script (in a namespace of its own) for separate processes::
 
     python -m tests.net.relay --route LISTEN_HOST:PORT=TARGET_HOST:PORT ... \\
-        [--delay S] [--jitter S] [--loss P] [--outage-at S --outage S]
+        [--delay S] [--jitter S] [--loss P] [--outage-at S --outage S] [--cut-on-signal S]
 
-It prints ``ready`` once listening and, on SIGTERM, its statistics as one JSON line.
+It prints ``ready`` once listening and, on SIGTERM, its statistics as one JSON line. With
+``--cut-on-signal S``, each SIGUSR1 starts an outage of S seconds at once (a test cuts the
+link at the moment it chooses: mid-game), said on a line ``cut``.
 """
 
 from __future__ import annotations
@@ -61,11 +63,20 @@ class Relay:
         self.stats = Stats()
         self.rand = random.Random(seed)
         self.started = time.monotonic()
+        self.cuts: list[tuple[float, float]] = []  # outages started by :meth:`cut`
         self._servers: list[asyncio.Server] = []
         self._tasks: set[asyncio.Task[None]] = set()
 
+    def cut(self, seconds: float) -> None:
+        """An outage of ``seconds`` from now on."""
+        now = time.monotonic()
+        self.cuts.append((now, now + seconds))
+
     def outage_end(self, now: float) -> float | None:
         """When the outage covering ``now`` ends (None: the link is up at ``now``)."""
+        for start, end in self.cuts:
+            if start <= now < end:
+                return end
         f = self.fault
         if f.outage_at is None or f.outage <= 0:
             return None
@@ -166,6 +177,13 @@ async def _main(args: argparse.Namespace) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, stop.set)
+    if args.cut_on_signal:
+
+        def cut() -> None:
+            relay.cut(args.cut_on_signal)
+            print("cut", flush=True)
+
+        loop.add_signal_handler(signal.SIGUSR1, cut)
     print("ready", flush=True)
     await stop.wait()
     await relay.close()
@@ -182,4 +200,5 @@ if __name__ == "__main__":
     ap.add_argument("--outage-at", type=float, default=None)
     ap.add_argument("--outage", type=float, default=0.0)
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--cut-on-signal", type=float, default=0.0)
     asyncio.run(_main(ap.parse_args()))

@@ -77,6 +77,11 @@ def test_a_table_of_a_game_not_played_here_is_listed_but_not_compatible(
         (b"gv", b"-1", "'gv'"),
         (b"v", b"x", "'v'"),
         (b"v", b"9" * 40, "'v'"),
+        (b"v", "²".encode(), "'v'"),  # (isdigit() says yes, int() raised: issue 23)
+        (b"v", "١".encode(), "'v'"),
+        (b"v", b"+1", "'v'"),
+        (b"gv", "①".encode(), "'gv'"),
+        (b"taken", "⁰".encode(), "'taken'"),
         (b"fp", b"nothex", "fingerprint"),
         (b"state", b"exploded", "state"),
         (b"taken", b"9", "out of range"),

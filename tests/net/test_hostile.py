@@ -172,3 +172,58 @@ def test_strangers_cannot_hurt_a_table(tmp_path: Path) -> None:
     assert len(drops) < 20, drops  # a summary, not one line per connection
     assert "Task exception was never retrieved" not in err + results[2][2], err
     assert "Traceback" not in err, err
+
+
+async def idle_flood(port: int, count: int, stop: asyncio.Event, opened: list[int]) -> None:
+    """``count`` idle connections from 127.0.0.1 (the guests' own address), each saying
+    nothing, reopened as soon as the host drops it."""
+
+    async def keep() -> None:
+        while not stop.is_set():
+            try:
+                r, w = await asyncio.open_connection("127.0.0.1", port)
+                opened[0] += 1
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(r.read(), 2.0)
+                w.close()
+            except OSError:
+                pass
+            await asyncio.sleep(0.1)
+
+    await asyncio.gather(*(keep() for _ in range(count)))
+
+
+def test_idle_connections_from_the_guests_own_address_never_keep_them_out(
+    tmp_path: Path,
+) -> None:
+    """200 idle connections from 127.0.0.1, held open and reopened, while two guests join from
+    127.0.0.1: the host makes room from the connections that have said nothing (before, one
+    address's six slots were full and every guest was refused at once, and `rattus join` gave
+    up), and the game is played to its end."""
+    port = free_port()
+    host = spawn(["host", "--name", "Flood", "--players", "3", "--port", str(port), "--bot",
+                  "random", "--no-advertise", "--seed", "1"], tmp_path / "h")  # fmt: skip
+    assert read_line(host, OPEN_LINE, 20) == str(port)
+    opened = [0]
+    procs = [host]
+
+    async def join_under_flood() -> None:
+        stop = asyncio.Event()
+        flooding = asyncio.ensure_future(idle_flood(port, 200, stop, opened))
+        await asyncio.sleep(2.0)
+        for i in (1, 2):
+            join = ["join", f"127.0.0.1:{port}", "--bot", "random", "--seed", str(i)]
+            procs.append(spawn(join, tmp_path / f"g{i}"))
+        while any(p.poll() is None for p in procs) and host.poll() is None:
+            await asyncio.sleep(0.5)
+            if all(p.poll() is not None for p in procs[1:]):
+                break
+        stop.set()
+        await flooding
+
+    asyncio.run(join_under_flood())
+    results = finish(procs, 150)
+    print(f"idle connections opened from 127.0.0.1 meanwhile: {opened[0]}")
+    assert opened[0] >= 200
+    assert_same_fair_records(records_of(results), 3)
+    assert all("Traceback" not in err for _, _, err in results)

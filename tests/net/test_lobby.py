@@ -368,3 +368,49 @@ def test_a_started_rattus_table_gives_rattus_parameters_and_its_advert_names_the
     cartus = LobbyCore.open("Kitchen", a.public, TableOptions(2))
     assert play.table_advert("Kitchen", a.fingerprint, cartus.state).game == "cartus"
     assert play.advert_changes(cartus.state)["game"] == "cartus"
+
+
+def test_join_tries_again_when_the_table_drops_it_before_the_handshake() -> None:
+    """A host whose port is full of strangers drops a guest before its link is authenticated
+    (it makes room from the connections that have come least far): the guest tries again with
+    backoff, saying so each time; nobody answering at all ends at once."""
+    from rattus_net.net.lobby import authenticate
+    from rattus_net.net.lobby.guest import _enter
+    from rattus_net.net.transport import DEFAULT_TRANSPORT, Connection, Listener, Unreachable
+
+    from .procs import free_port
+
+    host = Identity.generate(os.urandom)
+
+    async def go() -> list[str]:
+        dropped = [0]
+
+        async def handler(conn: Connection) -> None:
+            if dropped[0] < 2:
+                dropped[0] += 1
+                conn.abort()
+                return
+            await authenticate(conn, host, None)
+            await asyncio.sleep(1.0)
+
+        listener = Listener(handler)
+        port = await listener.start("127.0.0.1", 0)
+        said: list[str] = []
+        guest = Identity.generate(os.urandom)
+        conn, hs = await _enter(
+            "127.0.0.1", port, guest, None, DEFAULT_TRANSPORT, 10.0, said.append
+        )
+        assert hs.remote == host.public
+        conn.abort()
+        await listener.close()
+        nobody: list[str] = []
+        with pytest.raises(Unreachable):
+            await _enter(
+                "127.0.0.1", free_port(), guest, None, DEFAULT_TRANSPORT, 10.0, nobody.append
+            )
+        assert not nobody
+        return said
+
+    said = asyncio.run(go())
+    assert len(said) == 2 and all("trying again in" in line for line in said), said
+    assert said[0].startswith("could not get into the table at 127.0.0.1:")

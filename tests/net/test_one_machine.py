@@ -80,3 +80,10 @@ def test_three_peers_from_one_data_directory_play_and_a_killed_guest_resumes(
     assert f"resumed at seat {seat.group(1)}" in results[2][1]
     assert_same_fair_records(records_of(results), 3)
     assert len({seat_dir(game, s, data) for s in range(3)}) == 3
+    # every seat here is over: `rattus resume GAME` says so with the verdict, as it does for
+    # a game of one seat per data directory (not "choose one with --seat N")
+    again_over = rattus(["resume", game, "--linger-after-abort", "1"])
+    over = subprocess.run(again_over, env=env_for(data), capture_output=True, text=True, timeout=90)
+    assert over.returncode == 0, (over.stdout, over.stderr)
+    assert f"game {game} is already over" in over.stdout, over.stdout
+    assert "verdict: FAIR" in over.stdout and "--seat" not in over.stdout + over.stderr

@@ -123,7 +123,7 @@ def test_the_rattus_cartus_report_is_unchanged() -> None:
     """The lines as Rattus Cartus's report has always printed them (the randoms not)."""
     assert _cartus(FAIR, 9).text() == (
         f"FAIR: game {'ab' * 8} verified in 0.50 s\n"
-        "  seat 1: Ann (key aa)\n"
+        "  seat 1: Ann    (key aa)\n"
         "  seat 2: B\\x07b (key bb)\n"
         "  306 signed messages, 3 shuffle proofs, 22 hand-mixing proofs, 369 decryption-share "
         "proofs checked\n"
@@ -131,7 +131,7 @@ def test_the_rattus_cartus_report_is_unchanged() -> None:
         "  result: {'Ann': 47, 'B\\x07b': 25}  winner: nobody"
     )
     assert _cartus(DAMAGED, 0).text().splitlines()[1:] == [
-        "  seat 1: Ann (key aa)",
+        "  seat 1: Ann    (key aa)",
         "  seat 2: B\\x07b (key bb)",
         "  306 signed messages, 3 shuffle proofs, 22 hand-mixing proofs, 369 decryption-share "
         "proofs checked",

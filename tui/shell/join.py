@@ -13,6 +13,7 @@ from textual.widgets import Footer, Input, Static
 
 from protocol.safetext import safetext
 from protocol.wire import PROTOCOL_VERSION
+from rattus_net.kit.cells import fit
 from rattus_net.net.discovery import TableAdvert, TableBrowser, new_zeroconf
 from rattus_net.net.lobby import SEAT_COLOURS
 from rattus_net.net.served import Served
@@ -133,8 +134,8 @@ class JoinScreen(FormScreen):
             t.append("  (none yet: they appear here as they open)\n")
         for i, a in enumerate(self.tables):
             seats = f"{a.seats_taken}/{a.seats_taken + a.seats_free}"
-            game = safetext(a.game_title)[:13]
-            label = f"{safetext(a.name)[:16]:<16} {game:<13} {a.address:<21} {seats}"
+            game = fit(safetext(a.game_title), 13)
+            label = f"{fit(safetext(a.name), 16)} {game} {a.address:<21} {seats}"
             if a.compatible:
                 label += f" {a.state:<7}"
             elif a.version == PROTOCOL_VERSION and a.incompatibility is not None:

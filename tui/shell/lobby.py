@@ -20,6 +20,7 @@ from textual.widgets import Footer, Static
 
 from protocol.safetext import safetext
 from rattus_net.bots import BOT_KINDS, BOT_LEVELS
+from rattus_net.kit.cells import pad
 from rattus_net.kit.offline import default_bot_kind
 from rattus_net.kit.options import Option
 from rattus_net.kit.registry import get_game
@@ -153,7 +154,7 @@ class LobbyScreen(Screen[None]):
                     t.append("(free)\n", style="dim")
                     continue
                 s = state.seats[i]
-                t.append(f"{safetext(s.name):<24}", style="bold")
+                t.append(pad(safetext(s.name), 24), style="bold")
                 t.append(f" {s.colour:<7}", style=s.colour)
                 t.append(" READY   " if s.ready else " not ready", style="bold" if s.ready else "")
                 who = []

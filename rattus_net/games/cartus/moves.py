@@ -13,6 +13,7 @@ from enum import Enum
 
 from rattus_net.games.cartus.data import face_code, parse_face
 from rattus_net.kit.errors import MoveSyntaxError
+from rattus_net.kit.numbers import ascii_int
 
 
 class DecisionKind(Enum):
@@ -163,9 +164,10 @@ def format_move(move: Move) -> str:
 
 
 def _index(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
+    number = ascii_int(text, 1)
+    if number is None:
         raise MoveSyntaxError(f"expected a number from 1, got {text!r}")
-    return int(text) - 1
+    return number - 1
 
 
 def _cards(words: list[str]) -> tuple[int, ...]:

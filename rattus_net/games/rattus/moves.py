@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rattus_net.kit.errors import MoveSyntaxError
+from rattus_net.kit.numbers import ascii_int
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,9 +145,10 @@ def format_move(move: Move) -> str:
 
 
 def _slot(word: str, text: str) -> int:
-    if not word.isdigit() or not 1 <= int(word) <= 3:
+    slot = ascii_int(word, 1, 3)
+    if slot is None:
         raise MoveSyntaxError(f"{text!r}: a token slot is 1, 2 or 3, not {word!r}")
-    return int(word)
+    return slot
 
 
 def _usage(text: str, form: str) -> MoveSyntaxError:
@@ -178,9 +180,10 @@ def parse_move(text: str) -> Move:
             raise _usage(text, "monk REGION SLOT REGION")
         return Monk(args[0], _slot(args[1], text), args[2])
     if verb == "merchant":
-        if len(args) != 3 or not args[2].isdigit():
+        count = ascii_int(args[2]) if len(args) == 3 else None
+        if count is None:
             raise _usage(text, "merchant REGION REGION COUNT")
-        return Merchant(args[0], args[1], int(args[2]))
+        return Merchant(args[0], args[1], count)
     if verb == "witch":
         if len(args) != 4:
             raise _usage(text, "witch REGION SLOT REGION SLOT")

@@ -17,6 +17,7 @@ from rattus_net.games.rattus.view import RattusView
 from rattus_net.kit.errors import IllegalMove, MoveSyntaxError
 from rattus_net.kit.interface import Budget
 from rattus_net.kit.local import LocalTable
+from rattus_net.kit.numbers import ascii_int
 from rattus_net.kit.play import play_to_end
 
 HELP = """\
@@ -125,10 +126,8 @@ def _human_move(game: RattusGame, me: RattusView, stdin: IO[str], out: IO[str]) 
             continue
         try:
             legal = me.legal()
-            if text.isdigit() and 1 <= int(text) <= len(legal):
-                move = legal[int(text) - 1]
-            else:
-                move = parse_move(text)
+            number = ascii_int(text, 1, len(legal))
+            move = legal[number - 1] if number is not None else parse_move(text)
             game.clone().apply(0, move)  # (the rules say whether it may be played)
         except (IllegalMove, MoveSyntaxError) as exc:
             out.write(f"not allowed: {exc}\n")

@@ -15,7 +15,7 @@ from rattus_net.net.lobby.core import (
     sit_message,
     state_message,
 )
-from rattus_net.net.lobby.guest import join_table
+from rattus_net.net.lobby.guest import JOIN_RETRY, join_table
 from rattus_net.net.lobby.host import (
     LOBBY_FRAME,
     LOBBY_PURPOSE,
@@ -36,6 +36,7 @@ from rattus_net.net.lobby.values import (
 )
 
 __all__ = [
+    "JOIN_RETRY",
     "LOBBY_FRAME",
     "LOBBY_PURPOSE",
     "MAX_GAME_NAME",

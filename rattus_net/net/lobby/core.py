@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from protocol.crypto.identity import PublicIdentity
 from protocol.errors import DecodeError
 from protocol.wire import decode_message, encode_message
+from rattus_net.kit.cells import cells
 from rattus_net.kit.interface import BOT_KINDS
 from rattus_net.net.handshake import field as body_field
 from rattus_net.net.lobby.values import (
@@ -81,7 +82,10 @@ class LobbyCore:
         names = {s.name for s in self.state.seats}
         final, n = base, 2
         while final in names:
-            final, n = f"{base[: MAX_NAME - 3]}-{n}", n + 1
+            cut = base
+            while len(cut) + 3 > MAX_NAME or cells(cut) + 3 > MAX_NAME:
+                cut = cut[:-1]  # (room for "-2" in characters and in terminal cells)
+            final, n = f"{cut.rstrip()}-{n}", n + 1
         seat = Seat(final, colour, who.sign_key, host, port, bot)
         self._set(replace(self.state, seats=(*self.state.seats, seat)))
         return seat

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import Any
 
 from protocol.crypto.identity import Identity, PublicIdentity
 from protocol.errors import DecodeError
 from protocol.wire import decode_message
+from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby.core import ready_message, sit_message
 from rattus_net.net.lobby.host import LOBBY_PURPOSE, authenticate
 from rattus_net.net.lobby.values import STARTED, LobbyRefusal, LobbyState
@@ -17,9 +19,16 @@ from rattus_net.net.transport import (
     Connection,
     ConnectionClosed,
     PeerFault,
+    TransportError,
     TransportLimits,
+    Unreachable,
+    VersionMismatch,
     connect,
 )
+
+JOIN_RETRY = 30.0
+"""Seconds a guest keeps trying to get into a table that answered but dropped it before the
+link was authenticated (its port full of strangers): with backoff, said each time."""
 
 
 async def join_table(
@@ -37,6 +46,8 @@ async def join_table(
     ready: bool | asyncio.Event = True,
     ready_changed: asyncio.Event | None = None,
     outbox: asyncio.Queue[bytes] | None = None,
+    retry_for: float = 0.0,
+    say: Callable[[str], None] | None = None,
 ) -> LobbyState:
     """Join the table at ``host:port``, sit, get ready and wait for the start; return the
     roster. Raises LobbyRefusal (refused, wrong host key) or TransportError.
@@ -46,19 +57,13 @@ async def join_table(
     the options changed) while we want to be ready, we say so again. ``ready_changed``, if
     given, is set by the interface whenever its player changes his mind (``ready`` set or
     cleared): then we tell the host at once, so a player may take back "ready" before the
-    start. Messages put in ``outbox`` (say, :func:`colour_message`) are sent as they come."""
-    conn = await connect(host, port, limits)
+    start. Messages put in ``outbox`` (say, :func:`colour_message`) are sent as they come.
+
+    ``retry_for``: for that many seconds, a table that was reached but closed the connection
+    or did not finish the handshake (its port full of strangers, say) is tried again, with
+    backoff, each time said through ``say`` (see :func:`_enter`)."""
+    conn, hs = await _enter(host, port, identity, expect_fingerprint, limits, retry_for, say)
     try:
-        expect = {expect_fingerprint} if expect_fingerprint else None
-        try:
-            hs = await authenticate(conn, identity, LOBBY_PURPOSE, expect=expect)
-        except PeerFault as exc:
-            if expect_fingerprint and "is not expected" in exc.reason:
-                raise LobbyRefusal(
-                    f"the host at {host}:{port} does not hold the advertised key "
-                    f"{expect_fingerprint}"
-                ) from None
-            raise
         assert hs.remote is not None
         conn.start_keepalive()
         await conn.send(sit_message(name, listen_port, colour, bot))
@@ -110,6 +115,52 @@ async def join_table(
         raise ConnectionClosed(f"the table closed the connection ({exc.reason})") from None
     finally:
         await conn.close()
+
+
+async def _enter(
+    host: str,
+    port: int,
+    identity: Identity,
+    expect_fingerprint: str | None,
+    limits: TransportLimits,
+    retry_for: float,
+    say: Callable[[str], None] | None,
+) -> tuple[Connection, Handshake]:
+    """Connect to the table and authenticate the link. A host that answered but dropped us
+    before the link was authenticated (strangers filling its port make room from the
+    connections that have come least far) is tried again for ``retry_for`` seconds, after
+    0.5, 1, 2, 4... seconds; nobody answering at all, another protocol version or a host
+    that does not hold the advertised key end at once."""
+    deadline = time.monotonic() + retry_for
+    delay = 0.5
+    expect = {expect_fingerprint} if expect_fingerprint else None
+    while True:
+        try:
+            conn = await connect(host, port, limits)
+            try:
+                return conn, await authenticate(conn, identity, LOBBY_PURPOSE, expect=expect)
+            except TransportError:
+                conn.abort()
+                raise
+        except (Unreachable, VersionMismatch):
+            raise
+        except TransportError as exc:
+            if expect_fingerprint and "is not expected" in exc.reason:
+                raise LobbyRefusal(
+                    f"the host at {host}:{port} does not hold the advertised key "
+                    f"{expect_fingerprint}"
+                ) from None
+            reason = exc.reason
+            if time.monotonic() + min(delay, 1.0) > deadline:
+                raise
+        wait = max(0.0, min(delay, deadline - time.monotonic()))
+        if say is not None:
+            say(
+                f"could not get into the table at {host}:{port} ({reason}); trying again in "
+                f"{wait:.1f} s"
+            )
+        await asyncio.sleep(wait)
+        delay = min(delay * 2, 8.0)
 
 
 async def _guest_step(

@@ -59,6 +59,7 @@ async def authenticate(
         await conn.send(hs.hello())
         while not hs.done:
             reply = hs.receive(await conn.recv(), peer=conn.peer)
+            conn.stage = 2  # (a peer that speaks the handshake: the last one a flood evicts)
             if reply is not None:
                 await conn.send(reply)
 

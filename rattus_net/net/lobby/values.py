@@ -43,7 +43,7 @@ def clean_name(name: str, what: str = "player name") -> str:
 def _wire_name(value: str, what: str, peer: str | None) -> str:
     """A name received from a peer: the same rule, a DecodeError (blame) if broken."""
     try:
-        return check_name(value, what)
+        return check_name(value, what, exact=True)
     except BadName as exc:
         raise DecodeError(peer, str(exc)) from None
 
