@@ -1,4 +1,3 @@
-# ruff: noqa: E402  -- the sys.path fix must run before the protocol imports
 """The linkage audit over many self-play games at 2 to 5 players.
 
 Every card a player gives away, lays face down, discards or plays as a Pass must be a handle
@@ -14,13 +13,8 @@ requests; the tests check it equals the secure game's flow), so 500 games take m
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import sys
 import time
-
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
 from protocol.audit import AuditTable, linkage_problems, play_audited
 from protocol.seeded import SeededChance, seeded_params
