@@ -17,7 +17,17 @@ from rattus_net.games.rattus.moves import Move, Place, Plague, Spread, TurnUp
 from rattus_net.games.rattus.view import RattusView, determinize
 from rattus_net.kit.interface import BOT_KINDS, Budget
 
-from .helpers import COMPS, after_setup, cubes, empty_board, give, play_bots, put, turn_player
+from .helpers import (
+    COMPS,
+    after_setup,
+    cubes,
+    empty_board,
+    give,
+    on_empty_board,
+    play_bots,
+    put,
+    turn_player,
+)
 
 
 def variants() -> tuple[list[RattusGame], int]:
@@ -171,9 +181,7 @@ def test_heuristic_ends_the_game_when_ahead_and_not_when_behind_or_tied() -> Non
 def test_heuristic_reads_the_rings_of_face_down_tokens() -> None:
     """A ringed token comes from the start faces, a plain one from the normal faces: the
     heuristic values turning them up differently."""
-    game, table = after_setup(2, seed=3)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2, seed=3)
     put(game, table, "Hispania", "2 M Pea", ring=True)
     put(game, table, "Hispania", "5 A", ring=False)
     cubes(game, "Hispania", 1, 1)

@@ -32,6 +32,7 @@ from .helpers import (
     empty_board,
     give,
     leave,
+    on_empty_board,
     put,
     resolve,
     seat_total,
@@ -87,9 +88,7 @@ def test_all_cubes_on_the_board_and_in_the_palace_end_the_game_after_that_turn()
 def test_end_b_is_judged_at_the_end_of_the_turn_after_the_outbreak() -> None:
     """The last cube placed, then struck by the turn's own outbreak: it is back in the
     supply at the end of the turn, so the game goes on."""
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     put(game, table, "Gallia", "1 A")
     leave(game, p, 1)
     game.apply(p, Place("Gallia"))
@@ -103,9 +102,7 @@ def test_end_b_is_judged_at_the_end_of_the_turn_after_the_outbreak() -> None:
 
 
 def test_only_the_active_players_cubes_count_for_end_b() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     leave(game, 1 - p, 0)  # the other player has every cube out, the active one has not
     game.plague = game.region("Anglia")
     game.apply(p, Plague("Gallia"))
@@ -170,9 +167,7 @@ def test_the_log_says_the_game_ends_after_the_turns_spread_and_outbreak() -> Non
 
 
 def test_final_round_runs_counter_clockwise_from_the_enders_right_without_him() -> None:
-    game, table = after_setup(4)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(4)
     for s, card in enumerate(("Monk", "Merchant", "Witch", "King")):
         give(game, s, card)
     place_last_cube(game, table)
@@ -332,9 +327,7 @@ def end_with_totals(n: int, totals: dict[int, int]) -> tuple[RattusGame, int]:
     safe), ended by end (a): the active player strikes Gallia, which holds one token and no
     cube, and its spread takes the rat supply's last token. Returns the game and the
     ender."""
-    game, table = after_setup(n)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(n)
     cubes(game, "Germania", *(totals[s] for s in range(n)))
     put(game, table, "Gallia", "5 A")
     game.removed += game.rat_supply[1:]
