@@ -12,28 +12,13 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
-from rattus_net.kit.numbers import ascii_decimal, ascii_int
-from rattus_net.net.ports import port_arg
+from rattus_net.net.ports import port_arg, seconds_up_to, whole_number
 
 DEFAULT_PORT = 2222
 
 
-def _count(text: str) -> int:
-    value = ascii_int(text)
-    if value is None:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
-    if not 1 <= value <= 10000:
-        raise argparse.ArgumentTypeError("must be 1 to 10000")
-    return value
-
-
-def _seconds(text: str) -> float:
-    value = ascii_decimal(text)
-    if value is None:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds")
-    if not 0 < value <= 7 * 24 * 3600:
-        raise argparse.ArgumentTypeError("must be more than 0 seconds (and at most a week)")
-    return value
+_count = whole_number(1, 10000, "a whole number", "must be 1 to 10000")
+_seconds = seconds_up_to(7 * 24 * 3600, "must be more than 0 seconds (and at most a week)")
 
 
 def add_server_options(
