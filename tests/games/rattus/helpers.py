@@ -99,6 +99,12 @@ def cubes(game: RattusGame, region: str, *counts: int) -> None:
         game.cubes[r][s] = c
 
 
+def seat_cubes(game: RattusGame, region: str, counts: dict[int, int]) -> None:
+    """:func:`cubes` for the seats of ``counts`` (seat -> cubes); every other seat has none
+    there."""
+    cubes(game, region, *(counts.get(s, 0) for s in range(game.n)))
+
+
 def give(game: RattusGame, seat: int, *cards: str) -> None:
     for c in cards:
         game.holder[CARDS.index(c)] = seat

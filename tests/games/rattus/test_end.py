@@ -35,6 +35,7 @@ from .helpers import (
     on_empty_board,
     put,
     resolve,
+    seat_cubes,
     seat_total,
     snapshot,
     turn_player,
@@ -182,14 +183,10 @@ def test_final_round_runs_counter_clockwise_from_the_enders_right_without_him() 
 
 
 def test_final_round_allows_only_abilities_each_once() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
+    game, table, p = on_empty_board(2)
     q = 1 - p
-    empty_board(game)
     give(game, q, "Peasant", "King")
-    counts = [0, 0]
-    counts[q] = 2
-    cubes(game, "Polonia", *counts)
+    seat_cubes(game, "Polonia", {q: 2})
     place_last_cube(game, table)
     d = game.decision
     assert d is not None and d.kind is Kind.FINAL and d.player == q
@@ -214,15 +211,11 @@ def test_final_round_allows_only_abilities_each_once() -> None:
 
 
 def test_final_round_monk_merchant_and_witch_each_once() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
+    game, table, p = on_empty_board(2)
     q = 1 - p
-    empty_board(game)
     give(game, q, "Monk", "Merchant", "Witch")
     put(game, table, "Italia", "1 A", "5 A")
-    counts = [0, 0]
-    counts[q] = 3
-    cubes(game, "Italia", *counts)
+    seat_cubes(game, "Italia", {q: 3})
     place_last_cube(game, table)
     d = game.decision
     assert d is not None and d.kind is Kind.FINAL and d.player == q
@@ -245,10 +238,8 @@ def test_final_round_monk_merchant_and_witch_each_once() -> None:
 
 
 def test_final_round_knight_moves_the_plague_and_its_plus_two_counts() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
+    game, table, p = on_empty_board(2)
     q = 1 - p
-    empty_board(game)
     give(game, q, "Knight")
     put(game, table, "Italia", "4 A")
     counts = [1, 1]
@@ -266,15 +257,11 @@ def test_final_round_knight_moves_the_plague_and_its_plus_two_counts() -> None:
 
 def test_final_round_knights_plus_two_without_moving() -> None:
     """The plague stays where it is and the Knight's +2 counts in its final outbreak."""
-    game, table = after_setup(2)
-    p = turn_player(game)
+    game, table, p = on_empty_board(2)
     q = 1 - p
-    empty_board(game)
     give(game, q, "Knight", "Peasant")
     put(game, table, "Gallia", "1 A", "3 A", ring=False)
-    counts = [0, 0]
-    counts[q] = 1
-    cubes(game, "Gallia", *counts)
+    seat_cubes(game, "Gallia", {q: 1})
     # The ender's outbreak in Gallia: 1 A strikes q's only cube there, 3 A stays face down.
     place_last_cube(game, table, plague_to="Gallia")
     g = game.region("Gallia")
@@ -353,13 +340,9 @@ def test_the_most_cubes_wins() -> None:
 
 def test_the_palace_decides_a_win() -> None:
     """Fewer cubes on the board, more in the palace: the palace counts (rules section 4)."""
-    game, table = after_setup(2)
-    p = turn_player(game)
+    game, table, p = on_empty_board(2)
     q = 1 - p
-    empty_board(game)
-    counts = [0, 0]
-    counts[q] = 6
-    cubes(game, "Germania", *counts)
+    seat_cubes(game, "Germania", {q: 6})
     game.palace[q] += 2
     game.supply[q] -= 2
     place_last_cube(game, table)  # p: 19 in the palace, 1 on the board

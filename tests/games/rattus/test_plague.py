@@ -15,12 +15,12 @@ from rattus_net.kit.local import LocalTable
 from .helpers import (
     after_setup,
     cubes,
-    empty_board,
     give,
     leave,
     on_empty_board,
     put,
     resolve,
+    seat_cubes,
     seat_total,
     turn_player,
 )
@@ -139,14 +139,10 @@ def test_majority_loses_one_and_tied_colours_each_lose_one(
 
 
 def test_class_symbols_cost_one_cube_per_matching_symbol() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
+    game, table, p = on_empty_board(2)
     q = 1 - p
-    empty_board(game)
     put(game, table, "Hispania", "1 Pea Chi")
-    counts = [0, 0]
-    counts[p], counts[q] = 3, 3
-    cubes(game, "Hispania", *counts)
+    seat_cubes(game, "Hispania", {p: 3, q: 3})
     give(game, q, "Peasant", "Knight")
     game.placed = True
     game.plague = game.region("Gallia")
@@ -156,15 +152,10 @@ def test_class_symbols_cost_one_cube_per_matching_symbol() -> None:
 
 
 def test_majority_first_then_symbols_and_a_player_without_cubes_loses_nothing() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
+    game, table, p = on_empty_board(2)
     q = 1 - p
-    empty_board(game)
     put(game, table, "Hispania", "1 M Pea")
-    counts = [0, 0]
-    counts[q] = 1
-    counts[p] = 3
-    cubes(game, "Hispania", *counts)
+    seat_cubes(game, "Hispania", {q: 1, p: 3})
     give(game, p, "Peasant")
     give(game, q, "King")
     game.placed = True

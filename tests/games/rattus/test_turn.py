@@ -36,6 +36,7 @@ from .helpers import (
     leave,
     on_empty_board,
     put,
+    seat_cubes,
     snapshot,
     turn_player,
 )
@@ -148,9 +149,7 @@ def test_monk_moves_a_token_to_a_neighbour_never_a_fourth() -> None:
 
 def test_merchant_moves_up_to_three_cubes_to_one_neighbour() -> None:
     game, _, p = on_empty_board(2)
-    counts = [0, 0]
-    counts[p] = 4
-    cubes(game, "Gallia", *counts)
+    seat_cubes(game, "Gallia", {p: 4})
     give(game, p, "Merchant")
     refused(game, p, Merchant("Gallia", "Italia", 4), WrongCount)
     refused(game, p, Merchant("Gallia", "Polonia", 2), NotNeighbour)
