@@ -21,26 +21,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
 
 from protocol.errors import DecodeError, LocalProtocolError
+from rattus_net.kit.interface import WireValue as WireValue  # tuples come back as lists
 
 PROTOCOL_VERSION = 2
 """Version carried by every message; a peer speaking another version is rejected."""
 
-WireValue: TypeAlias = (
-    bool
-    | int
-    | str
-    | bytes
-    | list["WireValue"]
-    | tuple["WireValue", ...]
-    | dict[str, "WireValue"]
-    | None
-)
-"""What can travel on the wire. Tuples are accepted when encoding and come back as lists."""
 
 _INT_MIN = -(2**63)
 _INT_MAX = 2**64 - 1

@@ -13,10 +13,10 @@ from collections.abc import Callable
 from typing import NoReturn
 
 from rattus_net.kit.interface import BOT_KINDS, AnyGame
-from rattus_net.kit.numbers import ascii_decimal, ascii_int
+from rattus_net.kit.numbers import ascii_int
 from rattus_net.kit.options import Option, OptionValue
 from rattus_net.kit.registry import default_game, game_names, games, get_game
-from rattus_net.net.ports import port_arg
+from rattus_net.net.ports import port_arg, seconds_up_to, whole_number
 
 
 class UsageError(Exception):
@@ -28,13 +28,7 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
 
 
-def positive(text: str) -> int:
-    value = ascii_int(text)
-    if value is None:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
+positive = whole_number(1, 10**9, "a whole number", "must be at least 1")
 
 
 def bot_list(text: str) -> list[str]:
@@ -49,13 +43,7 @@ def bot_list(text: str) -> list[str]:
     return kinds
 
 
-def seconds(text: str) -> float:
-    value = ascii_decimal(text)
-    if value is None:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds")
-    if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError("must be between 0 and 3600 seconds")
-    return value
+seconds = seconds_up_to(3600, "must be between 0 and 3600 seconds")
 
 
 def address(text: str) -> tuple[str, int]:

@@ -38,7 +38,7 @@ WireValue: TypeAlias = (
     | dict[str, "WireValue"]
     | None
 )
-"""A value msgpack carries (the same shape as ``protocol.wire.WireValue``)."""
+"""A value msgpack carries: what can travel on the wire (``protocol.wire`` takes it from here)."""
 
 BOT_KINDS = ("random", "heuristic", "search")
 """The bots every game offers, weakest first (the TUI calls them easy, normal and hard)."""

@@ -8,40 +8,82 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
-from rattus_net.kit.numbers import ascii_decimal, ascii_int
-from rattus_net.net.ports import port_arg
+from rattus_net.net.ports import port_arg, seconds_up_to, whole_number
 
 DEFAULT_PORT = 2222
 
 
-def _count(text: str) -> int:
-    value = ascii_int(text)
-    if value is None:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
-    if not 1 <= value <= 10000:
-        raise argparse.ArgumentTypeError("must be 1 to 10000")
-    return value
+_count = whole_number(1, 10000, "a whole number", "must be 1 to 10000")
+_seconds = seconds_up_to(7 * 24 * 3600, "must be more than 0 seconds (and at most a week)")
 
 
-def _seconds(text: str) -> float:
-    value = ascii_decimal(text)
-    if value is None:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds")
-    if not 0 < value <= 7 * 24 * 3600:
-        raise argparse.ArgumentTypeError("must be more than 0 seconds (and at most a week)")
-    return value
+def add_server_options(
+    parser: argparse.ArgumentParser, *, port: int, per_address: str, state_dir: str
+) -> None:
+    """The options ``rattus serve`` and ``rattus web`` share (a server of sessions that each run
+    the TUI for one visitor): the port, the limits, joining by address, preloading and the
+    state folder. ``per_address`` says what is counted per address, ``state_dir`` what the
+    folder holds."""
+    parser.add_argument(
+        "--port", metavar="P", type=port_arg, default=port, help=f"TCP port (default: {port})"
+    )
+    parser.add_argument(
+        "--max-sessions", metavar="N", type=_count, default=16, help="games at once (default: 16)"
+    )
+    parser.add_argument(
+        "--per-address",
+        metavar="N",
+        type=_count,
+        default=20,
+        help=f"{per_address} allowed per address per minute (default: 20)",
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        metavar="S",
+        type=_seconds,
+        default=1800.0,
+        help="close idle sessions (default: 1800 s)",
+    )
+    parser.add_argument(
+        "--allow-join-address",
+        action="store_true",
+        help="let players join a table by a typed HOST:PORT (default: only tables announced "
+        "on the LAN or hosted here, so the server's network cannot be probed)",
+    )
+    parser.add_argument(
+        "--no-preload",
+        action="store_true",
+        help="start every session as a fresh Python (slower and bigger: for comparison)",
+    )
+    parser.add_argument(
+        "--state-dir",
+        metavar="DIR",
+        type=Path,
+        help=f"{state_dir} (default: rattus-net/serve in the user data dir)",
+    )
+
+
+def run_server(command: str, server: Coroutine[Any, Any, None], error: type[Exception]) -> int:
+    """Run ``server`` until interrupted: 0, or 1 with one clear line when it fails with
+    ``error`` (it cannot start: a port taken, a bad key file...)."""
+    import asyncio
+
+    try:
+        asyncio.run(server)
+    except error as exc:
+        print(f"rattus {command}: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def add_serve_parser(sub: Any) -> None:
     """Add ``serve`` to the subcommands (``sub`` is the CLI's subparsers object)."""
     sp = sub.add_parser(
         "serve", help="let people play over SSH with nothing installed (ssh -p 2222 NAME@HOST)"
-    )
-    sp.add_argument(
-        "--port", metavar="P", type=port_arg, default=DEFAULT_PORT, help="TCP port (default: 2222)"
     )
     sp.add_argument(
         "--listen", metavar="ADDR", default="", help="the address to listen on (default: all)"
@@ -56,23 +98,6 @@ def add_serve_parser(sub: Any) -> None:
         "--open",
         action="store_true",
         help="also let people in without a key, by user name alone (nothing is kept for them)",
-    )
-    sp.add_argument(
-        "--max-sessions", metavar="N", type=_count, default=16, help="games at once (default: 16)"
-    )
-    sp.add_argument(
-        "--per-address",
-        metavar="N",
-        type=_count,
-        default=20,
-        help="connections allowed per address per minute (default: 20)",
-    )
-    sp.add_argument(
-        "--idle-timeout",
-        metavar="S",
-        type=_seconds,
-        default=1800.0,
-        help="close idle sessions (default: 1800 s)",
     )
     sp.add_argument(
         "--login-timeout",
@@ -95,30 +120,16 @@ def add_serve_parser(sub: Any) -> None:
         default=2,
         help="games one key may have running at once (default: 2)",
     )
-    sp.add_argument(
-        "--allow-join-address",
-        action="store_true",
-        help="let players join a table by a typed HOST:PORT (default: only tables announced "
-        "on the LAN or hosted here, so the server's network cannot be probed)",
-    )
-    sp.add_argument(
-        "--no-preload",
-        action="store_true",
-        help="start every session as a fresh Python (slower and bigger: for comparison)",
-    )
-    sp.add_argument(
-        "--state-dir",
-        metavar="DIR",
-        type=Path,
-        help="host key, names and players' folders (default: rattus-net/serve in the user "
-        "data dir)",
+    add_server_options(
+        sp,
+        port=DEFAULT_PORT,
+        per_address="connections",
+        state_dir="host key, names and players' folders",
     )
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the server until interrupted; 1 with a clear line if it cannot start."""
-    import asyncio
-
     from rattus_net.paths import serve_state_dir
     from rattus_net.serve.server import ServeError, ServeOptions, serve
 
@@ -141,9 +152,4 @@ def cmd_serve(args: argparse.Namespace) -> int:
         allow_join_address=args.allow_join_address,
         preload=not args.no_preload,
     )
-    try:
-        asyncio.run(serve(options))
-    except ServeError as exc:
-        print(f"rattus serve: {exc}", file=sys.stderr)
-        return 1
-    return 0
+    return run_server("serve", serve(options), ServeError)

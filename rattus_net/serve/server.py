@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import shutil
-import signal
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -40,8 +39,9 @@ from rattus_net.serve.identity import (
     folder_name,
 )
 from rattus_net.serve.limits import RateLimiter
-from rattus_net.serve.preload import Launcher, PreloadError
+from rattus_net.serve.preload import Launcher
 from rattus_net.serve.records import Answer, answer
+from rattus_net.serve.running import RunningServer, run_until_signal
 from rattus_net.serve.session import (
     GameSession,
     Player,
@@ -83,8 +83,10 @@ class ServeOptions:
     preload: bool = True  # sessions forked from a preloaded parent (False: a fresh Python each)
 
 
-class GameServer(SessionHost):
+class GameServer(SessionHost, RunningServer):
     """The running server: its options, the names file, and the games in progress."""
+
+    name = "serve"
 
     def __init__(self, options: ServeOptions, out: TextIO) -> None:
         self.options = options
@@ -107,18 +109,9 @@ class GameServer(SessionHost):
         self.tables = options.state_dir / "tables"
         self.port = options.port
 
-    def say(self, line: str) -> None:
-        print(line, file=self.out, flush=True)
-
-    def refused(self, address: str, name: str, why: str) -> None:
-        """One line in the server's log for every refusal (the client is told in words too)."""
-        shown = name.encode("ascii", "backslashreplace").decode()[:40]
-        self.say(f"rattus serve: refused {shown!r} from {address}: {why}")
-
     # --- starting and stopping ---------------------------------------------------------------
 
     async def start(self) -> int:
-        """Listen; returns the port (useful when the options asked for port 0)."""
         state = self.options.state_dir
         try:
             state.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -127,10 +120,7 @@ class GameServer(SessionHost):
             key, made = load_or_create_host_key(state / HOST_KEY_FILE)
         except OSError as exc:
             raise ServeError(str(exc)) from None
-        try:
-            await self.launcher.start()
-        except PreloadError as exc:
-            self.say(f"rattus serve: {exc}; every session starts a fresh Python instead")
+        await self.start_launcher()
         self.say(
             f"rattus serve: host key {fingerprint(key)} (ED25519, "
             f"{'new' if made else 'kept'} in {state / HOST_KEY_FILE})"
@@ -162,15 +152,10 @@ class GameServer(SessionHost):
         entry = "key, or user name alone (--open)" if self.options.open else "a public key"
         self.say(f"rattus serve: listening on {where} port {port}; players enter with {entry}")
         self.say(f"rattus serve: play with  ssh -p {port} NAME@THIS-HOST")
-        self.say(
-            "rattus serve: sessions start from a preloaded parent"
-            if self.launcher.preloaded
-            else "rattus serve: every session starts a fresh Python"
-        )
+        self.say_how_sessions_start()
         return port
 
     async def close(self) -> None:
-        """Stop listening and hang up every game (each is saved or journalled as it goes)."""
         if self.acceptor is not None:
             self.acceptor.close()
             await self.acceptor.wait_closed()
@@ -436,14 +421,4 @@ class Gatekeeper(asyncssh.SSHServer):
 
 async def serve(options: ServeOptions, out: TextIO = sys.stdout) -> None:
     """Run the server until SIGINT or SIGTERM; then hang up every game and return."""
-    server = GameServer(options, out)
-    await server.start()
-    loop = asyncio.get_running_loop()
-    stop = asyncio.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    try:
-        await stop.wait()
-    finally:
-        server.say("rattus serve: stopping")
-        await server.close()
+    await run_until_signal(GameServer(options, out))

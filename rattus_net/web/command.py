@@ -12,8 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rattus_net.net.ports import port_arg
-from rattus_net.serve.command import _count, _seconds
+from rattus_net.serve.command import add_server_options, run_server
 
 DEFAULT_PORT = 8000
 LOCAL = ("127.0.0.1", "::1", "localhost")
@@ -23,9 +22,6 @@ def add_web_parser(sub: Any) -> None:
     """Add ``web`` to the subcommands (``sub`` is the CLI's subparsers object)."""
     wp = sub.add_parser(
         "web", help="let people play in a browser with nothing installed (http://HOST:8000/)"
-    )
-    wp.add_argument(
-        "--port", metavar="P", type=port_arg, default=DEFAULT_PORT, help="TCP port (default: 8000)"
     )
     wp.add_argument(
         "--listen",
@@ -45,40 +41,11 @@ def add_web_parser(sub: Any) -> None:
         metavar="NAME",
         help="add NAME to the --players file (asks for the password), then stop",
     )
-    wp.add_argument(
-        "--max-sessions", metavar="N", type=_count, default=16, help="games at once (default: 16)"
-    )
-    wp.add_argument(
-        "--per-address",
-        metavar="N",
-        type=_count,
-        default=20,
-        help="logins and game connections allowed per address per minute (default: 20)",
-    )
-    wp.add_argument(
-        "--idle-timeout",
-        metavar="S",
-        type=_seconds,
-        default=1800.0,
-        help="close idle games (default: 1800 s)",
-    )
-    wp.add_argument(
-        "--allow-join-address",
-        action="store_true",
-        help="let players join a table by a typed HOST:PORT (default: only tables announced "
-        "on the LAN or hosted here)",
-    )
-    wp.add_argument(
-        "--no-preload",
-        action="store_true",
-        help="start every session as a fresh Python (slower and bigger: for comparison)",
-    )
-    wp.add_argument(
-        "--state-dir",
-        metavar="DIR",
-        type=Path,
-        help="players' folders and names, shared with rattus serve (default: rattus-net/serve "
-        "in the user data dir)",
+    add_server_options(
+        wp,
+        port=DEFAULT_PORT,
+        per_address="logins and game connections",
+        state_dir="players' folders and names, shared with rattus serve",
     )
 
 
@@ -112,8 +79,6 @@ def _add_player(args: argparse.Namespace) -> int:
 
 def cmd_web(args: argparse.Namespace) -> int:
     """Add a player, or run the server until interrupted; 1 with a clear line if it cannot."""
-    import asyncio
-
     from rattus_net.paths import serve_state_dir
 
     default_state = serve_state_dir()
@@ -141,9 +106,4 @@ def cmd_web(args: argparse.Namespace) -> int:
         allow_join_address=args.allow_join_address,
         preload=not args.no_preload,
     )
-    try:
-        asyncio.run(serve(options))
-    except WebError as exc:
-        print(f"rattus web: {exc}", file=sys.stderr)
-        return 1
-    return 0
+    return run_server("web", serve(options), WebError)

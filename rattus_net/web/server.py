@@ -56,7 +56,8 @@ from rattus_net.serve.identity import (
     folder_name,
 )
 from rattus_net.serve.limits import RateLimiter
-from rattus_net.serve.preload import Launched, Launcher, PreloadError
+from rattus_net.serve.preload import Launched, Launcher
+from rattus_net.serve.running import RunningServer, run_until_signal
 from rattus_net.serve.session import Player, base_environment, game_environment
 from rattus_net.web import pages
 from rattus_net.web.players import PlayersFile, PlayersFileError
@@ -183,8 +184,10 @@ class GameService(AppService):
             self._stdin.close()
 
 
-class WebServer:
+class WebServer(RunningServer):
     """The running server: its options, the visitors let in, the games in progress."""
+
+    name = "web"
 
     def __init__(self, options: WebOptions, out: TextIO) -> None:
         self.options = options
@@ -207,13 +210,6 @@ class WebServer:
         self.port = options.port
         self._closing: set[asyncio.Task[bool]] = set()  # kept, so they are not collected
 
-    def say(self, line: str) -> None:
-        print(line, file=self.out, flush=True)
-
-    def refused(self, address: str, name: str, why: str) -> None:
-        shown = name.encode("ascii", "backslashreplace").decode()[:40]
-        self.say(f"rattus web: refused {shown!r} from {address}: {why}")
-
     # --- starting and stopping ---------------------------------------------------------------
 
     async def start(self) -> int:
@@ -225,10 +221,7 @@ class WebServer:
             self.tables.mkdir(mode=0o700, exist_ok=True)
         except OSError as exc:
             raise WebError(str(exc)) from None
-        try:
-            await self.launcher.start()
-        except PreloadError as exc:
-            self.say(f"rattus web: {exc}; every session starts a fresh Python instead")
+        await self.start_launcher()
         app = web.Application(client_max_size=64 * 1024)
         app.add_routes(
             [
@@ -259,11 +252,7 @@ class WebServer:
         self.say(f"rattus web: listening on {listen} port {self.port}; {who} may enter")
         host = f"[{listen}]" if ":" in listen else listen
         self.say(f"rattus web: play at  http://{host}:{self.port}/")
-        self.say(
-            "rattus web: sessions start from a preloaded parent"
-            if self.launcher.preloaded
-            else "rattus web: every session starts a fresh Python"
-        )
+        self.say_how_sessions_start()
         return self.port
 
     async def close(self) -> None:
@@ -547,14 +536,4 @@ def _size(value: object, default: int) -> int:
 
 async def serve(options: WebOptions, out: TextIO = sys.stdout) -> None:
     """Run the server until SIGINT or SIGTERM; then close every game and return."""
-    server = WebServer(options, out)
-    await server.start()
-    loop = asyncio.get_running_loop()
-    stop = asyncio.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    try:
-        await stop.wait()
-    finally:
-        server.say("rattus web: stopping")
-        await server.close()
+    await run_until_signal(WebServer(options, out))

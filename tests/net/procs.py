@@ -14,7 +14,9 @@ from pathlib import Path
 from protocol.record import verify_record
 
 GAME_LINE = re.compile(r"^game ([0-9a-f]{64}) started")
+Popen = subprocess.Popen[str]
 RECORD_LINE = re.compile(r"record: (\S+)$")
+OPEN_LINE = re.compile(r"open on port (\d+)")
 
 
 def free_port() -> int:
@@ -34,7 +36,7 @@ def rattus(args: Sequence[str]) -> list[str]:
     return [sys.executable, "-m", "rattus_net", *args]
 
 
-def spawn(args: Sequence[str], data: Path) -> subprocess.Popen[str]:
+def spawn(args: Sequence[str], data: Path) -> Popen:
     return subprocess.Popen(
         rattus(args),
         env=env_for(data),
@@ -43,6 +45,69 @@ def spawn(args: Sequence[str], data: Path) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def host_table(name: str, players: int, data: Path, *extra: str) -> tuple[Popen, int]:
+    """A `rattus host` with a random bot on a free loopback port, not advertised, once it
+    listens; returns it and its port."""
+    port = free_port()
+    host = spawn(
+        ["host", "--name", name, "--players", str(players), "--port", str(port),
+         "--bot", "random", "--no-advertise", *extra],
+        data,
+    )  # fmt: skip
+    assert read_line(host, OPEN_LINE, 20) == str(port)
+    return host, port
+
+
+def join_table(port: int, data: Path, *extra: str) -> Popen:
+    """A `rattus join` with a random bot to the table on loopback ``port``."""
+    return spawn(["join", f"127.0.0.1:{port}", "--bot", "random", *extra], data)
+
+
+def start_table(tmp: Path, players: int, *extra: str) -> tuple[list[Popen], int]:
+    """A whole table of seeded random bots, each in a data directory of its own under ``tmp``:
+    the host first, then its guests; returns them and the host's port."""
+    host, port = host_table("Table", players, tmp / "h", "--seed", "1", *extra)
+    guests = [join_table(port, tmp / f"g{i}", "--seed", str(i), *extra) for i in range(1, players)]
+    return [host, *guests], port
+
+
+HOST_WITH_A_BOT = """
+import asyncio, sys
+from rattus_net.net import play
+from rattus_net.net.botseats import BotSeats
+from rattus_net.net.lobby import TableOptions
+
+async def main(port, game):
+    bots = BotSeats()  # a bot seat in this process, as a TUI host runs it
+    async def bot():
+        await asyncio.sleep(1.0)
+        await play.join_game(("127.0.0.1", port), bot="random", name="Robo",
+                             say=lambda line: None, hosted_by=0)
+    bots.start(bot())
+    outcome = await play.host_game("Bots", TableOptions(3, game=game), bot="random",
+                                   port=port, advertise=False,
+                                   say=lambda line: print(line, flush=True))
+    print(play.describe(outcome), flush=True)
+
+asyncio.run(main(int(sys.argv[1]), sys.argv[2]))
+"""
+
+
+def host_with_a_bot_seat(game: str, data: Path) -> tuple[Popen, int]:
+    """A process that hosts a table of three of ``game`` and runs one bot seat itself (as a
+    TUI host does), once it listens; returns it and its port."""
+    port = free_port()
+    host = subprocess.Popen(
+        [sys.executable, "-c", HOST_WITH_A_BOT, str(port), game],
+        env=env_for(data),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert read_line(host, OPEN_LINE, 20) == str(port)
+    return host, port
 
 
 def read_line(proc: subprocess.Popen[str], pattern: re.Pattern[str], timeout: float) -> str:
@@ -95,3 +160,8 @@ def assert_same_fair_records(records: Sequence[bytes], players: int) -> None:
     verdict = verify_record(records[0])
     assert verdict.fair, verdict.reason
     assert len(verdict.players) == players
+
+
+def assert_fair_game(results: Sequence[tuple[int, str, str]], players: int) -> None:
+    """Every peer of ``results`` ended well, with one and the same fair record."""
+    assert_same_fair_records(records_of(results), players)

@@ -23,10 +23,17 @@ from pathlib import Path
 from protocol.record import RECORD_LIMITS, RecordFormatError, verify_record
 from protocol.wire import decode_value
 
-from .procs import GAME_LINE, RECORD_LINE, finish, free_port, read_line, spawn
+from .procs import (
+    GAME_LINE,
+    OPEN_LINE,
+    RECORD_LINE,
+    finish,
+    free_port,
+    read_line,
+    spawn,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
-OPEN_LINE = re.compile(r"open on port (\d+)")
 ROUND_TWO = re.compile(r"^round (2)\b")
 
 

@@ -25,32 +25,32 @@ import pytest
 
 from protocol.record import decode_record, verify_record
 
-from .procs import GAME_LINE, RECORD_LINE, env_for, finish, free_port, rattus, read_line, spawn
+from .procs import (
+    GAME_LINE,
+    RECORD_LINE,
+    env_for,
+    finish,
+    host_table,
+    join_table,
+    rattus,
+    read_line,
+    spawn,
+)
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
-OPEN_LINE = re.compile(r"open on port (\d+)")
 STALL = ["--stall-timeout", "2"]
 
 
 def _table(tmp: Path, linger: tuple[str, str, str]) -> tuple[list[subprocess.Popen[str]], str]:
     """Host and two guests (seeded random bots, a 2 s stall timeout); ``linger``: each one's
     ``--linger-after-abort``. Returns the processes and the game id."""
-    port = free_port()
-    host = spawn(
-        ["host", "--name", f"t{port}", "--players", "3", "--port", str(port), "--bot", "random",
-         "--no-advertise", "--seed", "1", *STALL, "--linger-after-abort", linger[0]],
-        tmp / "p0",
-    )  # fmt: skip
-    assert read_line(host, OPEN_LINE, 20) == str(port)
+    host, port = host_table("Abort", 3, tmp / "p0", "--seed", "1", *STALL,
+                            "--linger-after-abort", linger[0])  # fmt: skip
     procs = [host]
     for i in (1, 2):
-        guest = spawn(
-            ["join", f"127.0.0.1:{port}", "--bot", "random", "--seed", str(i), *STALL,
-             "--linger-after-abort", linger[i]],
-            tmp / f"p{i}",
-        )  # fmt: skip
-        procs.append(guest)
+        linger_i = ("--linger-after-abort", linger[i])
+        procs.append(join_table(port, tmp / f"p{i}", "--seed", str(i), *STALL, *linger_i))
     game = {read_line(p, GAME_LINE, 40) for p in procs}
     assert len(game) == 1
     return procs, game.pop()

@@ -10,7 +10,6 @@ arrive together: a guest stopped with SIGSTOP, and a link cut by the userspace r
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 import time
 from pathlib import Path
@@ -18,14 +17,12 @@ from pathlib import Path
 import pytest
 
 from protocol.messages import open_frame
-from protocol.params import GameParams, PeerSecrets
 from protocol.record import decode_record, verify_record
-from rattus_net.games.cartus.config import GameConfig
 from rattus_net.net.node import Outcome, PeerNode, Setup
 from rattus_net.net.pausewatch import PauseWatch
 from rattus_net.net.persist import Journal
-from rattus_net.net.transport import Connection, Listener
 
+from .loopback import ann_and_bob, listeners_for
 from .procs import free_port
 from .splits import Result, Split, run
 
@@ -33,20 +30,9 @@ pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
 
 async def _cut_and_heal(tmp_path: Path) -> tuple[list[Outcome], list[PeerNode], list[int]]:
-    masters = [os.urandom(32) for _ in range(2)]
-    identities = tuple(PeerSecrets(m).identity().public for m in masters)
-    params = GameParams(GameConfig(("Ann", "Bob")), identities, os.urandom(32))
+    masters, params = ann_and_bob()
     nodes: dict[int, PeerNode] = {}
-    listeners, ports = [], []
-    for seat in range(2):
-
-        async def on_link(conn: Connection, seat: int = seat) -> None:
-            await nodes[seat].accept(conn)
-
-        listener = Listener(on_link, max_connections=8)
-        ports.append(await listener.start("127.0.0.1", 0))
-        listeners.append(listener)
-    addresses = tuple(("127.0.0.1", port) for port in ports)
+    listeners, addresses = await listeners_for(nodes, 2)
     for seat in range(2):
         setup = Setup(params, seat, masters[seat], addresses, "T", "random", seat + 1)
         nodes[seat] = PeerNode.create(

@@ -10,8 +10,6 @@ import os
 import re
 import signal
 import socket
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,47 +17,24 @@ import pytest
 from .procs import (
     GAME_LINE,
     RECORD_LINE,
+    assert_fair_game,
     assert_same_fair_records,
-    env_for,
     finish,
-    free_port,
+    host_with_a_bot_seat,
+    join_table,
     read_line,
     records_of,
     spawn,
+    start_table,
 )
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
-OPEN_LINE = re.compile(r"open on port (\d+)")
-
-HOST_WITH_A_BOT = """
-import asyncio, sys
-from rattus_net.net import play
-from rattus_net.net.botseats import BotSeats
-from rattus_net.net.lobby import TableOptions
-
-async def main(port):
-    bots = BotSeats()  # a bot seat in this process, as a TUI host runs it
-    async def bot():
-        await asyncio.sleep(1.0)
-        await play.join_game(("127.0.0.1", port), bot="random", name="Robo",
-                             say=lambda line: None, hosted_by=0)
-    bots.start(bot())
-    outcome = await play.host_game("Bots", TableOptions(3), bot="random", port=port,
-                                   advertise=False, say=lambda line: print(line, flush=True))
-    print(play.describe(outcome), flush=True)
-
-asyncio.run(main(int(sys.argv[1])))
-"""
-
 
 def test_the_bot_seats_a_process_hosted_come_back_with_it(tmp_path: Path) -> None:
-    port = free_port()
     data = tmp_path / "h"
-    host = subprocess.Popen([sys.executable, "-c", HOST_WITH_A_BOT, str(port)], env=env_for(data),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
-    assert read_line(host, OPEN_LINE, 20) == str(port)
-    guest = spawn(["join", f"127.0.0.1:{port}", "--bot", "random", "--seed", "2"], tmp_path / "g")
+    host, port = host_with_a_bot_seat("", data)
+    guest = join_table(port, tmp_path / "g", "--seed", "2")
     game = {read_line(p, GAME_LINE, 40) for p in (host, guest)}.pop()
     read_line(host, re.compile(r"^(round 4) of 9$"), 90)
     os.kill(host.pid, signal.SIGKILL)  # the host and its bot seat are gone
@@ -85,13 +60,7 @@ def seat_of(data: Path, game: str) -> tuple[int, int]:
 
 
 def test_a_resumed_peer_whose_port_is_taken_listens_on_another(tmp_path: Path) -> None:
-    port = free_port()
-    host = spawn(["host", "--name", "Port", "--players", "3", "--port", str(port), "--bot",
-                  "random", "--no-advertise", "--seed", "1"], tmp_path / "h")  # fmt: skip
-    assert read_line(host, OPEN_LINE, 20) == str(port)
-    guests = [spawn(["join", f"127.0.0.1:{port}", "--bot", "random", "--seed", str(i)],
-                    tmp_path / f"g{i}") for i in (1, 2)]  # fmt: skip
-    procs = [host, *guests]
+    procs, _ = start_table(tmp_path, 3)
     game = {read_line(p, GAME_LINE, 40) for p in procs}.pop()
     # the victim: seat 2 of 3, whom seat 3 dials at its port
     victim = next(i for i in (1, 2) if seat_of(tmp_path / f"g{i}", game)[0] == 1)
@@ -113,7 +82,7 @@ def test_a_resumed_peer_whose_port_is_taken_listens_on_another(tmp_path: Path) -
     moved = re.search(r"[Pp]ort (\d+) was taken: listening on port (\d+)", out)
     assert moved and int(moved.group(1)) == taken, out
     assert seat_of(tmp_path / f"g{victim}", game)[1] == int(moved.group(2))
-    assert_same_fair_records(records_of(results), 3)
+    assert_fair_game(results, 3)
     # resumed once more, the game over and the others gone: it ends at once (no lingering)
     again = spawn(["resume", game], tmp_path / f"g{victim}")
     [(rc, out, err)] = finish([again], 10)

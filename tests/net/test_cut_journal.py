@@ -19,8 +19,14 @@ import pytest
 from rattus_net.net.node import PeerNode
 from rattus_net.net.persist import Journal
 
-from .procs import GAME_LINE, assert_same_fair_records, finish, read_line, records_of, spawn
-from .test_games import start_table
+from .procs import (
+    GAME_LINE,
+    assert_fair_game,
+    finish,
+    read_line,
+    spawn,
+    start_table,
+)
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
@@ -94,4 +100,4 @@ def test_a_move_cut_from_the_journal_after_it_was_sent_is_recovered_from_the_oth
     assert "was recovered from the other peers" in out, out
     for _, peer_out, err in results:
         assert "equivocation" not in peer_out + err and "Traceback" not in err, err[-1500:]
-    assert_same_fair_records(records_of(results), players)
+    assert_fair_game(results, players)

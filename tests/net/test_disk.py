@@ -15,19 +15,16 @@ import pytest
 
 from .procs import (
     GAME_LINE,
-    assert_same_fair_records,
+    assert_fair_game,
     env_for,
     finish,
-    free_port,
+    host_table,
+    join_table,
     rattus,
     read_line,
-    records_of,
-    spawn,
 )
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
-
-OPEN_LINE = re.compile(r"open on port (\d+)")
 
 
 def on_tmpfs(data: Path, options: str, argv: list[str]) -> subprocess.Popen[str]:
@@ -48,10 +45,7 @@ def _needs_unshare() -> None:
 
 
 def test_a_full_or_read_only_disk_is_refused_before_sitting_down(tmp_path: Path) -> None:
-    port = free_port()
-    host = spawn(["host", "--name", "Disk", "--players", "2", "--port", str(port), "--bot",
-                  "random", "--no-advertise"], tmp_path / "h")  # fmt: skip
-    assert read_line(host, OPEN_LINE, 20) == str(port)
+    host, port = host_table("Disk", 2, tmp_path / "h")
     join = rattus(["join", f"127.0.0.1:{port}", "--bot", "random"])
     full = on_tmpfs(tmp_path / "full", "size=1m", join)
     ro = on_tmpfs(tmp_path / "ro", "size=16m,ro", join)
@@ -60,17 +54,14 @@ def test_a_full_or_read_only_disk_is_refused_before_sitting_down(tmp_path: Path)
         assert proc.returncode == 1, (out, err)
         assert words in err and ("RATTUS_DATA_DIR" in err or "free some space" in err), err
         assert "Traceback" not in err and "game" not in out
-    guest = spawn(["join", f"127.0.0.1:{port}", "--bot", "random"], tmp_path / "g")
-    assert_same_fair_records(records_of(finish([host, guest], 120)), 2)  # the table was fine
+    guest = join_table(port, tmp_path / "g")
+    assert_fair_game(finish([host, guest], 120), 2)  # the table was fine
 
 
 def test_a_disk_that_fills_during_the_game_names_the_file_and_the_way_back(
     tmp_path: Path,
 ) -> None:
-    port = free_port()
-    host = spawn(["host", "--name", "Full", "--players", "2", "--port", str(port), "--bot",
-                  "random", "--no-advertise", "--stall-timeout", "5"], tmp_path / "h")  # fmt: skip
-    assert read_line(host, OPEN_LINE, 20) == str(port)
+    host, port = host_table("Full", 2, tmp_path / "h", "--stall-timeout", "5")
     data = tmp_path / "g"
     guest = on_tmpfs(data, "size=12m", rattus(["join", f"127.0.0.1:{port}", "--bot", "random"]))
     read_line(guest, GAME_LINE, 30)

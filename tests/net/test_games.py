@@ -20,42 +20,21 @@ from rattus_net.net.transport import MAGIC
 
 from .procs import (
     GAME_LINE,
-    assert_same_fair_records,
+    assert_fair_game,
     finish,
-    free_port,
     read_line,
-    records_of,
     spawn,
+    start_table,
 )
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
-
-OPEN_LINE = re.compile(r"open on port (\d+)")
-
-
-def start_table(tmp: Path, players: int, *extra: str) -> tuple[list, int]:
-    port = free_port()
-    host = spawn(
-        ["host", "--name", f"t{port}", "--players", str(players), "--port", str(port),
-         "--bot", "random", "--no-advertise", "--seed", "1", *extra],
-        tmp / "h",
-    )  # fmt: skip
-    assert read_line(host, OPEN_LINE, 20) == str(port)
-    guests = [
-        spawn(
-            ["join", f"127.0.0.1:{port}", "--bot", "random", "--seed", str(i), *extra],
-            tmp / f"g{i}",
-        )
-        for i in range(1, players)
-    ]
-    return [host, *guests], port
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_separate_processes_play_a_whole_game(tmp_path: Path, players: int) -> None:
     procs, _ = start_table(tmp_path, players)
     results = finish(procs, 150)
-    assert_same_fair_records(records_of(results), players)
+    assert_fair_game(results, players)
 
 
 def journal_size(data: Path, game: str) -> int:
@@ -102,7 +81,7 @@ def test_a_killed_peer_resumes_and_the_game_completes(
     for i, (_, out, _) in enumerate(results):
         if i != victim:  # the others saw it go and come back
             assert "dropped off the table" in out and "is back at the table." in out, out
-    assert_same_fair_records(records_of(results), 3)
+    assert_fair_game(results, 3)
 
 
 def test_a_peer_that_never_comes_back_is_blamed_in_a_signed_record(tmp_path: Path) -> None:
@@ -160,4 +139,4 @@ def test_garbage_on_the_hosts_port_does_not_disturb_the_game(tmp_path: Path) -> 
     read_line(procs[0], GAME_LINE, 30)
     asyncio.run(attack(port, 4.0))
     results = finish(procs, 120)
-    assert_same_fair_records(records_of(results), 2)
+    assert_fair_game(results, 2)

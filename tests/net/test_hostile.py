@@ -22,17 +22,16 @@ from rattus_net.net.transport import MAGIC, Connection, TransportLimits
 
 from .procs import (
     GAME_LINE,
-    assert_same_fair_records,
+    assert_fair_game,
     finish,
-    free_port,
+    host_table,
+    join_table,
     read_line,
-    records_of,
     spawn,
 )
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
-OPEN_LINE = re.compile(r"open on port (\d+)")
 PREAMBLE = struct.pack(">4sH", MAGIC, PROTOCOL_VERSION)
 LIMITS = TransportLimits(connect_timeout=5.0, idle_timeout=30.0, keepalive=2.0)
 
@@ -128,15 +127,10 @@ async def flood(port: int, stop: asyncio.Event) -> None:
 
 
 def test_strangers_cannot_hurt_a_table(tmp_path: Path) -> None:
-    port = free_port()
     data = tmp_path / "d"
-    host = spawn(["host", "--name", "Den", "--players", "3", "--port", str(port), "--bot",
-                  "random", "--no-advertise", "--seed", "1", "--stall-timeout", "30"],
-                 data)  # fmt: skip
-    assert read_line(host, OPEN_LINE, 20) == str(port)
+    host, port = host_table("Den", 3, data, "--seed", "1", "--stall-timeout", "30")
     asyncio.run(idlers_are_closed(port))
-    guests = [spawn(["join", f"127.0.0.1:{port}", "--bot", "random", "--seed", str(i)], data)
-              for i in (1, 2)]  # fmt: skip
+    guests = [join_table(port, data, "--seed", str(i)) for i in (1, 2)]
     procs = [host, *guests]
     game = {read_line(p, GAME_LINE, 30) for p in procs}.pop()
     read_line(host, re.compile(r"^(round 2) of 9$"), 60)
@@ -164,7 +158,7 @@ def test_strangers_cannot_hurt_a_table(tmp_path: Path) -> None:
 
     asyncio.run(resume_under_flood())
     results = finish(procs, 150)
-    assert_same_fair_records(records_of(results), 3)
+    assert_fair_game(results, 3)
     out, err = results[0][1], results[0][2]
     drops = [line for line in out.splitlines() if line.startswith("dropped")]
     print("\n".join(drops))
@@ -200,10 +194,7 @@ def test_idle_connections_from_the_guests_own_address_never_keep_them_out(
     127.0.0.1: the host makes room from the connections that have said nothing (before, one
     address's six slots were full and every guest was refused at once, and `rattus join` gave
     up), and the game is played to its end."""
-    port = free_port()
-    host = spawn(["host", "--name", "Flood", "--players", "3", "--port", str(port), "--bot",
-                  "random", "--no-advertise", "--seed", "1"], tmp_path / "h")  # fmt: skip
-    assert read_line(host, OPEN_LINE, 20) == str(port)
+    host, port = host_table("Flood", 3, tmp_path / "h", "--seed", "1")
     opened = [0]
     procs = [host]
 
@@ -212,8 +203,7 @@ def test_idle_connections_from_the_guests_own_address_never_keep_them_out(
         flooding = asyncio.ensure_future(idle_flood(port, 200, stop, opened))
         await asyncio.sleep(2.0)
         for i in (1, 2):
-            join = ["join", f"127.0.0.1:{port}", "--bot", "random", "--seed", str(i)]
-            procs.append(spawn(join, tmp_path / f"g{i}"))
+            procs.append(join_table(port, tmp_path / f"g{i}", "--seed", str(i)))
         while any(p.poll() is None for p in procs) and host.poll() is None:
             await asyncio.sleep(0.5)
             if all(p.poll() is not None for p in procs[1:]):
@@ -225,5 +215,5 @@ def test_idle_connections_from_the_guests_own_address_never_keep_them_out(
     results = finish(procs, 150)
     print(f"idle connections opened from 127.0.0.1 meanwhile: {opened[0]}")
     assert opened[0] >= 200
-    assert_same_fair_records(records_of(results), 3)
+    assert_fair_game(results, 3)
     assert all("Traceback" not in err for _, _, err in results)

@@ -24,11 +24,16 @@ import pytest
 from protocol.wire import PROTOCOL_VERSION
 
 from .netns import NetnsLab, netns_available
-from .procs import assert_same_fair_records, env_for, finish, rattus, read_line, records_of
+from .procs import (
+    OPEN_LINE,
+    assert_fair_game,
+    env_for,
+    finish,
+    rattus,
+    read_line,
+)
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
-
-OPEN_LINE = re.compile(r"open on port (\d+)")
 
 
 @pytest.fixture
@@ -124,7 +129,7 @@ def test_a_table_found_with_zeroconf_is_played_across_namespaces(
         for i in (1, 2)
     ]
     results = finish([host, *guests], 150)
-    assert_same_fair_records(records_of(results), 3)
+    assert_fair_game(results, 3)
 
 
 def test_a_browser_drops_a_table_whose_host_vanished(lab: NetnsLab, tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from protocol.crypto.identity import Identity
 from protocol.errors import DecodeError
 from rattus_net import cli
 from rattus_net.kit.cells import cells, fit, pad
+from rattus_net.kit.interface import WireValue
 from rattus_net.net.lobby import LobbyCore, LobbyRefusal, LobbyState, TableOptions, sit_message
 from rattus_net.net.names import MAX_NAME, BadName, check_name
 
@@ -31,6 +32,17 @@ BAD = {
     "braille blank": ("Bob\u2800", "invisible character U+2800"),
     "too wide": ("名" * 13, "26 cells wide on a terminal; at most 24"),
 }
+
+
+def _first_seat_named(core: LobbyCore, name: str) -> WireValue:
+    """The table's state as it travels, with the first seat's name changed to ``name`` on the
+    way (as a host that sends what it likes would)."""
+    wire = core.state.to_wire()
+    assert isinstance(wire, dict) and isinstance(wire["seats"], list)
+    seat = wire["seats"][0]
+    assert isinstance(seat, dict)
+    seat["name"] = name
+    return wire
 
 
 @pytest.mark.parametrize("case", list(BAD), ids=list(BAD))
@@ -75,14 +87,9 @@ def test_the_lobby_refuses_bad_names_from_guests_and_hosts() -> None:
     with pytest.raises(LobbyRefusal, match="newline"):
         core.handle(guest.public, "10.0.0.2", sit_message("a\nb", 4000))
     core.handle(guest.public, "10.0.0.2", sit_message("Gus", 4000))
-    wire = core.state.to_wire()
-    assert LobbyState.from_wire(wire).table == "a.b.c"
-    assert isinstance(wire, dict) and isinstance(wire["seats"], list)
-    seat = wire["seats"][0]
-    assert isinstance(seat, dict)
-    seat["name"] = "evil\x1b]0;title\x07"
+    assert LobbyState.from_wire(core.state.to_wire()).table == "a.b.c"
     with pytest.raises(DecodeError, match="escape character"):
-        LobbyState.from_wire(wire)
+        LobbyState.from_wire(_first_seat_named(core, "evil\x1b]0;title\x07"))
     with pytest.raises(LobbyRefusal, match="table name"):
         LobbyCore.open("bad\ttable", host.public, TableOptions(players=2))
 
@@ -110,13 +117,8 @@ def test_a_name_from_a_peer_must_already_be_normal() -> None:
     host = Identity.generate(os.urandom)
     core = LobbyCore.open("T", host.public, TableOptions(players=2))
     core.handle(Identity.generate(os.urandom).public, "10.0.0.2", sit_message("Bob", 4000))
-    wire = core.state.to_wire()
-    assert isinstance(wire, dict) and isinstance(wire["seats"], list)
-    seat = wire["seats"][0]
-    assert isinstance(seat, dict)
-    seat["name"] = "Ｂｏｂ"
     with pytest.raises(DecodeError, match="normal form"):
-        LobbyState.from_wire(wire)
+        LobbyState.from_wire(_first_seat_named(core, "Ｂｏｂ"))
 
 
 def test_columns_are_padded_by_terminal_cells() -> None:

@@ -16,34 +16,22 @@ from rattus_net.net.persist import Journal, SeatBusy, seat_dir
 
 from .procs import (
     GAME_LINE,
-    assert_same_fair_records,
+    assert_fair_game,
     env_for,
     finish,
-    free_port,
+    host_table,
+    join_table,
     rattus,
     read_line,
-    records_of,
     spawn,
 )
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
-OPEN_LINE = re.compile(r"open on port (\d+)")
-
 
 def start_three(data: Path) -> list[subprocess.Popen[str]]:
-    port = free_port()
-    host = spawn(
-        ["host", "--name", "Shared", "--players", "3", "--port", str(port), "--bot", "random",
-         "--no-advertise", "--seed", "1"],
-        data,
-    )  # fmt: skip
-    assert read_line(host, OPEN_LINE, 20) == str(port)
-    guests = [
-        spawn(["join", f"127.0.0.1:{port}", "--bot", "random", "--seed", str(i)], data)
-        for i in (1, 2)
-    ]
-    return [host, *guests]
+    host, port = host_table("Shared", 3, data, "--seed", "1")
+    return [host, *(join_table(port, data, "--seed", str(i)) for i in (1, 2))]
 
 
 def test_three_peers_from_one_data_directory_play_and_a_killed_guest_resumes(
@@ -78,7 +66,7 @@ def test_three_peers_from_one_data_directory_play_and_a_killed_guest_resumes(
     procs[2] = spawn(["resume", f"cartus-{game}"], data)
     results = finish(procs, 150)
     assert f"resumed at seat {seat.group(1)}" in results[2][1]
-    assert_same_fair_records(records_of(results), 3)
+    assert_fair_game(results, 3)
     assert len({seat_dir(game, s, data) for s in range(3)}) == 3
     # every seat here is over: `rattus resume GAME` says so with the verdict, as it does for
     # a game of one seat per data directory (not "choose one with --seat N")

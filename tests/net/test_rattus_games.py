@@ -9,7 +9,6 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -21,16 +20,18 @@ from rattus_net.games.rattus.record import RattusRecord
 from .procs import (
     GAME_LINE,
     RECORD_LINE,
+    assert_fair_game,
     assert_same_fair_records,
-    env_for,
     finish,
-    free_port,
+    host_table,
+    host_with_a_bot_seat,
+    join_table,
     rattus,
     read_line,
     records_of,
     spawn,
+    start_table,
 )
-from .test_games import start_table
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
@@ -45,7 +46,7 @@ def round_line(n: int) -> re.Pattern[str]:
 def test_separate_processes_play_a_whole_rattus_game(tmp_path: Path, players: int) -> None:
     procs, _ = start_table(tmp_path, players, *RATTUS)
     results = finish(procs, 120)
-    assert_same_fair_records(records_of(results), players)
+    assert_fair_game(results, players)
     for _, out, _ in results:
         assert "round 1 (rat supply:" in out
     verdict = verify_record(records_of(results)[0])
@@ -71,7 +72,7 @@ def test_a_killed_rattus_guest_resumes_and_the_game_completes(tmp_path: Path) ->
     for i, (_, out, _) in enumerate(results):
         if i != victim:  # the others saw it go and come back
             assert "dropped off the table" in out and "is back at the table." in out, out
-    assert_same_fair_records(records_of(results), 3)
+    assert_fair_game(results, 3)
 
 
 def test_a_rattus_peer_that_never_comes_back_is_blamed_in_a_signed_record(
@@ -100,42 +101,10 @@ def records_of_aborted(results: list[tuple[int, str, str]]) -> list[bytes]:
     ]
 
 
-HOST_WITH_A_RATTUS_BOT = """
-import asyncio, sys
-from rattus_net.net import play
-from rattus_net.net.botseats import BotSeats
-from rattus_net.net.lobby import TableOptions
-
-async def main(port):
-    bots = BotSeats()  # a bot seat in this process, as a TUI host runs it
-    async def bot():
-        await asyncio.sleep(1.0)
-        await play.join_game(("127.0.0.1", port), bot="random", name="Robo",
-                             say=lambda line: None, hosted_by=0)
-    bots.start(bot())
-    outcome = await play.host_game("Bots", TableOptions(3, game="rattus"), bot="random",
-                                   port=port, advertise=False,
-                                   say=lambda line: print(line, flush=True))
-    print(play.describe(outcome), flush=True)
-
-asyncio.run(main(int(sys.argv[1])))
-"""
-
-
 def test_a_hosted_rattus_bot_seat_plays_and_comes_back_with_its_host(tmp_path: Path) -> None:
-    port = free_port()
     data = tmp_path / "h"
-    host = subprocess.Popen(
-        [sys.executable, "-c", HOST_WITH_A_RATTUS_BOT, str(port)],
-        env=env_for(data),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert read_line(host, re.compile(r"open on port (\d+)"), 20) == str(port)
-    guest = spawn(
-        ["join", f"127.0.0.1:{port}", "--game", "rattus", "--bot", "random"], tmp_path / "g"
-    )
+    host, port = host_with_a_bot_seat("rattus", data)
+    guest = join_table(port, tmp_path / "g", *RATTUS)
     game = {read_line(p, GAME_LINE, 40) for p in (host, guest)}.pop()
     read_line(host, round_line(2), 60)
     os.kill(host.pid, signal.SIGKILL)  # the host and its bot seat are gone
@@ -154,17 +123,9 @@ def test_a_hosted_rattus_bot_seat_plays_and_comes_back_with_its_host(tmp_path: P
 def test_a_guest_that_wants_another_game_leaves_a_rattus_table_in_one_line(
     tmp_path: Path,
 ) -> None:
-    port = free_port()
-    host = spawn(
-        ["host", "--game", "rattus", "--name", "Board", "--players", "2", "--port", str(port),
-         "--bot", "random", "--no-advertise"],
-        tmp_path / "h",
-    )  # fmt: skip
+    host, port = host_table("Board", 2, tmp_path / "h", *RATTUS)
     try:
-        assert read_line(host, re.compile(r"open on port (\d+)"), 20) == str(port)
-        guest = spawn(
-            ["join", f"127.0.0.1:{port}", "--game", "cartus", "--bot", "random"], tmp_path / "g"
-        )
+        guest = join_table(port, tmp_path / "g", "--game", "cartus")
         [(rc, out, err)] = finish([guest], 30)
         assert rc == 1 and out == ""
         assert err == "rattus join: table 'Board' plays Rattus, not Rattus Cartus\n"

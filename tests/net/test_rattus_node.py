@@ -18,21 +18,13 @@ from rattus_net.games.rattus.loader import default_components
 from rattus_net.games.rattus.moves import parse_move
 from rattus_net.net.node import Outcome, PeerNode, Setup
 from rattus_net.net.persist import Journal, game_of
-from rattus_net.net.transport import Connection, Listener
+
+from .loopback import listeners_for
 
 
 async def _play(tmp_path: Path, params: GameParams, masters: list[bytes]) -> list[Outcome]:
     nodes: dict[int, PeerNode] = {}
-    listeners = []
-    for seat in range(2):
-
-        async def on_link(conn: Connection, seat: int = seat) -> None:
-            await nodes[seat].accept(conn)
-
-        listener = Listener(on_link, max_connections=8)
-        await listener.start("127.0.0.1", 0)
-        listeners.append(listener)
-    addresses = tuple(("127.0.0.1", listener.port) for listener in listeners)
+    listeners, addresses = await listeners_for(nodes, 2)
     for seat in range(2):
         setup = Setup(params, seat, masters[seat], addresses, "T", "random", 7 + seat)
         nodes[seat] = PeerNode.create(setup, tmp_path / f"seat{seat}", linger=1.0)

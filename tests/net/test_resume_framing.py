@@ -36,10 +36,16 @@ from rattus_net.net.persist import Journal
 from rattus_net.net.recovery import DECIDE, Recovery
 
 from .framing import HONEST, LIAR, RESUMED, framing
-from .procs import GAME_LINE, env_for, finish, read_line, spawn
+from .procs import (
+    GAME_LINE,
+    env_for,
+    finish,
+    read_line,
+    spawn,
+    start_table,
+)
 from .splits import ROOT
 from .test_cut_journal import record_offsets
-from .test_games import start_table
 
 
 def test_answering_the_second_version_at_once_would_frame_the_honest_peer() -> None:

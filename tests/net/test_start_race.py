@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -30,19 +29,17 @@ from rattus_net.net.transport import TransportLimits, connect, encode_frame
 
 from .procs import (
     GAME_LINE,
-    assert_same_fair_records,
+    assert_fair_game,
     finish,
     free_port,
-    read_line,
-    records_of,
-    spawn,
+    host_table,
+    join_table,
 )
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
 FAST = TransportLimits(connect_timeout=2.0, idle_timeout=5.0, keepalive=0.5, write_timeout=2.0)
 ROOT = Path(__file__).resolve().parents[2]
-OPEN_LINE = re.compile(r"open on port (\d+)")
 
 
 def relay(listen: int, target: int, delay: float) -> subprocess.Popen[str]:
@@ -65,22 +62,18 @@ def relay_stats(proc: subprocess.Popen[str]) -> dict[str, float]:
 def test_every_seated_guest_starts_over_delayed_links(
     tmp_path: Path, delays: tuple[float, float]
 ) -> None:
-    port = free_port()
-    host = spawn(["host", "--name", "Slow", "--players", "3", "--port", str(port), "--bot",
-                  "random", "--no-advertise", "--seed", "1"], tmp_path)  # fmt: skip
-    assert read_line(host, OPEN_LINE, 20) == str(port)
+    host, port = host_table("Slow", 3, tmp_path, "--seed", "1")
     relays, guests = [], []
     for i, delay in enumerate(delays, start=1):
         front = free_port()
         relays.append(relay(front, port, delay))
-        guests.append(spawn(["join", f"127.0.0.1:{front}", "--bot", "random", "--seed", str(i)],
-                            tmp_path))  # fmt: skip
+        guests.append(join_table(front, tmp_path, "--seed", str(i)))
     procs = [host, *guests]
     results = finish(procs, 150)
     for _, out, err in results:
         assert "has started" not in err, err
         assert any(GAME_LINE.search(line) for line in out.splitlines()), out
-    assert_same_fair_records(records_of(results), 3)
+    assert_fair_game(results, 3)
     for proc, delay in zip(relays, delays, strict=True):
         stats = relay_stats(proc)  # the fault was applied: every lobby chunk came late
         assert stats["chunks"] > 3 and stats["min_delay"] >= delay, stats

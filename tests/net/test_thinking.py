@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import time
 from pathlib import Path
 
 import pytest
 
-from protocol.params import GameParams, PeerSecrets
-from rattus_net.games.cartus.config import GameConfig
 from rattus_net.games.cartus.moves import Move
 from rattus_net.games.cartus.view import PlayerView
 from rattus_net.net.node import Outcome, PeerNode, Setup
-from rattus_net.net.transport import Connection, Listener
+from rattus_net.net.transport import Listener
+
+from .loopback import ann_and_bob, listeners_for
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
@@ -31,21 +30,9 @@ async def _ann_and_thinking_bob(
 ) -> tuple[list[PeerNode], list[Listener], asyncio.Event]:
     """Two peer nodes on loopback listeners; Bob's player, once asked, thinks forever (the
     returned event is set when he starts). Bob moves first."""
-    masters = [os.urandom(32) for _ in range(2)]
-    identities = tuple(PeerSecrets(m).identity().public for m in masters)
-    params = GameParams(GameConfig(("Ann", "Bob"), first_player=1), identities, os.urandom(32))
+    masters, params = ann_and_bob(first_player=1)
     nodes: dict[int, PeerNode] = {}
-    listeners = []
-    ports = []
-    for seat in range(2):
-
-        async def on_link(conn: Connection, seat: int = seat) -> None:
-            await nodes[seat].accept(conn)
-
-        listener = Listener(on_link, max_connections=8)
-        ports.append(await listener.start("127.0.0.1", 0))
-        listeners.append(listener)
-    addresses = tuple(("127.0.0.1", port) for port in ports)
+    listeners, addresses = await listeners_for(nodes, 2)
     thinking = asyncio.Event()
 
     async def bob_thinks_forever(view: PlayerView) -> Move:

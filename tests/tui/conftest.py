@@ -13,13 +13,20 @@ from savewrites import writes
 __all__ = ["writes"]  # (the offline save's writes, watched: a fixture)
 
 
+def _own_dir(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> Path:
+    """A fresh folder named by ``kind`` in ``RATTUS_<KIND>_DIR`` for the test."""
+    path = tmp_path_factory.mktemp(kind)
+    monkeypatch.setenv(f"RATTUS_{kind.upper()}_DIR", str(path))
+    return path
+
+
 @pytest.fixture(autouse=True)
 def _own_data_dir(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Path:
-    path = tmp_path_factory.mktemp("data")
-    monkeypatch.setenv("RATTUS_DATA_DIR", str(path))
-    return path
+    return _own_dir(tmp_path_factory, monkeypatch, "data")
 
 
 @pytest.fixture(autouse=True)
@@ -27,9 +34,7 @@ def _own_config_dir(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Path:
     """Nor the settings (name, colour, bot level, last options) of the person running them."""
-    path = tmp_path_factory.mktemp("config")
-    monkeypatch.setenv("RATTUS_CONFIG_DIR", str(path))
-    return path
+    return _own_dir(tmp_path_factory, monkeypatch, "config")
 
 
 @pytest.fixture(autouse=True)

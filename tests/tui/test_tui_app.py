@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Static
-from tui_helpers import cartus_table, controller_at, play_to_end, sync
+from tui_helpers import cartus_table, controller_at, opened, play_to_end, showing, sync
 
 from rattus_net.games.cartus.config import BuildingSelection
 from rattus_net.games.cartus.moves import DecisionKind, Enter
@@ -28,8 +28,7 @@ async def test_whole_game_through_the_ui(
     players: int, seed: int, buildings: BuildingSelection
 ) -> None:
     app = RattusNetApp(table=cartus_table(players, seed, buildings=buildings, advance=False))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         seen = await play_to_end(pilot, app, seed)
         assert {"supply", "enter"} <= seen
         screen = app.screen
@@ -46,8 +45,7 @@ async def test_whole_game_through_the_ui(
 @sync
 async def test_menu_starts_a_game_with_its_settings() -> None:
     app = RattusNetApp(seed=5)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         assert isinstance(app.screen, MenuScreen)
         # players: 3 -> 5 (capped), buildings: first game -> random buildings
         await pilot.press("down", "right", "right", "right", "down", "down", "right")
@@ -74,10 +72,7 @@ async def test_menu_starts_a_game_with_its_settings() -> None:
 async def test_illegal_move_is_shown_not_raised() -> None:
     c = controller_at(DecisionKind.ENTER, players=3, seed=2)
     app = RattusNetApp(table=c)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, EnterDialog)
+    async with showing(app, EnterDialog) as (pilot, dialog):
         before = c.game.log[:]
         dialog.submit(Enter(7, ()))  # no building 8: the engine refuses
         await pilot.pause()
@@ -91,10 +86,7 @@ async def test_illegal_move_is_shown_not_raised() -> None:
 async def test_give_needs_the_exact_count() -> None:
     c = controller_at(DecisionKind.GIVE, players=4, seed=1)
     app = RattusNetApp(table=c)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, CardsDialog)
+    async with showing(app, CardsDialog) as (pilot, dialog):
         await pilot.press("enter")
         assert app.screen is dialog and "exactly" in dialog.error
         # counts are capped by the hand and by the number to give
@@ -113,10 +105,7 @@ async def test_enter_dialog_offers_no_gold_or_pass() -> None:
         if D.PASS in c.view.hand or D.GOLD in c.view.hand:
             break
     app = RattusNetApp(table=c)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, EnterDialog)
+    async with showing(app, EnterDialog) as (_pilot, dialog):
         assert D.GOLD not in dialog.picker.faces and D.PASS not in dialog.picker.faces
         legal_pass = any(m.__class__.__name__ == "PlayPass" for m in c.view.legal())
         assert dialog.passable == legal_pass
@@ -127,8 +116,7 @@ async def test_enter_dialog_offers_no_gold_or_pass() -> None:
 async def test_table_fits_80x24(players: int) -> None:
     c = controller_at(DecisionKind.ENTER, players=players, seed=3, rounds=4)
     app = RattusNetApp(table=c)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         await pilot.press("escape")  # close the dialog: the bare table
         await pilot.pause()
         screen = app.screen
@@ -159,8 +147,7 @@ async def test_a_dialog_put_aside_stays_aside_until_asked_for() -> None:
     redraws the table) must not pop it up again under the player's keys: Enter does."""
     c = controller_at(DecisionKind.SUPPLY, players=3, seed=2)
     app = RattusNetApp(table=c)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         assert isinstance(app.screen, SupplyDialog)
         await pilot.press("escape")
         await pilot.pause()

@@ -12,7 +12,6 @@ import asyncio
 import fcntl
 import os
 import random
-import re
 import select
 import struct
 import subprocess
@@ -22,10 +21,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from net.procs import finish, free_port, rattus, read_line, records_of, spawn
+from net.procs import finish, free_port, host_table, rattus, records_of, spawn
 from textual.pilot import Pilot
 from textual.widgets import Static
-from tui_helpers import keys_for, play_network_to_end
+from tui_helpers import keys_for, play_network_to_end, showing
 
 from rattus_net import cli
 from rattus_net.games.cartus.ui.dialogs import DecisionDialog
@@ -37,8 +36,6 @@ from tui.shell.lobby import LobbyScreen
 from tui.shell.menu import MenuScreen
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
-
-OPEN_LINE = re.compile(r"open on port (\d+)")
 
 
 @pytest.fixture(autouse=True)
@@ -106,13 +103,7 @@ async def play_to_a_fair_end(app: RattusNetApp, pilot: Pilot[None], seed: int) -
 def test_join_without_bot_plays_a_whole_game_in_the_tui(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    port = free_port()
-    host = spawn(
-        ["host", "--name", "Attic", "--players", "2", "--bot", "random", "--player", "Hana",
-         "--port", str(port), "--no-advertise", "--seed", "4"],
-        tmp_path / "h",
-    )  # fmt: skip
-    assert read_line(host, OPEN_LINE, 20) == str(port)
+    host, port = host_table("Attic", 2, tmp_path / "h", "--player", "Hana", "--seed", "4")
     seen: list[tuple[str, str, bytes]] = []
 
     async def drive(app: RattusNetApp) -> None:
@@ -225,13 +216,7 @@ def crash_in_round_3(
     """A headless host (Hana, a random bot) and Gus, a person in the TUI joined with `rattus
     join`, play until round 3; then Gus's program stops dead (its journal is closed, its node
     cancelled: the host sees the link drop). Returns the host's process and the game id."""
-    port = free_port()
-    host = spawn(
-        ["host", "--name", "Attic", "--players", "2", "--bot", "random", "--player", "Hana",
-         "--port", str(port), "--no-advertise"],
-        tmp_path / "h",
-    )  # fmt: skip
-    assert read_line(host, OPEN_LINE, 20) == str(port)
+    host, port = host_table("Attic", 2, tmp_path / "h", "--player", "Hana")
     games: list[str] = []
 
     async def until_round_3(app: RattusNetApp) -> None:
@@ -317,10 +302,7 @@ def test_the_menu_takes_a_person_back_to_an_unfinished_network_game(
     seen: list[tuple[list[str], bytes]] = []
 
     async def from_the_menu(app: RattusNetApp) -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            menu = app.screen
-            assert isinstance(menu, MenuScreen)
+        async with showing(app, MenuScreen) as (pilot, menu):
             body = str(menu.query_one("#menu-body", Static).render())
             assert "> Back to the network game (Rattus Cartus at 'Attic', you are Gus)" in body
             await pilot.press("enter")

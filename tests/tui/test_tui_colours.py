@@ -12,7 +12,7 @@ from rich.color import Color, ColorSystem
 from rich.console import Console
 from rich.style import Style
 from rich.text import Text
-from tui_helpers import cartus_table, controller_at, sync
+from tui_helpers import cartus_table, controller_at, opened, sync
 
 import rattus_net.games.cartus.ui.render as R
 from rattus_net.games.cartus import data as D
@@ -84,8 +84,7 @@ def contrast(a: str, b: str) -> float:
 @sync
 async def test_seat_colours_read_well_on_the_table_and_dialog_backgrounds() -> None:
     app = RattusNetApp(seed=1)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app):
         variables = app.get_css_variables()
         for background in ("background", "panel", "surface"):
             bg = Color.parse(variables[background][:7]).get_truecolor()
@@ -102,8 +101,7 @@ async def test_no_color_draws_seats_in_the_text_colour_with_letter_and_name(
     c = controller_at(DecisionKind.ENTER, players=5, seed=3, rounds=2)
     app = RattusNetApp(table=c)
     try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
+        async with opened(app):
             assert app.no_color
             text = R.players(c.view)
             assert all(span.style == "bold" for span in text.spans if "bold" in str(span.style))

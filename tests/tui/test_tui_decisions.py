@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from textual.widgets import Static
-from tui_helpers import Offline, cartus_table, controller_at, sync
+from tui_helpers import Offline, cartus_table, controller_at, opened, plays_of, showing, sync
 
 from rattus_net.games.cartus.config import BuildingSelection
 from rattus_net.games.cartus.moves import DecisionKind, Discard, Enter, PlayPass, Supply
@@ -34,16 +34,12 @@ async def test_a_digit_chooses_and_enter_confirms_in_the_supply_dialog() -> None
     c = controller_at(DecisionKind.SUPPLY, players=3, seed=2)
     card = next(i for i, f in enumerate(c.view.row) if not _looks(c, i))
     app = RattusNetApp(table=c)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, SupplyDialog)
+    async with showing(app, SupplyDialog) as (pilot, dialog):
         log = len(c.game.log)
         await pilot.press(str(card + 1))
         assert app.screen is dialog and dialog.card == card
         assert len(c.game.log) == log  # nothing played by a digit
-        played: list[object] = []
-        c.play = played.append  # type: ignore[method-assign]
+        played = plays_of(c)
         await pilot.press("enter")
         assert played == [Supply(card, ())]
 
@@ -58,12 +54,8 @@ def _looks(c: Offline, i: int) -> bool:
 async def test_entering_with_no_cards_asks_twice_and_any_other_key_forgets() -> None:
     c = controller_at(DecisionKind.ENTER, players=3, seed=9, rounds=2)
     app = RattusNetApp(table=c)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, EnterDialog)
-        played: list[object] = []
-        c.play = played.append  # type: ignore[method-assign]
+    async with showing(app, EnterDialog) as (pilot, dialog):
+        played = plays_of(c)
         await pilot.press("2")
         assert dialog.stage == 0 and dialog.choice == 1  # a digit chose, did not confirm
         await pilot.press("enter")
@@ -85,12 +77,8 @@ async def test_a_pass_asks_twice() -> None:
     )
     assert can_pass(c.view)
     app = RattusNetApp(table=c)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, EnterDialog)
-        played: list[object] = []
-        c.play = played.append  # type: ignore[method-assign]
+    async with showing(app, EnterDialog) as (pilot, dialog):
+        played = plays_of(c)
         await pilot.press("p")
         assert played == [] and dialog.choice == len(c.view.row)
         await pilot.press("enter")
@@ -105,12 +93,10 @@ async def test_discarding_nothing_asks_twice() -> None:
         DecisionKind.DISCARD, players=4, seed=1, buildings=BuildingSelection.random_cards()
     )
     app = RattusNetApp(table=c)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         dialog = app.screen
         assert isinstance(dialog, CardsDialog) and not dialog.exact
-        played: list[object] = []
-        c.play = played.append  # type: ignore[method-assign]
+        played = plays_of(c)
         await pilot.press("enter")
         assert played == [] and dialog.warning
         await pilot.press("enter")
@@ -121,10 +107,7 @@ async def test_discarding_nothing_asks_twice() -> None:
 async def test_log_rules_and_keys_open_over_a_dialog_and_bring_it_back() -> None:
     c = controller_at(DecisionKind.ENTER, players=3, seed=9, rounds=2)
     app = RattusNetApp(table=c)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, EnterDialog)
+    async with showing(app, EnterDialog) as (pilot, dialog):
         await pilot.press("2", "enter", "1")  # a choice under way
         await pilot.press("l")
         assert isinstance(app.screen, LogScreen) and app.screen.lines  # the table's log
@@ -149,8 +132,7 @@ async def test_log_rules_and_keys_open_over_a_dialog_and_bring_it_back() -> None
 async def test_what_happened_is_shown_before_the_next_dialog() -> None:
     c = controller_at(DecisionKind.ENTER, players=3, seed=9, rounds=2)
     app = RattusNetApp(table=c)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         assert isinstance(app.screen, EnterDialog)
         await pilot.press("1", "enter", "1", "enter")  # enter building 1 with a card
         for _ in range(50):

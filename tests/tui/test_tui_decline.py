@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tui_helpers import controller_at, sync
+from tui_helpers import controller_at, opened, showing, sync
 
 from rattus_net.games.cartus.moves import DecisionKind, DeclineAction, TakeAction
 from rattus_net.games.cartus.ui.decline import DeclineDialog
@@ -28,10 +28,7 @@ def _answer(app: RattusNetApp, index: int) -> object:
 @sync
 async def test_enter_takes_the_offered_action() -> None:
     app, index = _offered()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, DeclineDialog)
+    async with showing(app, DeclineDialog) as (pilot, dialog):
         assert "action at the" in dialog.heading()
         await pilot.press("enter")
         await pilot.pause()
@@ -41,10 +38,7 @@ async def test_enter_takes_the_offered_action() -> None:
 @sync
 async def test_declining_needs_a_second_key_and_escape_goes_back() -> None:
     app, index = _offered()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, DeclineDialog)
+    async with showing(app, DeclineDialog) as (pilot, dialog):
         await pilot.press("d")
         assert app.screen is dialog and dialog.stage == 1
         assert "Decline the" in str(dialog.body())
@@ -59,8 +53,7 @@ async def test_declining_needs_a_second_key_and_escape_goes_back() -> None:
 @sync
 async def test_always_take_is_saved_and_then_nothing_is_asked() -> None:
     app, index = _offered()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         assert isinstance(app.screen, DeclineDialog)
         await pilot.press("a")
         await pilot.pause()
@@ -68,8 +61,7 @@ async def test_always_take_is_saved_and_then_nothing_is_asked() -> None:
         assert load_settings() == Settings(always_take=True)
     # A new game: the offered action is taken without opening the dialog.
     app, index = _offered()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         await pilot.pause()
         assert not isinstance(app.screen, DeclineDialog)
         assert _answer(app, index) == TakeAction()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from test_tui_network import FixedLobby, _fits
 from textual.widgets import Static
-from tui_helpers import sync
+from tui_helpers import showing, sync
 
 from rattus_net.games.rattus.definition import RattusDefinition
 from rattus_net.kit.registry import game_names, get_game, network_games
@@ -90,10 +90,7 @@ async def test_the_menu_says_which_games_the_network_plays_and_opens_the_host_fo
     rattus_off_the_network: None,
 ) -> None:
     app = RattusNetApp(seed=1)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        menu = app.screen
-        assert isinstance(menu, MenuScreen)
+    async with showing(app, MenuScreen) as (pilot, menu):
         menu.choose_game("rattus")
         menu.look_for_save()
         body = text_of(menu, "#menu-body")
@@ -108,10 +105,7 @@ async def test_the_menu_says_which_games_the_network_plays_and_opens_the_host_fo
 @sync
 async def test_with_the_flag_on_rattus_tables_are_offered_everywhere() -> None:
     app = RattusNetApp(seed=1)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        menu = app.screen
-        assert isinstance(menu, MenuScreen)
+    async with showing(app, MenuScreen) as (pilot, menu):
         menu.choose_game("rattus")
         menu.look_for_save()
         assert "only)" not in text_of(menu, "#menu-body")

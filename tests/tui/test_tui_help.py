@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual.command import CommandPalette
-from tui_helpers import controller_at, sync
+from tui_helpers import controller_at, opened, showing, sync
 
 from rattus_net.games.cartus.moves import DecisionKind
 from rattus_net.games.cartus.ui.table import TableScreen
@@ -33,8 +33,7 @@ def _every_key_listed(screen: Any, help_screen: HelpScreen) -> None:
 async def test_help_on_every_screen_lists_all_its_keys() -> None:
     c = controller_at(DecisionKind.ENTER, players=3, seed=9, rounds=2)
     app = RattusNetApp(table=c)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         checked = []
         # the dialog, the table, the log, the rules, the menu
         for to_screen in ([], ["escape"], ["l"], ["escape", "r"], ["escape", "escape", "q", "q"]):
@@ -58,8 +57,7 @@ async def test_help_on_every_screen_lists_all_its_keys() -> None:
 async def test_the_command_palette_offers_and_runs_the_tables_actions() -> None:
     c = controller_at(DecisionKind.ENTER, players=3, seed=9, rounds=2)
     app = RattusNetApp(table=c)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         await pilot.press("escape")
         await pilot.pause()
         table = app.screen
@@ -81,10 +79,7 @@ async def test_the_command_palette_offers_and_runs_the_tables_actions() -> None:
 @sync
 async def test_the_palette_in_the_menu_offers_the_menus_actions() -> None:
     app = RattusNetApp(seed=1)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        menu = app.screen
-        assert isinstance(menu, MenuScreen)
+    async with showing(app, MenuScreen) as (_pilot, menu):
         titles = {cmd.title for cmd in app.get_system_commands(menu)}
         assert {"Play", "Host", "Join", "Verify", "Rules"} <= titles
         assert not isinstance(app.screen, LogScreen)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from textual.widget import Widget
 from textual.widgets import Markdown, Static
-from tui_helpers import controller_at, sync
+from tui_helpers import controller_at, opened, showing, sync
 
 import rattus_net.games.cartus.ui.render as R
 from rattus_net.games.cartus import data as D
@@ -52,8 +52,7 @@ async def test_a_decision_shows_the_hand_the_nun_row_and_the_rats(
     buildings = CARDS if kind is K.DISCARD else None
     c = controller_at(kind, players=players, seed=seed, rounds=2, buildings=buildings)
     app = RattusNetApp(table=c)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         await pilot.press(*keys)
         dialog = app.screen
         assert isinstance(dialog, DecisionDialog)
@@ -81,8 +80,7 @@ async def test_a_decision_shows_the_hand_the_nun_row_and_the_rats(
 async def test_five_players_fit_80x24_in_every_phase(kind: K, rounds: int) -> None:
     c = controller_at(kind, players=5, seed=1, rounds=rounds, buildings=CARDS)
     app = RattusNetApp(table=c)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         await pilot.press("escape")
         await pilot.pause()
         table = app.screen
@@ -127,8 +125,7 @@ def test_hand_lines_break_between_items_only() -> None:
 async def test_below_80x24_a_notice_instead_of_a_garbled_table() -> None:
     c = controller_at(K.ENTER, players=5, seed=3, rounds=2)
     app = RattusNetApp(table=c)
-    async with app.run_test(size=(70, 20)) as pilot:
-        await pilot.pause()
+    async with opened(app, (70, 20)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, TooSmallScreen)
         text = str(app.screen.query_one("#too-small", Static).render())
@@ -149,10 +146,7 @@ async def test_a_larger_terminal_grows_the_log_and_the_lists() -> None:
     for size in ((80, 24), (120, 40)):
         c = controller_at(K.ENTER, players=4, seed=6, rounds=5)
         app = RattusNetApp(table=c)
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            dialog = app.screen
-            assert isinstance(dialog, EnterDialog)
+        async with showing(app, EnterDialog, size) as (pilot, dialog):
             rows[size] = dialog.rows
             await pilot.press("escape")
             await pilot.pause()
@@ -166,8 +160,7 @@ async def test_a_larger_terminal_grows_the_log_and_the_lists() -> None:
 async def test_the_rules_read_at_80_columns() -> None:
     assert "\n|" not in rules_text()  # no table squeezed to a word per line
     app = RattusNetApp(seed=1)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         assert isinstance(app.screen, MenuScreen)
         await pilot.press("r")
         await pilot.pause()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import gc
 
-from tui_helpers import cartus_table, rattus_table, sync
+from tui_helpers import cartus_table, opened, rattus_table, sync
 
 from rattus_net.games.cartus.ui.table import TableScreen
 from rattus_net.games.rattus.ui.table import RattusMapScreen
@@ -20,8 +20,7 @@ from tui.shell.menu import MenuScreen
 @sync
 async def test_the_cartus_table_freezes_survivors_and_leaving_gives_them_back() -> None:
     app = RattusNetApp(table=cartus_table(players=3, seed=4, advance=False))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         table = next(s for s in app.screen_stack if isinstance(s, TableScreen))
         assert table._quiet.running and gc.get_freeze_count() > 0
         for _ in range(2):  # q q: leave the game (it is saved)
@@ -34,8 +33,7 @@ async def test_the_cartus_table_freezes_survivors_and_leaving_gives_them_back() 
 @sync
 async def test_the_rattus_map_freezes_survivors_and_leaving_gives_them_back() -> None:
     app = RattusNetApp(table=rattus_table(players=2, seed=4, bots="random"))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         board = next(s for s in app.screen_stack if isinstance(s, RattusMapScreen))
         assert board._quiet.running and gc.get_freeze_count() > 0
         for _ in range(2):

@@ -11,7 +11,7 @@ from rattus_helpers import play_rattus_to_end, rattus_at
 from rich.color import ColorSystem
 from rich.style import Style
 from textual.widgets import RichLog, Static
-from tui_helpers import rattus_table, sync
+from tui_helpers import opened, rattus_table, showing, sync
 
 import rattus_net.games.rattus.ui.render as R
 from rattus_net.games.rattus.decision import Kind
@@ -29,8 +29,7 @@ from tui.shell.menu import MenuScreen
 async def test_whole_game_through_the_map(players: int, seed: int, keys: bool) -> None:
     """The human seat is driven by key presses (4 players) or by the dialogs' actions."""
     app = RattusNetApp(table=rattus_table(players=players, seed=seed, advance=False))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         seen = await play_rattus_to_end(pilot, app, seed, keys)
         assert {"start", "turn"} <= seen
         screen = app.screen
@@ -96,8 +95,7 @@ def test_place_offers_only_regions_with_tokens() -> None:
 async def test_escape_looks_at_the_map_and_enter_decides_again() -> None:
     c = rattus_at(Kind.TURN, players=4, seed=2)
     app = RattusNetApp(table=c)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         assert isinstance(app.screen, RattusDialog)
         await pilot.press("2")  # the cursor shows a region on the map once a step offers one
         await pilot.press("enter", "1")
@@ -126,10 +124,7 @@ async def test_an_illegal_move_is_refused_in_words(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(c, "play", refuse)
     app = RattusNetApp(table=c)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, RattusDialog)
+    async with showing(app, RattusDialog) as (pilot, dialog):
         for _ in range(4):
             await pilot.press("enter")
         assert isinstance(app.screen, RattusDialog)
@@ -229,8 +224,7 @@ def test_player_colours_are_distinct_in_16_colours_and_by_letter() -> None:
 async def test_map_screen_shows_cards_players_and_log() -> None:
     c = rattus_at(Kind.TURN, players=4, seed=5)
     app = RattusNetApp(table=c)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         await pilot.press("escape")
         screen = app.screen
         assert isinstance(screen, RattusMapScreen)
@@ -245,10 +239,7 @@ async def test_map_screen_shows_cards_players_and_log() -> None:
 @sync
 async def test_menu_plays_rattus_with_its_settings() -> None:
     app = RattusNetApp(seed=7)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        menu = app.screen
-        assert isinstance(menu, MenuScreen)
+    async with showing(app, MenuScreen) as (pilot, menu):
         # game: Rattus Cartus -> Rattus; then players 3 -> 4 (capped at 4 for Rattus)
         await pilot.press("down", "down", "down", "down", "right")
         assert menu.items[menu.cursor] == "game"
@@ -273,8 +264,7 @@ async def test_after_an_outbreak_the_map_waits_and_shows_where_it_struck() -> No
     up, the struck regions reversed, until Enter opens the next decision."""
     c = rattus_table(players=3, seed=6, bots="random", advance=False)
     app = RattusNetApp(table=c)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         for _ in range(200):
             screen = app.screen
             if isinstance(screen, RattusMapScreen) and screen.looking and not screen.busy:

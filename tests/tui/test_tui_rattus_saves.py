@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tui_helpers import Offline, rattus_table, sync
+from tui_helpers import Offline, rattus_table, showing, sync
 
 from rattus_net.cli import main
 from rattus_net.games.rattus.ui.dialog import RattusDialog
@@ -63,10 +63,7 @@ async def test_the_menu_continues_a_saved_rattus_game() -> None:
     play_some(c, 8)
     before = state(c)
     app = RattusNetApp(seed=1)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        menu = app.screen
-        assert isinstance(menu, MenuScreen)
+    async with showing(app, MenuScreen) as (pilot, menu):
         assert menu.items[0] == "continue-rattus"
         await pilot.press("enter")
         await pilot.pause()

@@ -11,7 +11,7 @@ import pytest
 from rattus_helpers import rattus_at
 from textual.app import App
 from textual.widgets import Markdown
-from tui_helpers import sync
+from tui_helpers import opened, showing, sync
 
 from rattus_net.games.rattus.decision import Kind
 from rattus_net.games.rattus.ui.table import RattusMapScreen
@@ -37,8 +37,7 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 @sync
 async def test_r_on_the_rattus_map_shows_the_rules_of_rattus() -> None:
     app = RattusNetApp(table=rattus_at(Kind.TURN, players=3, seed=1))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         await pilot.press("escape")  # the dialog aside: the map
         assert isinstance(app.screen, RattusMapScreen)
         await pilot.press("r")
@@ -51,10 +50,7 @@ async def test_r_on_the_rattus_map_shows_the_rules_of_rattus() -> None:
 @sync
 async def test_the_menu_shows_the_rules_of_the_game_chosen_and_g_the_other() -> None:
     app = RattusNetApp(seed=1)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        menu = app.screen
-        assert isinstance(menu, MenuScreen)
+    async with showing(app, MenuScreen) as (pilot, menu):
         assert "Rules of Rattus Cartus" in str(menu.query_one("#menu-body").render())
         await pilot.press("r")
         await pilot.pause()

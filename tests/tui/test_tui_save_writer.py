@@ -11,7 +11,7 @@ import random
 import pytest
 from savewrites import Writes
 from textual.widgets import Static
-from tui_helpers import cartus_table, keys_for, sync, to_dialog
+from tui_helpers import cartus_table, keys_for, opened, sync, to_dialog
 
 from rattus_net.games.cartus.ui.table import TableScreen
 from rattus_net.kit.offline import OfflineTable
@@ -26,8 +26,7 @@ async def test_at_the_table_each_decision_hands_one_save_to_the_save_thread(
     decision, and every write on the save's thread, never on the screen's."""
     app = RattusNetApp(seed=4)
     rng = random.Random(4)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         await pilot.press("p")  # a new game with the menu's settings (quick bots)
         await to_dialog(pilot, app)
         table = app.screen_stack[-2]

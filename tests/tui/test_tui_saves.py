@@ -16,7 +16,16 @@ from net.procs import rattus
 from test_tui_cli import Terminal
 from test_tui_network import _fits
 from textual.widgets import Static
-from tui_helpers import Offline, cartus_table, keys_for, play_to_end, sync, to_dialog
+from tui_helpers import (
+    Offline,
+    cartus_table,
+    keys_for,
+    opened,
+    play_to_end,
+    showing,
+    sync,
+    to_dialog,
+)
 
 from rattus_net.games.cartus.report import state_dict
 from rattus_net.games.cartus.ui.dialogs import DecisionDialog
@@ -39,8 +48,7 @@ def play_human_turns(game: Offline, turns: int, rng: random.Random) -> None:
 async def test_leave_a_game_then_continue_it_from_the_menu() -> None:
     app = RattusNetApp(seed=4)
     rng = random.Random(4)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         await pilot.press("p")  # a new game with the menu's settings
         for _ in range(6):  # a few of the human's decisions
             await pilot.pause()
@@ -81,10 +89,7 @@ async def test_the_menu_says_when_a_save_cannot_be_continued() -> None:
     save_path("cartus").parent.mkdir(parents=True, exist_ok=True)
     save_path("cartus").write_text("{not json")
     app = RattusNetApp(seed=4)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        menu = app.screen
-        assert isinstance(menu, MenuScreen)
+    async with showing(app, MenuScreen) as (_pilot, menu):
         assert "Continue" not in str(menu.query_one("#menu-body", Static).render())
         assert "damaged" in str(menu.query_one("#menu-help", Static).render())
 
@@ -120,8 +125,7 @@ async def test_the_menu_with_both_ways_back_fits_80x24() -> None:
             "listen": ["127.0.0.1", 7000], "bot": "human", "game": "cartus"}  # fmt: skip
     (save_path("cartus").parent / "games" / gid / "meta.json").write_text(json.dumps(meta))
     app = RattusNetApp(seed=4)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app):
         body = str(app.screen.query_one("#menu-body", Static).render())
         assert body.startswith(
             "> Back to the network game (Rattus Cartus at 'Kitchen', you are Gus)"

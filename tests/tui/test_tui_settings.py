@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from textual.widgets import Input, Static
-from tui_helpers import sync, to_dialog
+from tui_helpers import opened, showing, sync, to_dialog
 
 from rattus_net.games.cartus.ui.table import TableScreen
 from rattus_net.kit.saves import read_save, save_path
@@ -57,8 +57,7 @@ def test_each_game_s_options_are_kept_under_its_name_and_read_back_through_its_o
 @sync
 async def test_the_menu_remembers_the_last_game_options() -> None:
     app = RattusNetApp(seed=5)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         await pilot.press("down", "right", "right", "down", "left", "down", "right", "right")
         menu = app.screen
         assert isinstance(menu, MenuScreen)
@@ -68,10 +67,7 @@ async def test_the_menu_remembers_the_last_game_options() -> None:
         await to_dialog(pilot, app)
     assert load_settings().players == 5
     app = RattusNetApp(seed=5)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        menu = app.screen
-        assert isinstance(menu, MenuScreen)
+    async with showing(app, MenuScreen) as (pilot, menu):
         assert (menu.players, menu.bot_kind, menu.choices["buildings"]) == chosen
 
 
@@ -80,8 +76,7 @@ async def test_a_damaged_settings_file_is_a_note_in_the_menu() -> None:
     settings_path().parent.mkdir(parents=True, exist_ok=True)
     settings_path().write_text("{oops")
     app = RattusNetApp(seed=5)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app):
         menu = app.screen
         assert isinstance(menu, MenuScreen) and menu.players == 3
         assert "damaged" in str(menu.query_one("#menu-help", Static).render())
@@ -90,8 +85,7 @@ async def test_a_damaged_settings_file_is_a_note_in_the_menu() -> None:
 @sync
 async def test_a_new_game_never_silently_replaces_a_saved_one() -> None:
     app = RattusNetApp(seed=4)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         await pilot.press("p")
         await to_dialog(pilot, app)
         await pilot.press("escape", "q", "q")  # leave: the game is saved
@@ -120,8 +114,7 @@ async def test_a_new_game_never_silently_replaces_a_saved_one() -> None:
 @sync
 async def test_q_in_the_menu_asks_when_a_game_is_unfinished() -> None:
     app = RattusNetApp(seed=4)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         await pilot.press("p")
         await to_dialog(pilot, app)
         await pilot.press("escape", "q", "q")
@@ -140,8 +133,7 @@ async def test_q_in_the_menu_asks_when_a_game_is_unfinished() -> None:
 @sync
 async def test_without_a_saved_game_q_quits_at_once() -> None:
     app = RattusNetApp(seed=4)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code == 0
@@ -155,8 +147,7 @@ async def test_the_host_and_join_forms_start_from_the_last_name_and_colour() -> 
     kept = Settings(name="Hana", colour="yellow", players=4)
     save_settings(kept.with_options("cartus", {"buildings": "random-buildings"}))
     app = RattusNetApp(seed=1)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         host = HostScreen()
         app.push_screen(host)
         await pilot.pause()

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import Static
-from tui_helpers import Offline, cartus_table, rattus_table, sync
+from tui_helpers import Offline, cartus_table, opened, rattus_table, sync
 
 import tui.common.gameui as gameui
 from rattus_net.kit.offline import OfflineTable
@@ -98,8 +98,7 @@ async def test_a_game_without_screens_of_its_own_is_played_on_the_generic_table(
     table = rattus_table(2, 3)
     app = RattusNetApp(table=table)
     rng = random.Random(3)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+    async with opened(app) as pilot:
         assert any(isinstance(s, GenericTable) for s in app.screen_stack)
         for turn in range(3000):
             screen = app.screen

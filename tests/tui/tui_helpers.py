@@ -6,11 +6,13 @@ import asyncio
 import functools
 import random
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, ParamSpec
+from typing import Any, ParamSpec, TypeVar
 
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 from rattus_net.games.cartus.config import BuildingSelection
 from rattus_net.games.cartus.moves import DecisionKind
@@ -30,6 +32,7 @@ from tui.app import RattusNetApp
 from tui.common.gameui import new_offline
 
 P = ParamSpec("P")
+S = TypeVar("S", bound=Screen[Any])
 Offline = OfflineTable[Any, Any]
 
 
@@ -174,6 +177,34 @@ async def to_dialog(pilot: Pilot[None], app: RattusNetApp) -> DecisionDialog:
             await pilot.press("enter")
         await pilot.pause(0.05)
     raise AssertionError("no dialog opened")
+
+
+@asynccontextmanager
+async def opened(app: RattusNetApp, size: tuple[int, int] = (80, 24)) -> AsyncIterator[Pilot[None]]:
+    """``app`` running headless in a terminal of ``size`` (80x24: the smallest one we promise
+    to draw well), its first screen drawn."""
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        yield pilot
+
+
+@asynccontextmanager
+async def showing(
+    app: RattusNetApp, kind: type[S], size: tuple[int, int] = (80, 24)
+) -> AsyncIterator[tuple[Pilot[None], S]]:
+    """:func:`opened`, and the first screen, which must be a ``kind``."""
+    async with opened(app, size) as pilot:
+        screen = app.screen
+        assert isinstance(screen, kind), screen
+        yield pilot, screen
+
+
+def plays_of(table: Offline) -> list[object]:
+    """The moves the player sends from now on, kept in the returned list instead of played
+    (the test then sees exactly what one key sent)."""
+    played: list[object] = []
+    table.play = played.append  # type: ignore[method-assign]
+    return played
 
 
 def sync(fn: Callable[P, Coroutine[Any, Any, None]]) -> Callable[P, None]:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from rattus_net.games.cartus import data as D
-from rattus_net.games.cartus.bots import make_bot
+from rattus_net.games.cartus.bots import CartusBot, make_bot
 from rattus_net.games.cartus.config import GameConfig
 from rattus_net.games.cartus.determinize import SampleTable, determinize
 from rattus_net.games.cartus.game import Game
@@ -161,6 +161,19 @@ def test_same_sample_later_in_the_game() -> None:
     assert checked >= 5
 
 
+def _play_out(sample: Game, bots: list[CartusBot], rng: random.Random) -> None:
+    """Play ``sample`` to its end, ``bots`` at the seats, its hidden cards dealt by ``rng``
+    (a sample has no table of its own)."""
+    while True:
+        settle(sample, SampleTable(rng))
+        if sample.is_over:
+            return
+        d = sample.decision
+        assert d is not None
+        s = d.players[0]
+        sample.apply(s, bots[s].choose(PlayerView(sample, s)))
+
+
 def test_samples_are_playable_and_consistent() -> None:
     for seed in range(6):
         order = _order(seed)
@@ -186,15 +199,7 @@ def test_samples_are_playable_and_consistent() -> None:
                 total = Counter(sample.faces[h] for h in sample.all_handles())
                 assert total == Counter(D.population_faces() + D.special_faces())
                 # a sample can be played to its end
-                sbots = [make_bot("random", s) for s in range(a.n)]
-                while not sample.is_over:
-                    settle(sample, SampleTable(rng))
-                    if sample.is_over:
-                        break
-                    sd = sample.decision
-                    assert sd is not None
-                    s = sd.players[0]
-                    sample.apply(s, sbots[s].choose(PlayerView(sample, s)))
+                _play_out(sample, [make_bot("random", s) for s in range(a.n)], rng)
             a.apply(seat, bots[seat].choose(view))
             steps += 1
 
@@ -205,14 +210,5 @@ def test_sample_of_a_game_with_an_attached_table_never_uses_that_table() -> None
     game.attach(table)
     before = (list(game.deck), [list(h) for h in game.hands], dict(table.face_of))
     sample = determinize(PlayerView(game, 0), random.Random(1))
-    bots = [make_bot("heuristic", s) for s in range(4)]
-    rng = random.Random(2)
-    while True:
-        settle(sample, SampleTable(rng))
-        if sample.is_over:
-            break
-        sd = sample.decision
-        assert sd is not None
-        s = sd.players[0]
-        sample.apply(s, bots[s].choose(PlayerView(sample, s)))
+    _play_out(sample, [make_bot("heuristic", s) for s in range(4)], random.Random(2))
     assert (list(game.deck), [list(h) for h in game.hands], dict(table.face_of)) == before

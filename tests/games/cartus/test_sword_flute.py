@@ -106,25 +106,27 @@ def test_sword_loser_with_one_card_gives_nothing() -> None:
     assert g.decision is not None and g.decision.kind is DecisionKind.SUPPLY
 
 
-def test_flute_fewest_receives_one_rat_from_most() -> None:
+@pytest.mark.parametrize(
+    ("flutes", "spaces", "rats", "moved"),
+    [
+        # the fewest receives one rat from the most (Palace premium and standards bring none)
+        ((2, 1, 0), (0, 0, 0), [9, 10, 11], [1]),
+        ((1, 1, 0), (0, 0, 0), [9, 10, 11], [1]),  # a tie for the most: the first entered gives
+        ((1, 1, 0), (0, 0, 1), [10, 10, 8], []),  # all equal: nothing (Cid: Monastery premium)
+    ],
+    ids=["fewest-from-most", "tie-for-most-first-entered", "all-equal"],
+)
+def test_flute_moves_one_rat_from_most_to_fewest(
+    flutes: tuple[int, int, int], spaces: tuple[int, int, int], rats: list[int], moved: list[int]
+) -> None:
     sc = Scenario(3, rows=[ROW])
-    g = sc.game
-    give_special(g, 0, FLUTE, 2)
-    give_special(g, 1, FLUTE)
+    for seat, count in enumerate(flutes):
+        if count:
+            give_special(sc.game, seat, FLUTE, count)
     sc.supplies()
-    sc.enter_all([(0, 0, [FLUTE, FLUTE]), (1, 0, [FLUTE]), (2, 0, [])])
-    # Palace premium and standards bring no rats; only the Flute moves one.
-    assert g.rats == [9, 10, 11]
-
-
-def test_flute_tie_for_most_goes_to_first_entered() -> None:
-    sc = Scenario(3, rows=[ROW])
-    g = sc.game
-    give_special(g, 0, FLUTE)
-    give_special(g, 1, FLUTE)
-    sc.supplies()
-    sc.enter_all([(0, 0, [FLUTE]), (1, 0, [FLUTE]), (2, 0, [])])
-    assert g.rats == [9, 10, 11]
+    sc.enter_all([(seat, spaces[seat], [FLUTE] * flutes[seat]) for seat in range(3)])
+    assert sc.game.rats == rats
+    assert [e.data["moved"] for e in sc.events("flute")] == moved
 
 
 def test_flute_tie_for_fewest_the_winner_chooses() -> None:
@@ -138,17 +140,6 @@ def test_flute_tie_for_fewest_the_winner_chooses() -> None:
     assert (d.players, d.candidates, d.reason) == ((2,), (0, 1), "flute")
     sc.play(2, ChoosePlayer(1))
     assert g.rats == [10, 11, 9]
-
-
-def test_flute_all_equal_nothing_happens() -> None:
-    sc = Scenario(3, rows=[ROW])
-    g = sc.game
-    give_special(g, 0, FLUTE)
-    give_special(g, 1, FLUTE)
-    sc.supplies()
-    sc.enter_all([(0, 0, [FLUTE]), (1, 0, [FLUTE]), (2, 1, [])])
-    assert g.rats == [10, 10, 8]  # Cid: Monastery premium
-    assert sc.events("flute") == []
 
 
 def test_flute_giver_without_rats_moves_nothing_ruling_9_6() -> None:

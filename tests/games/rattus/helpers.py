@@ -57,6 +57,15 @@ def empty_board(game: RattusGame) -> None:
             game.cubes[r][s] = 0
 
 
+def on_empty_board(n: int = 2, seed: int = 0) -> tuple[RattusGame, LocalTable, int]:
+    """:func:`after_setup` with :func:`empty_board`: the game, its table, and the player whose
+    first turn it is (each test then puts only what it needs on the board)."""
+    game, table = after_setup(n, seed)
+    p = turn_player(game)
+    empty_board(game)
+    return game, table, p
+
+
 def put(
     game: RattusGame, table: LocalTable, region: str, *faces: str, ring: bool | None = None
 ) -> list[int]:
@@ -88,6 +97,12 @@ def cubes(game: RattusGame, region: str, *counts: int) -> None:
     for s, c in enumerate(counts):
         game.supply[s] += game.cubes[r][s] - c
         game.cubes[r][s] = c
+
+
+def seat_cubes(game: RattusGame, region: str, counts: dict[int, int]) -> None:
+    """:func:`cubes` for the seats of ``counts`` (seat -> cubes); every other seat has none
+    there."""
+    cubes(game, region, *(counts.get(s, 0) for s in range(game.n)))
 
 
 def give(game: RattusGame, seat: int, *cards: str) -> None:

@@ -17,7 +17,16 @@ from rattus_net.games.rattus.moves import Move, Place, Plague, Spread, TurnUp
 from rattus_net.games.rattus.view import RattusView, determinize
 from rattus_net.kit.interface import BOT_KINDS, Budget
 
-from .helpers import COMPS, after_setup, cubes, empty_board, give, play_bots, put, turn_player
+from .helpers import (
+    COMPS,
+    after_setup,
+    cubes,
+    give,
+    on_empty_board,
+    play_bots,
+    put,
+    turn_player,
+)
 
 
 def variants() -> tuple[list[RattusGame], int]:
@@ -25,10 +34,8 @@ def variants() -> tuple[list[RattusGame], int]:
     Witch (the engine knows them, as a local table told it); ``p`` must decide."""
     out = []
     for variant in (0, -1):
-        game, table = after_setup(2, seed=9)
-        p = turn_player(game)
+        game, table, p = on_empty_board(2, seed=9)
         q = 1 - p
-        empty_board(game)
         a, b = put(game, table, "Italia", "4 A", "4 A")
         put(game, table, "Gallia", "3 A")
         c = [0, 0]
@@ -88,10 +95,8 @@ def test_determinize_samples_only_from_what_the_seat_may_know() -> None:
 
 
 def test_heuristic_sends_the_plague_to_rivals_and_places_away_from_it() -> None:
-    game, table = after_setup(2, seed=2)
-    p = turn_player(game)
+    game, table, p = on_empty_board(2, seed=2)
     q = 1 - p
-    empty_board(game)
     game.plague = game.region("Germania")
     put(game, table, "Italia", "2 A", "2 A")  # next to the plague
     put(game, table, "Anglia", "2 A", "2 A")  # far from it
@@ -141,10 +146,8 @@ def last_token_choice(lead: int) -> Move:
     """The heuristic's plague move with one token left in the rat supply: Italia (a token
     there, so its spread takes the last one and the game ends after this turn) or Polonia
     (no token: the game goes on). ``lead``: our cubes minus the rival's, in the palace."""
-    game, table = after_setup(2, seed=2)
-    p = turn_player(game)
+    game, table, p = on_empty_board(2, seed=2)
     q = 1 - p
-    empty_board(game)
     game.plague = game.region("Germania")
     put(game, table, "Italia", "5 A", ring=False)
     game.removed += game.rat_supply[1:]
@@ -171,9 +174,7 @@ def test_heuristic_ends_the_game_when_ahead_and_not_when_behind_or_tied() -> Non
 def test_heuristic_reads_the_rings_of_face_down_tokens() -> None:
     """A ringed token comes from the start faces, a plain one from the normal faces: the
     heuristic values turning them up differently."""
-    game, table = after_setup(2, seed=3)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2, seed=3)
     put(game, table, "Hispania", "2 M Pea", ring=True)
     put(game, table, "Hispania", "5 A", ring=False)
     cubes(game, "Hispania", 1, 1)

@@ -32,8 +32,10 @@ from .helpers import (
     empty_board,
     give,
     leave,
+    on_empty_board,
     put,
     resolve,
+    seat_cubes,
     seat_total,
     snapshot,
     turn_player,
@@ -87,9 +89,7 @@ def test_all_cubes_on_the_board_and_in_the_palace_end_the_game_after_that_turn()
 def test_end_b_is_judged_at_the_end_of_the_turn_after_the_outbreak() -> None:
     """The last cube placed, then struck by the turn's own outbreak: it is back in the
     supply at the end of the turn, so the game goes on."""
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     put(game, table, "Gallia", "1 A")
     leave(game, p, 1)
     game.apply(p, Place("Gallia"))
@@ -103,9 +103,7 @@ def test_end_b_is_judged_at_the_end_of_the_turn_after_the_outbreak() -> None:
 
 
 def test_only_the_active_players_cubes_count_for_end_b() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     leave(game, 1 - p, 0)  # the other player has every cube out, the active one has not
     game.plague = game.region("Anglia")
     game.apply(p, Plague("Gallia"))
@@ -170,9 +168,7 @@ def test_the_log_says_the_game_ends_after_the_turns_spread_and_outbreak() -> Non
 
 
 def test_final_round_runs_counter_clockwise_from_the_enders_right_without_him() -> None:
-    game, table = after_setup(4)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(4)
     for s, card in enumerate(("Monk", "Merchant", "Witch", "King")):
         give(game, s, card)
     place_last_cube(game, table)
@@ -187,14 +183,10 @@ def test_final_round_runs_counter_clockwise_from_the_enders_right_without_him() 
 
 
 def test_final_round_allows_only_abilities_each_once() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
+    game, table, p = on_empty_board(2)
     q = 1 - p
-    empty_board(game)
     give(game, q, "Peasant", "King")
-    counts = [0, 0]
-    counts[q] = 2
-    cubes(game, "Polonia", *counts)
+    seat_cubes(game, "Polonia", {q: 2})
     place_last_cube(game, table)
     d = game.decision
     assert d is not None and d.kind is Kind.FINAL and d.player == q
@@ -219,15 +211,11 @@ def test_final_round_allows_only_abilities_each_once() -> None:
 
 
 def test_final_round_monk_merchant_and_witch_each_once() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
+    game, table, p = on_empty_board(2)
     q = 1 - p
-    empty_board(game)
     give(game, q, "Monk", "Merchant", "Witch")
     put(game, table, "Italia", "1 A", "5 A")
-    counts = [0, 0]
-    counts[q] = 3
-    cubes(game, "Italia", *counts)
+    seat_cubes(game, "Italia", {q: 3})
     place_last_cube(game, table)
     d = game.decision
     assert d is not None and d.kind is Kind.FINAL and d.player == q
@@ -250,10 +238,8 @@ def test_final_round_monk_merchant_and_witch_each_once() -> None:
 
 
 def test_final_round_knight_moves_the_plague_and_its_plus_two_counts() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
+    game, table, p = on_empty_board(2)
     q = 1 - p
-    empty_board(game)
     give(game, q, "Knight")
     put(game, table, "Italia", "4 A")
     counts = [1, 1]
@@ -271,15 +257,11 @@ def test_final_round_knight_moves_the_plague_and_its_plus_two_counts() -> None:
 
 def test_final_round_knights_plus_two_without_moving() -> None:
     """The plague stays where it is and the Knight's +2 counts in its final outbreak."""
-    game, table = after_setup(2)
-    p = turn_player(game)
+    game, table, p = on_empty_board(2)
     q = 1 - p
-    empty_board(game)
     give(game, q, "Knight", "Peasant")
     put(game, table, "Gallia", "1 A", "3 A", ring=False)
-    counts = [0, 0]
-    counts[q] = 1
-    cubes(game, "Gallia", *counts)
+    seat_cubes(game, "Gallia", {q: 1})
     # The ender's outbreak in Gallia: 1 A strikes q's only cube there, 3 A stays face down.
     place_last_cube(game, table, plague_to="Gallia")
     g = game.region("Gallia")
@@ -332,9 +314,7 @@ def end_with_totals(n: int, totals: dict[int, int]) -> tuple[RattusGame, int]:
     safe), ended by end (a): the active player strikes Gallia, which holds one token and no
     cube, and its spread takes the rat supply's last token. Returns the game and the
     ender."""
-    game, table = after_setup(n)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(n)
     cubes(game, "Germania", *(totals[s] for s in range(n)))
     put(game, table, "Gallia", "5 A")
     game.removed += game.rat_supply[1:]
@@ -360,13 +340,9 @@ def test_the_most_cubes_wins() -> None:
 
 def test_the_palace_decides_a_win() -> None:
     """Fewer cubes on the board, more in the palace: the palace counts (rules section 4)."""
-    game, table = after_setup(2)
-    p = turn_player(game)
+    game, table, p = on_empty_board(2)
     q = 1 - p
-    empty_board(game)
-    counts = [0, 0]
-    counts[q] = 6
-    cubes(game, "Germania", *counts)
+    seat_cubes(game, "Germania", {q: 6})
     game.palace[q] += 2
     game.supply[q] -= 2
     place_last_cube(game, table)  # p: 19 in the palace, 1 on the board

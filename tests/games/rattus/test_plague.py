@@ -15,11 +15,12 @@ from rattus_net.kit.local import LocalTable
 from .helpers import (
     after_setup,
     cubes,
-    empty_board,
     give,
     leave,
+    on_empty_board,
     put,
     resolve,
+    seat_cubes,
     seat_total,
     turn_player,
 )
@@ -31,9 +32,7 @@ def strike(
     """Player ``p`` (the first player) moves the plague from a neighbour onto ``region``,
     which holds ``tokens`` and ``counts`` cubes (seat 0, seat 1); spreads take the first
     choice."""
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     put(game, table, region, *tokens)
     cubes(game, region, *counts)
     game.placed = True
@@ -48,9 +47,7 @@ def strike(
 
 @pytest.mark.parametrize(("tokens", "new"), [(0, 0), (1, 1), (2, 2), (3, 2)])
 def test_spread_puts_0_1_or_2_new_tokens(tokens: int, new: int) -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     put(game, table, "Gallia", *["5 A"] * tokens)
     game.placed = True
     game.plague = game.region("Anglia")
@@ -70,9 +67,7 @@ def test_spread_puts_0_1_or_2_new_tokens(tokens: int, new: int) -> None:
 
 
 def test_spread_refuses_non_neighbours_and_a_fourth_token() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     put(game, table, "Gallia", "5 A", "5 A")
     put(game, table, "Hispania", "5 A", "5 A")
     game.placed = True
@@ -88,9 +83,7 @@ def test_spread_refuses_non_neighbours_and_a_fourth_token() -> None:
 
 
 def test_spread_with_room_for_one_token_places_one() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     put(game, table, "Hispania", "5 A", "5 A")
     put(game, table, "Gallia", "5 A", "5 A", "5 A")
     put(game, table, "Italia", "5 A", "5 A")
@@ -104,9 +97,7 @@ def test_spread_with_room_for_one_token_places_one() -> None:
 
 
 def test_spread_with_no_legal_place_places_nothing() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     put(game, table, "Hispania", "5 A")
     put(game, table, "Gallia", "5 A", "5 A", "5 A")
     put(game, table, "Italia", "5 A", "5 A", "5 A")
@@ -148,14 +139,10 @@ def test_majority_loses_one_and_tied_colours_each_lose_one(
 
 
 def test_class_symbols_cost_one_cube_per_matching_symbol() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
+    game, table, p = on_empty_board(2)
     q = 1 - p
-    empty_board(game)
     put(game, table, "Hispania", "1 Pea Chi")
-    counts = [0, 0]
-    counts[p], counts[q] = 3, 3
-    cubes(game, "Hispania", *counts)
+    seat_cubes(game, "Hispania", {p: 3, q: 3})
     give(game, q, "Peasant", "Knight")
     game.placed = True
     game.plague = game.region("Gallia")
@@ -165,15 +152,10 @@ def test_class_symbols_cost_one_cube_per_matching_symbol() -> None:
 
 
 def test_majority_first_then_symbols_and_a_player_without_cubes_loses_nothing() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
+    game, table, p = on_empty_board(2)
     q = 1 - p
-    empty_board(game)
     put(game, table, "Hispania", "1 M Pea")
-    counts = [0, 0]
-    counts[q] = 1
-    counts[p] = 3
-    cubes(game, "Hispania", *counts)
+    seat_cubes(game, "Hispania", {q: 1, p: 3})
     give(game, p, "Peasant")
     give(game, q, "King")
     game.placed = True
@@ -214,9 +196,7 @@ def test_struck_cubes_go_back_to_the_supply_and_are_placed_again() -> None:
 
 
 def test_active_player_chooses_the_next_token_after_a_witch_look() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     _a, b = put(game, table, "Hispania", "1 A", "5 A")
     counts = [2, 2]
     cubes(game, "Hispania", *counts)
@@ -255,9 +235,7 @@ def test_without_a_look_tokens_are_turned_up_slot_by_slot() -> None:
 def test_spread_never_goes_to_a_region_out_of_play() -> None:
     """With 2 players Hungaria's neighbours Bulgaria and Tartaria are not in play: they are
     not neighbours of anything, so the new tokens go to the others only."""
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     put(game, table, "Hungaria", "5 A", "5 A")
     game.placed = True
     game.plague = game.region("Germania")
@@ -289,9 +267,7 @@ def turn_up_asked(setup: str) -> tuple[RattusGame, bool]:
     them apart (``ring``: the first is a ringed token instead; ``monk``: a third comes from
     Gallia; ``look``: the active player looked at one), then the first player strikes it:
     is he asked which token to turn up next?"""
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     if setup == "ring":
         put(game, table, "Hispania", "5 A", ring=True)
         put(game, table, "Hispania", "5 A", ring=False)

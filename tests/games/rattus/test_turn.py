@@ -29,7 +29,17 @@ from rattus_net.games.rattus.rules import legal
 from rattus_net.games.rattus.view import RattusView
 from rattus_net.kit.errors import BadChoice, CardNotHeld, IllegalMove, NotYourTurn, WrongCount
 
-from .helpers import after_setup, cubes, empty_board, give, leave, put, snapshot, turn_player
+from .helpers import (
+    after_setup,
+    cubes,
+    give,
+    leave,
+    on_empty_board,
+    put,
+    seat_cubes,
+    snapshot,
+    turn_player,
+)
 
 
 def refused(game: RattusGame, seat: int, move: Move, error: type[IllegalMove]) -> None:
@@ -43,9 +53,7 @@ def refused(game: RattusGame, seat: int, move: Move, error: type[IllegalMove]) -
 
 @pytest.mark.parametrize("tokens", [1, 2, 3])
 def test_place_as_many_cubes_as_the_region_holds_tokens(tokens: int) -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     put(game, table, "Gallia", *["5 A"] * tokens)
     before = game.supply[p]
     game.apply(p, Place("Gallia"))
@@ -54,9 +62,7 @@ def test_place_as_many_cubes_as_the_region_holds_tokens(tokens: int) -> None:
 
 
 def test_with_fewer_cubes_left_all_are_placed() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     put(game, table, "Gallia", "5 A", "5 A", "5 A")
     leave(game, p, 2)
     game.apply(p, Place("Gallia"))
@@ -64,9 +70,7 @@ def test_with_fewer_cubes_left_all_are_placed() -> None:
 
 
 def test_place_refusals() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     put(game, table, "Gallia", "5 A")
     refused(game, p, Place("Italia"), NoTokens)  # a region with no tokens
     refused(game, p, Place("Narnia"), NoSuchRegion)
@@ -97,9 +101,7 @@ def test_take_refusals() -> None:
 
 
 def test_king_moves_a_cube_from_a_token_free_region_to_the_palace() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     put(game, table, "Gallia", "5 A")
     cubes(game, "Gallia", 1, 0)
     cubes(game, "Italia", 2, 0) if p == 0 else cubes(game, "Italia", 0, 2)
@@ -115,9 +117,7 @@ def test_king_moves_a_cube_from_a_token_free_region_to_the_palace() -> None:
 
 
 def test_peasant_places_one_more_cube_anywhere() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     put(game, table, "Gallia", "5 A", "5 A")
     give(game, p, "Peasant")
     game.apply(p, Place("Gallia", "Polonia"))  # Polonia holds no token
@@ -127,9 +127,7 @@ def test_peasant_places_one_more_cube_anywhere() -> None:
 
 
 def test_peasant_needs_a_cube_left() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     put(game, table, "Gallia", "5 A", "5 A")
     give(game, p, "Peasant")
     leave(game, p, 2)
@@ -137,9 +135,7 @@ def test_peasant_needs_a_cube_left() -> None:
 
 
 def test_monk_moves_a_token_to_a_neighbour_never_a_fourth() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     (h,) = put(game, table, "Gallia", "5 A")
     put(game, table, "Hispania", "5 A", "5 A", "5 A")
     give(game, p, "Monk")
@@ -152,12 +148,8 @@ def test_monk_moves_a_token_to_a_neighbour_never_a_fourth() -> None:
 
 
 def test_merchant_moves_up_to_three_cubes_to_one_neighbour() -> None:
-    game, _ = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
-    counts = [0, 0]
-    counts[p] = 4
-    cubes(game, "Gallia", *counts)
+    game, _, p = on_empty_board(2)
+    seat_cubes(game, "Gallia", {p: 4})
     give(game, p, "Merchant")
     refused(game, p, Merchant("Gallia", "Italia", 4), WrongCount)
     refused(game, p, Merchant("Gallia", "Polonia", 2), NotNeighbour)
@@ -170,9 +162,7 @@ def test_merchant_moves_up_to_three_cubes_to_one_neighbour() -> None:
 
 
 def test_witch_looks_privately_and_may_swap() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     (a,) = put(game, table, "Gallia", "1 A")
     b, c = put(game, table, "Italia", "5 A", "2 M Pea")
     give(game, p, "Witch")
@@ -202,9 +192,7 @@ def test_witch_looks_privately_and_may_swap() -> None:
 
 def test_a_witch_look_kept_is_a_use_of_the_witch() -> None:
     """Ruling 2: a look followed by "keep" changes nothing on the board, yet it is a use."""
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     a, b = put(game, table, "Italia", "5 A", "2 M Pea")
     give(game, p, "Witch")
     game.apply(p, Witch(("Italia", 1), ("Italia", 2)))
@@ -217,9 +205,7 @@ def test_a_witch_look_kept_is_a_use_of_the_witch() -> None:
 
 
 def test_witch_may_look_at_two_tokens_of_one_region() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     put(game, table, "Italia", "5 A", "2 M Pea")
     give(game, p, "Witch")
     game.apply(p, Witch(("Italia", 1), ("Italia", 2)))
@@ -228,9 +214,7 @@ def test_witch_may_look_at_two_tokens_of_one_region() -> None:
 
 
 def test_plague_moves_to_a_neighbour_and_knight_one_or_two() -> None:
-    game, _table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, _table, p = on_empty_board(2)
     game.plague = game.region("Anglia")
     game.placed = True
     refused(game, p, Plague("Anglia"), AbilityNotAllowed)  # it must move
@@ -245,9 +229,7 @@ def test_plague_moves_to_a_neighbour_and_knight_one_or_two() -> None:
 
 
 def test_plague_without_placing_when_no_region_holds_tokens() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     game.plague = game.region("Anglia")
     game.apply(p, Plague("Gallia"))  # B is impossible: nothing to place on
     table.settle(game)
@@ -256,9 +238,7 @@ def test_plague_without_placing_when_no_region_holds_tokens() -> None:
 
 
 def test_peasants_cube_on_a_normal_turn_when_no_region_holds_tokens() -> None:
-    game, _ = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, _, p = on_empty_board(2)
     give(game, p, "Peasant")
     game.plague = game.region("Anglia")
     placing = [m for m in legal(game, p) if isinstance(m, Place)]
@@ -273,9 +253,7 @@ def test_peasants_cube_on_a_normal_turn_when_no_region_holds_tokens() -> None:
 
 
 def test_moves_while_the_game_waits_for_the_table_are_refused() -> None:
-    game, table = after_setup(2)
-    p = turn_player(game)
-    empty_board(game)
+    game, table, p = on_empty_board(2)
     put(game, table, "Italia", "5 A", "2 M Pea")
     give(game, p, "Witch")
     game.apply(p, Witch(("Italia", 1), ("Italia", 2)))
