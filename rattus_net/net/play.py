@@ -34,16 +34,9 @@ from rattus_net.net.lobby import (
     join_table,
 )
 from rattus_net.net.news import headless_reporter
-from rattus_net.net.node import (
-    ABORT_LINGER,
-    STALL_TIMEOUT,
-    NodeError,
-    Outcome,
-    PeerNode,
-    Setup,
-    new_master,
-)
+from rattus_net.net.node import ABORT_LINGER, STALL_TIMEOUT, PeerNode
 from rattus_net.net.persist import check_storage
+from rattus_net.net.seats import NodeError, Outcome, Setup, new_master
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
     Connection,
@@ -283,7 +276,7 @@ async def resume_game(
         say(f"game {game_id} is already over: {safetext(node.session.abort.describe(node.names))}")
     else:
         say(f"game {game_id} resumed at seat {node.seat + 1} ({safetext(node.names[node.seat])})")
-    bots = HostedBots.resume(node, limits=limits, stall_timeout=stall_timeout)
+    bots = HostedBots.resume(node, limits=limits, stall_timeout=stall_timeout, say=say)
     if bots is not None:
         say(f"the bot seats this seat hosted are back: {len(bots.futures)}")
     try:

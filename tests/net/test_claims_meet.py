@@ -21,9 +21,10 @@ from protocol.messages import open_frame
 from protocol.params import GameParams, PeerSecrets
 from protocol.record import decode_record, verify_record
 from rattus_net.games.cartus.config import GameConfig
-from rattus_net.net.node import Outcome, PeerNode, Setup
+from rattus_net.net.node import PeerNode
 from rattus_net.net.pausewatch import PauseWatch
 from rattus_net.net.persist import Journal
+from rattus_net.net.seats import Outcome, Setup
 from rattus_net.net.transport import Connection, Listener
 
 from .procs import free_port

@@ -20,7 +20,8 @@ from protocol.params import GameParams, PeerSecrets
 from rattus_net.games.cartus.config import GameConfig
 from rattus_net.games.cartus.moves import Move
 from rattus_net.games.cartus.view import PlayerView
-from rattus_net.net.node import Outcome, PeerNode, Setup
+from rattus_net.net.node import PeerNode
+from rattus_net.net.seats import Outcome, Setup
 from rattus_net.net.transport import Connection, Listener
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
