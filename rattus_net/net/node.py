@@ -36,7 +36,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import math
 import os
 import queue
 import random
@@ -52,10 +51,12 @@ from protocol.session import DisputeFault, ReplayError, Session
 from protocol.session import PeerFault as SessionFault
 from rattus_net.bots import GameBot, make_game_bot
 from rattus_net.games import get_game
-from rattus_net.net.mesh import Link, Mesh
+from rattus_net.net.comeback import STAGGER, Comeback
+from rattus_net.net.ending import ABORT_LINGER
+from rattus_net.net.mesh import Link
 from rattus_net.net.pausewatch import PauseWatch
 from rattus_net.net.persist import Journal, StorageError, seat_dir, write_json_atomic
-from rattus_net.net.recovery import DECIDE, Adopt, Recovery
+from rattus_net.net.recovery import Recovery
 from rattus_net.net.relink import Asks
 from rattus_net.net.seats import (
     HUMAN,
@@ -83,23 +84,9 @@ STALL_WORDS = (
     "(rattus resume); a waiting player may wait longer (w at the table); then the game ends "
     "and the record names who stalled it"
 )
-ABSENT_GRACE = 3.0
-"""Seconds a resumed peer whose game is over waits for a peer whose link is down (it has
-probably left) before it ends, instead of the full ``linger``."""
-ABORT_LINGER = 120.0
-"""Seconds a peer whose game was aborted keeps answering the peers that have not said their
-game is over (a peer away may come back and must learn the signed abort rather than write a
-claim of its own); announced, and Ctrl+C (:meth:`PeerNode.leave`) ends it sooner."""
-STAGGER = 2.0
-"""Seconds each seat waits longer than the one before it before it ends the game blaming a
-peer that is gone: the lowest seat still there signs the abort, and the others, a little
-later, adopt it instead of signing claims of their own at the same moment."""
-LAST_WORD = 1.0
-"""Seconds a peer leaving after its game keeps its links open for the other side to close
-them first (its last frames, our ``D`` among them, reach it rather than a reset)."""
 
 
-class PeerNode(Mesh):
+class PeerNode(Comeback):
     """Plays one seat of a game to its end (or abort). Build with :meth:`create` or
     :meth:`load`, then ``await node.run()``."""
 
@@ -495,7 +482,7 @@ class PeerNode(Mesh):
             woken.cancel()
             await asyncio.gather(woken, return_exceptions=True)
             self._wake_main.clear()
-            self._check_clock()
+            self._checkclock()
             await self._drain_inbox()
             self._take_failures()
             self._flush_outgoing()
@@ -515,7 +502,7 @@ class PeerNode(Mesh):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake_main.wait(), 0.5)
             self._wake_main.clear()
-            self._check_clock()
+            self._checkclock()
             await self._drain_inbox()
             self._take_failures()
             self._flush_outgoing()
@@ -532,265 +519,12 @@ class PeerNode(Mesh):
                 self._wake_main.set()
             if self._alone():
                 break
-            self._check_clock()  # (a pause in the work just done: judge nobody for it)
+            self._checkclock()  # (a pause in the work just done: judge nobody for it)
             if self._reached():  # (nobody reached: no stall claim, see _alone)
                 # (staggered: our clock runs STAGGER s per seat late, for steps and links)
                 self.session.tick(time.monotonic() - self.seat * STAGGER, self.down_since)
             self._flush_outgoing()
             self._emit("progress")
-
-    def _check_clock(self) -> None:
-        """Notice a pause: the process was stopped and woken (SIGSTOP and SIGCONT, say), as
-        the pause watch saw it (:mod:`rattus_net.net.pausewatch`). See :meth:`_came_back`."""
-        gap = self.pauses.take()
-        if gap > 0:
-            self._came_back(gap)
-
-    def _came_back(self, gap: float) -> None:
-        """We were away for ``gap`` seconds while the others went on: they may have dropped
-        our links, judged us, stopped the game, or be waiting for us. That time did not pass
-        for the game here (the step's and the links' clocks move on by ``gap``), every link is
-        renewed so that each side says again what it holds, and, as for a resumed peer,
-        nobody is judged (no stall claim) until a peer has answered since; the first one hands
-        us the game's abort if they stopped it."""
-        self.away = True
-        self.answered.clear()
-        self._since = time.monotonic()
-        self._said_alone = False
-        self.session.pause(gap)
-        self.down_since = {s: t + gap for s, t in self.down_since.items()}
-        for link in list(self.links.values()):
-            link.conn.abort()  # (half-dead after the pause: renewed at once)
-        self._emit(
-            "paused",
-            None,
-            f"this program was paused for {_clock(gap)} (stopped, or the computer held): "
-            "reconnecting, and asking the others what they hold before judging anyone",
-        )
-
-    def _absent(self) -> dict[int, float]:
-        """Since when each seat whose link is down counts as gone, for the stall timeout:
-        staggered by our seat (:data:`STAGGER`), so that one abort is signed, not several."""
-        return {s: t + self.seat * STAGGER for s, t in self.down_since.items()}
-
-    def leave(self) -> None:
-        """Stop answering after an abort now (the player pressed Ctrl+C): the record is
-        already written."""
-        self._leave.set()
-        self._wake_main.set()
-
-    def _owed_abort(self) -> list[int]:
-        """The seats that may not know of our game's abort yet (they never said it is over)."""
-        if self.session.abort is None:
-            return []
-        return sorted(set(range(self.n)) - {self.seat} - self.done_from)
-
-    async def _linger(self) -> None:
-        """Our game is over: let everybody have every frame, say so, and wait for the others'
-        "over" (``D``). After an abort, a peer that has not said so may be away and come back:
-        we keep answering (its link gets our frames, the signed abort among them) for
-        ``abort_linger`` seconds, announced, unless :meth:`leave` is called.
-
-        We leave once every other peer has said ``D`` *and* ours has reached each of them
-        behind every frame it lacked: two peers that were cut off, each with its own claim,
-        both see the other's claim before either leaves, so the claims meet on both sides
-        (:meth:`_claims_meet`)."""
-        self._flush_outgoing()
-        for link in self.links.values():
-            self.say_done(link)
-        owed = self._owed_abort()
-        answering = bool(owed) and self.abort_linger > 0
-        window = self.abort_linger if answering else self.linger
-        if answering:
-            who = ", ".join(self.names[s] for s in owed)
-            self._emit(
-                "linger",
-                None,
-                f"the game was stopped; answering for up to {_clock(window)} so that {who}, "
-                "away, learns it when back (Ctrl+C leaves now: the record is written)",
-            )
-        deadline = time.monotonic() + window
-        others = set(range(self.n)) - {self.seat}
-        absent_since: dict[int, float] = {}
-        while True:
-            self._take_failures()  # (said: the game is over already)
-            while not self.inbox.empty():  # late frames: resends, a peer's abort
-                seat, frame = self.inbox.get_nowait()
-                if self._claims_meet(frame):
-                    continue
-                with contextlib.suppress(RemoteProtocolError):
-                    self.session.receive(frame, time.monotonic(), link=seat)
-            if others <= self.done_from and others <= self.told_done:
-                break  # (everybody said it is over, and heard us say so after our frames)
-            if time.monotonic() >= deadline or self._leave.is_set():
-                break
-            if not answering and self.session.abort is not None and not self.links:
-                break
-            if not answering and self.resumed and self._others_left(others, absent_since):
-                break
-            self._wake_main.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake_main.wait(), 0.5)
-        # our "over" must leave before the links close (a lingering peer waits for it), and
-        # reach the other side: closing a link at once, with bytes of the other side unread,
-        # makes the kernel reset it and drop what we sent last. So the links stay open until
-        # the other side closes them, or a second passes.
-        end = time.monotonic() + 2.0
-        while any(not link.done_said for link in self.links.values()) and time.monotonic() < end:
-            await asyncio.sleep(0.05)
-        end = time.monotonic() + LAST_WORD
-        while self.links and time.monotonic() < end:
-            await asyncio.sleep(0.05)
-
-    def _claims_meet(self, frame: bytes) -> bool:
-        """Two aborts meet (peers that were cut off from each other, each alone long enough
-        to sign a claim; a peer that stopped blaming nobody, and one that proved who
-        cheated): one must stand in every record. A proven fault stands over a claim; of two
-        claims, the lower seat's stands; ours gives way to the one that stands, so that the
-        peers that meet end with one record. Our record is written again, the abort
-        journaled (``S``) and passed on. A proven fault of ours is never replaced."""
-        ours = self.session.abort
-        if ours is None or ours.proven or ours.evidence or ours.by is None:
-            return False
-        theirs = self.session.read_abort(frame)
-        if theirs is None or theirs.by == ours.by:
-            return False
-        if not theirs.proven and (theirs.evidence or theirs.by is None or theirs.by > ours.by):
-            return False
-        self.session.abort = theirs
-        if not self._closing:
-            self.journal.append(["S", frame])
-        self.sent.append(frame)  # passed on, as any adopted abort
-        for link in self.links.values():
-            link.wake.set()
-        self.outcome = self._finish()
-        abort = self.session.abort
-        self._emit(
-            "claims",
-            abort.by,
-            "two claims met (the peers were cut off from each other): the claim of the lower "
-            f"seat stands, {abort.describe(self.names, self.seat)}"
-            if not abort.proven
-            else "the game was stopped twice: a proof stands over a claim, "
-            + abort.describe(self.names, self.seat),
-        )
-        self._emit("over")
-        return True
-
-    def _reached(self) -> bool:
-        """Whether we may judge who stalls: neither resumed nor back from a pause, or some
-        peer of the game outside this process has answered (``H``) since we came back."""
-        if not self.resumed and not self.away:
-            return True
-        return any(s not in self.together for s in self.answered)
-
-    def _alone(self) -> bool:
-        """Whether a resumed peer that has reached nobody of its game gives up waiting.
-
-        Its game may have been aborted by the others while it was away (they waited for it,
-        then stopped the game with a signed abort, and left). Blaming them as stalled would
-        write a record that contradicts theirs, so a resumed peer that no other peer has
-        answered (``H``) never writes a stall claim: it says that nobody else of the game is
-        online, and after its stall timeout it ends without a record, the game kept
-        resumable; the first peer it reaches later hands it the signed abort, if there is
-        one. The seats resumed in the same process (:attr:`together`) do not count: a host's
-        bot seats answer it at once, and know no more than it does. A peer back from a pause
-        (:meth:`_came_back`) is treated the same way."""
-        if self._reached():
-            return False
-        waited = time.monotonic() - self._since
-        if waited >= min(ABSENT_GRACE, self.session.timeout / 2) and not self._said_alone:
-            self._said_alone = True
-            left = max(0.0, self.session.timeout - waited)
-            self._emit(
-                "alone",
-                None,
-                "nobody else of this game is online (they may have ended it while you were "
-                f"away); waiting {_clock(left)} for them, then the game is kept for later "
-                "(rattus resume)",
-            )
-        if waited <= self.session.timeout:
-            return False
-        self.alone = True
-        return True
-
-    _said_alone = False
-    _since = 0.0
-    _abort_kept = False  # our own abort is journaled (see _flush_outgoing)
-
-    def _gate(self) -> bool:
-        """Whether every other peer still in the game has said what it holds of ours (a
-        resumed peer sends and decides nothing before). A peer gone longer than the stall
-        timeout meanwhile is blamed, as :meth:`Session.tick` does for a peer gone while it
-        owes a message; a resumed peer that nobody has answered yet blames nobody."""
-        waiting = set(range(self.n)) - {self.seat} - set(self.held) - self.done_from
-        if not waiting:
-            return True
-        if not self._reached():
-            return False  # nobody reached yet: no stall claim either (see _alone)
-        now = time.monotonic()
-        gone = sorted(s for s in waiting if now - self._absent().get(s, now) > self.session.timeout)
-        if gone:
-            step = self.session.step.index if self.session.step else -1
-            self.session.stop(
-                f"stalled: gone while {self.names[self.seat]} waited to hear what it holds "
-                f"of its messages (step {step})",
-                gone[0],
-            )
-            self._flush_outgoing()
-        return False
-
-    def _may_decide(self) -> bool:
-        """Whether our player may decide now (a new message of ours would be signed).
-
-        A journal is never trusted past damage: a resumed peer decides nothing until every
-        other peer still in the game has said (``H``) how many of our frames it holds
-        (:meth:`_gate`), and until every frame it made since it came back has gone out
-        (see :class:`~rattus_net.net.recovery.Recovery`). If a peer holds our frame for this
-        decision, our decision was sent already and is lost here: it is made again from the
-        copy a peer sends back (``R``/``Y``), to the very same signed message
-        (:meth:`_adopt`), never decided anew (a second, different message for one sequence
-        number would be an equivocation naming the honest player)."""
-        if not self.resumed:
-            return True
-        if not self._gate():
-            return False
-        verdict = self.recovery.decision(time.monotonic(), self.done_from)
-        self._recovery_news()
-        if isinstance(verdict, Adopt):
-            self._adopt(verdict.move)
-            return False
-        if self.session.abort is not None:
-            self._flush_outgoing()  # (the recovery step stopped the game)
-        return verdict == DECIDE
-
-    def _adopt(self, move: Any) -> None:
-        """Make again the decision ``move`` whose signed message another peer holds and our
-        journal lost: journaled first, like any decision, and signed to the very same bytes
-        (the recovery step sends it only if it is the copy, byte for byte)."""
-        # (journaled before it is signed and sent)
-        self.journal.append(["d", self.definition.format_move(move)])
-        self.session.decide(move, time.monotonic())
-        self._flush_outgoing()
-        self._emit(
-            "journal",
-            self.seat,
-            f"your move ({self.definition.format_move(move)}), lost from your journal, was "
-            "recovered from the other peers: the same signed message, journaled again",
-        )
-
-    def _others_left(self, others: set[int], absent_since: dict[int, float]) -> bool:
-        """Whether every peer we still wait for has been unreachable for ABSENT_GRACE: a
-        resumed peer does not wait the full linger for peers that already left (they could
-        not have finished without our frames, so they have them, or they gave up)."""
-        now = time.monotonic()
-        waiting = others - (self.done_from & self.told_done)
-        for s in waiting:
-            if s in self.links:
-                absent_since.pop(s, None)
-            else:
-                absent_since.setdefault(s, now)
-        return all(s in absent_since and now - absent_since[s] >= ABSENT_GRACE for s in waiting)
 
     def _finish(self) -> Outcome:
         record = self.dir / RECORD
@@ -831,9 +565,3 @@ class PeerNode(Mesh):
         if self.listener is not None:
             await self.listener.close()
         self.journal.close()
-
-
-def _clock(seconds: float) -> str:
-    """``2:05`` for 125 seconds (rounded up)."""
-    whole = math.ceil(seconds)
-    return f"{whole // 60}:{whole % 60:02d}"

@@ -24,6 +24,7 @@ from rattus_net.net.discovery import (
     find_table,
     new_zeroconf,
 )
+from rattus_net.net.ending import ABORT_LINGER
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import (
     JOIN_RETRY,
@@ -34,7 +35,7 @@ from rattus_net.net.lobby import (
     join_table,
 )
 from rattus_net.net.news import headless_reporter
-from rattus_net.net.node import ABORT_LINGER, STALL_TIMEOUT, PeerNode
+from rattus_net.net.node import STALL_TIMEOUT, PeerNode
 from rattus_net.net.persist import check_storage
 from rattus_net.net.seats import NodeError, Outcome, Setup, new_master
 from rattus_net.net.transport import (
