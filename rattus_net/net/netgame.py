@@ -65,6 +65,7 @@ from rattus_net.net.quietgc import QuietCollector
 from rattus_net.net.seats import Outcome
 from rattus_net.net.served import Served
 from rattus_net.net.tablewords import TableWords, table_words
+from rattus_net.net.tasks import cancel_and_wait
 from rattus_net.net.transport import Listener
 
 log = logging.getLogger(__name__)
@@ -385,8 +386,9 @@ class NetworkGame:
         if self._wound_up:
             return
         self._wound_up = True
-        if self._watch is not None:
-            self._watch.cancel()
+        watch, self._watch = self._watch, None
+        if watch is not asyncio.current_task():
+            await cancel_and_wait([watch])
         self._quiet.stop()
         if self.cleanup is not None:
             result = self.cleanup(bots=bots)

@@ -38,6 +38,7 @@ from rattus_net.net.news import headless_reporter
 from rattus_net.net.node import STALL_TIMEOUT, PeerNode
 from rattus_net.net.persist import check_storage
 from rattus_net.net.seats import NodeError, Outcome, Setup, new_master
+from rattus_net.net.tasks import cancel_and_wait
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
     Connection,
@@ -172,8 +173,7 @@ async def host_game(
         say(f"game {setup.game_id} started: {_names(setup.params.config.players)}")
         return await node.run(hosted.listener)
     finally:
-        for task in list(updates):
-            task.cancel()
+        await cancel_and_wait(list(updates))
         if advertiser is not None:
             await advertiser.stop()
         if aiozc is not None:

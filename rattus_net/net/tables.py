@@ -67,6 +67,7 @@ from rattus_net.net.node import STALL_TIMEOUT, PeerNode
 from rattus_net.net.persist import check_storage
 from rattus_net.net.seats import HUMAN, Setup, new_master
 from rattus_net.net.servertables import server_tables
+from rattus_net.net.tasks import cancel_and_wait
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
     Connection,
@@ -440,8 +441,7 @@ class HostLobby(_Lobby):
         if self.closed:
             return
         self.closed = True
-        for t in list(self._tasks):
-            t.cancel()
+        await cancel_and_wait(list(self._tasks))
         self._unsignal()
         if self._advertiser is not None:
             with contextlib.suppress(Exception):
