@@ -42,8 +42,9 @@ from protocol.record import decode_record
 from protocol.seeded import seeded_params
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.kit.registry import get_game
-from rattus_net.net.node import PeerNode, Setup
+from rattus_net.net.node import PeerNode
 from rattus_net.net.persist import seat_dir
+from rattus_net.net.seats import Setup
 from rattus_net.selfplay import play_secure_game
 
 ROOT = Path(__file__).resolve().parent.parent

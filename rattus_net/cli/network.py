@@ -166,7 +166,7 @@ def host_options(args: argparse.Namespace, name: str) -> TableOptions:
 
 
 def cmd_network(args: argparse.Namespace) -> int:
-    from rattus_net.net.node import NodeError
+    from rattus_net.net.seats import NodeError
 
     name = f"rattus {args.command}"
     if args.command == "join" and (args.address is None) == (args.table is None):
@@ -185,7 +185,7 @@ def cmd_network(args: argparse.Namespace) -> int:
     if args.command == "resume" and args.game_id is None:
         return _unfinished_games()
     if args.command == "resume" and args.bot is None:
-        from rattus_net.net.node import HUMAN, read_setup
+        from rattus_net.net.seats import HUMAN, read_setup
 
         try:
             if read_setup(args.game_id, seat=args.seat).bot == HUMAN:
@@ -249,7 +249,7 @@ def _run_network(args: argparse.Namespace, name: str, say: Any) -> int:
     import asyncio
 
     from protocol.errors import ProtocolError
-    from rattus_net.net.node import NodeError
+    from rattus_net.net.seats import NodeError
     from rattus_net.net.transport import TransportError
 
     try:
@@ -293,7 +293,7 @@ def _run_network(args: argparse.Namespace, name: str, say: Any) -> int:
             )
         else:
             from rattus_net.bots import make_game_bot
-            from rattus_net.net.node import read_setup
+            from rattus_net.net.seats import read_setup
 
             bot = None
             if args.bot is not None:  # (a bot of the game's own kind)

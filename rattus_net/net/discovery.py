@@ -38,6 +38,7 @@ from rattus_net.net.names import (
     instance_label,
 )
 from rattus_net.net.served import ANY_ADDRESS, listen_host
+from rattus_net.net.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -381,14 +382,12 @@ class TableBrowser:
                 await asyncio.wait_for(self._changed.wait(), left)
 
     async def close(self) -> None:
-        if self._watch is not None:
-            self._watch.cancel()
-            self._watch = None
+        watch, self._watch = self._watch, None
+        await cancel_and_wait([watch])
         if self._browser is not None:
             await self._browser.async_cancel()
             self._browser = None
-        for task in list(self._tasks):
-            task.cancel()
+        await cancel_and_wait(list(self._tasks))
 
 
 def withdraw_on_signals(advertiser: Advertiser) -> Callable[[], None]:

@@ -29,6 +29,9 @@ class LoopThread:
 
     def __init__(self, name: str) -> None:
         self.loop = asyncio.new_event_loop()
+        self.ended: concurrent.futures.Future[None] = concurrent.futures.Future()
+        """Done once the thread's loop is closed (awaited by :meth:`stop` without a thread
+        of the caller's: no executor, which may be shut down already when a program ends)."""
         self.thread = threading.Thread(target=self._run, name=name, daemon=True)
         self.thread.start()
 
@@ -40,6 +43,7 @@ class LoopThread:
             with contextlib.suppress(Exception):
                 self.loop.run_until_complete(self._cancel_all())
             self.loop.close()
+            self.ended.set_result(None)
 
     @staticmethod
     async def _cancel_all() -> None:
@@ -76,16 +80,23 @@ class LoopThread:
         with contextlib.suppress(RuntimeError):
             self.loop.call_soon_threadsafe(fn, *args)
 
-    def ask(self, fn: Callable[[], T], timeout: float = 10.0) -> T:
-        """``fn()`` run on this thread's loop, its result (or exception) returned here. For
-        quick calls only (the caller waits): a lobby's "ready", "colour", "options"."""
+    def ask(self, fn: Callable[[], T]) -> concurrent.futures.Future[T]:
+        """``fn()`` run on this thread's loop; its result (or exception) comes in the future
+        returned at once. The caller never waits here: a screen's loop awaits it
+        (``asyncio.wrap_future``) or looks at it later, and goes on drawing meanwhile, however
+        long the table's loop is held up."""
         if self.here:
-            return fn()
+            done: concurrent.futures.Future[T] = concurrent.futures.Future()
+            try:
+                done.set_result(fn())
+            except Exception as exc:
+                done.set_exception(exc)
+            return done
 
         async def call() -> T:
             return fn()
 
-        return self.submit(call()).result(timeout)
+        return self.submit(call())
 
     def stop_soon(self) -> None:
         """Stop the loop once what is running now yields (from any thread): the tasks left
@@ -93,10 +104,13 @@ class LoopThread:
         self.call(self.loop.stop)
 
     async def stop(self, timeout: float = 10.0) -> None:
-        """Stop the loop and wait (without blocking the caller's loop) for the thread."""
+        """Stop the loop and wait (without blocking the caller's loop) for the thread to
+        close it."""
         self.stop_soon()
         if not self.here:
-            await asyncio.to_thread(self.thread.join, timeout)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.wrap_future(self.ended), timeout)
+                self.thread.join(1.0)  # (past its last statement now: returns at once)
 
 
 __all__ = ["LoopClosed", "LoopThread"]

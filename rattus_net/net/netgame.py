@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -58,13 +59,16 @@ from rattus_net.net.botseats import HostedBots
 from rattus_net.net.lobby import LobbyRefusal
 from rattus_net.net.loopthread import LoopThread
 from rattus_net.net.news import LinkNews
-from rattus_net.net.node import WAIT_MORE, Outcome, PeerNode
+from rattus_net.net.node import WAIT_MORE, PeerNode
 from rattus_net.net.persist import split_game_id
 from rattus_net.net.quietgc import QuietCollector
+from rattus_net.net.seats import Outcome
 from rattus_net.net.served import Served
 from rattus_net.net.tablewords import TableWords, table_words
+from rattus_net.net.tasks import cancel_and_wait
 from rattus_net.net.transport import Listener
 
+log = logging.getLogger(__name__)
 Notify = Callable[[], None]
 Cleanup = Callable[..., object]
 Move = Any  # a move of the table's game
@@ -366,16 +370,25 @@ class NetworkGame:
             self._spawn_wind_up(bots=False)
 
     def _spawn_wind_up(self, *, bots: bool) -> None:
-        # (a reference, so the task is not collected)
+        """The wind-up, started on the front end's loop once the game is over; owned here
+        and awaited by :meth:`stop` (or :meth:`wound_up`)."""
         self._winding = asyncio.get_running_loop().create_task(self._wind_up(bots=bots))
+        self._winding.add_done_callback(_said_if_failed)
+
+    async def wound_up(self) -> None:
+        """Wait for the wind-up started when the game ended, if any (its failure raised)."""
+        winding = self._winding
+        if winding is not None and winding is not asyncio.current_task():
+            await winding
 
     async def _wind_up(self, *, bots: bool) -> None:
         """The lobby's cleanup (its table, its bots), then the end of the table's thread."""
         if self._wound_up:
             return
         self._wound_up = True
-        if self._watch is not None:
-            self._watch.cancel()
+        watch, self._watch = self._watch, None
+        if watch is not asyncio.current_task():
+            await cancel_and_wait([watch])
         self._quiet.stop()
         if self.cleanup is not None:
             result = self.cleanup(bots=bots)
@@ -394,6 +407,7 @@ class NetworkGame:
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(asyncio.wrap_future(task), 15)
         await self._wind_up(bots=True)
+        await self.wound_up()
 
     # -- the controller interface ----------------------------------------------------------
 
@@ -560,6 +574,12 @@ class NetworkGame:
         o = self.outcome
         assert o is not None
         return Served.from_environment().record_line(split_game_id(o.game_id)[1][:16], o.record)
+
+
+def _said_if_failed(task: asyncio.Task[None]) -> None:
+    """A wind-up nobody awaits (the program quit meanwhile) still has its failure logged."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("winding up the table failed", exc_info=task.exception())
 
 
 __all__ = [

@@ -53,6 +53,8 @@ class LinkNews:
             return safetext(detail)
         if kind in ("linger", "alone", "claims", "paused"):  # (nobody online; claims met...)
             return safetext(f"{detail[:1].upper()}{detail[1:]}.")
+        if kind == "bot-failed":  # (a bot seat this process ran)
+            return f"The bot playing {name} stopped: {safetext(detail)}."
         if kind == "fault":
             return f"{name} sent something invalid: {safetext(detail)}."
         return None

@@ -24,6 +24,7 @@ from rattus_net.net.discovery import (
     find_table,
     new_zeroconf,
 )
+from rattus_net.net.ending import ABORT_LINGER
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import (
     JOIN_RETRY,
@@ -34,16 +35,10 @@ from rattus_net.net.lobby import (
     join_table,
 )
 from rattus_net.net.news import headless_reporter
-from rattus_net.net.node import (
-    ABORT_LINGER,
-    STALL_TIMEOUT,
-    NodeError,
-    Outcome,
-    PeerNode,
-    Setup,
-    new_master,
-)
+from rattus_net.net.node import STALL_TIMEOUT, PeerNode
 from rattus_net.net.persist import check_storage
+from rattus_net.net.seats import NodeError, Outcome, Setup, new_master
+from rattus_net.net.tasks import cancel_and_wait
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
     Connection,
@@ -178,8 +173,7 @@ async def host_game(
         say(f"game {setup.game_id} started: {_names(setup.params.config.players)}")
         return await node.run(hosted.listener)
     finally:
-        for task in list(updates):
-            task.cancel()
+        await cancel_and_wait(list(updates))
         if advertiser is not None:
             await advertiser.stop()
         if aiozc is not None:
@@ -283,7 +277,7 @@ async def resume_game(
         say(f"game {game_id} is already over: {safetext(node.session.abort.describe(node.names))}")
     else:
         say(f"game {game_id} resumed at seat {node.seat + 1} ({safetext(node.names[node.seat])})")
-    bots = HostedBots.resume(node, limits=limits, stall_timeout=stall_timeout)
+    bots = HostedBots.resume(node, limits=limits, stall_timeout=stall_timeout, say=say)
     if bots is not None:
         say(f"the bot seats this seat hosted are back: {len(bots.futures)}")
     try:

@@ -32,13 +32,12 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import logging
 from collections.abc import Callable, Coroutine
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from protocol.crypto.identity import Identity
-from protocol.params import PeerSecrets
 from rattus_net.bots import BOT_LEVELS, BOT_NAMES
 from rattus_net.kit.numbers import ascii_int
 from rattus_net.net import play
@@ -60,11 +59,13 @@ from rattus_net.net.lobby import (
     colour_message,
     join_table,
 )
-from rattus_net.net.loopthread import LoopClosed, LoopThread
-from rattus_net.net.netgame import TABLE_THREAD, NetworkGame, problem_text
-from rattus_net.net.node import HUMAN, STALL_TIMEOUT, PeerNode, Setup, new_master
+from rattus_net.net.lobbyside import LobbySide
+from rattus_net.net.netgame import problem_text
+from rattus_net.net.node import STALL_TIMEOUT, PeerNode
 from rattus_net.net.persist import check_storage
+from rattus_net.net.seats import HUMAN, Setup
 from rattus_net.net.servertables import server_tables
+from rattus_net.net.tasks import cancel_and_wait
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
     Connection,
@@ -73,7 +74,7 @@ from rattus_net.net.transport import (
     TransportLimits,
 )
 
-Notify = Callable[[], None]
+log = logging.getLogger(__name__)
 
 
 def address_text(text: str) -> tuple[str, int]:
@@ -96,92 +97,7 @@ def options_words(options: TableOptions) -> str:
     return options.words()
 
 
-class _Lobby:
-    """What both lobbies share: the table's thread, the front end's loop, the listeners, and
-    the seat's game once the table has started."""
-
-    is_host: bool
-
-    def __init__(self, player: str, colour: str | None, root: Path | None) -> None:
-        self.player = player
-        self.colour = colour
-        self.root = root
-        self.master = new_master()
-        self.identity: Identity = PeerSecrets(self.master).identity()
-        self.listeners: list[Notify] = []
-        self.news: list[str] = []
-        self.closed = False
-        self.runner: LoopThread | None = None
-        self._ui: asyncio.AbstractEventLoop | None = None  # the front end's loop
-        self._game: NetworkGame | None = None
-        self._game_error: BaseException | None = None
-        self._handed = False  # the table's thread belongs to the game now
-
-    @property
-    def fingerprint(self) -> str:
-        return self.identity.fingerprint
-
-    def _table(self) -> LoopThread:
-        """The table's thread (started at the first need), seen from the front end."""
-        if self._ui is None:
-            self._ui = asyncio.get_running_loop()
-        if self.runner is None:
-            self.runner = LoopThread(TABLE_THREAD)
-        return self.runner
-
-    def _on_ui(self, fn: Callable[..., object], *args: object) -> None:
-        """Call ``fn(*args)`` on the front end's loop (from the table's thread)."""
-        ui = self._ui
-        if ui is None:
-            fn(*args)
-            return
-        with contextlib.suppress(RuntimeError):  # (the front end is gone)
-            ui.call_soon_threadsafe(fn, *args)
-
-    def _tell(self) -> None:
-        """On the front end's loop: something changed."""
-        for hook in list(self.listeners):
-            hook()
-
-    def _start_game(self, node_of: Callable[[], tuple[PeerNode, Listener]]) -> None:
-        """On the table's thread, as the start is heard: the seat's node and game (or why
-        they could not be made, said by :meth:`game`)."""
-        try:
-            node, listener = node_of()
-            self._game = NetworkGame(node, listener, cleanup=self._game_over, runner=self.runner)
-        except Exception as exc:
-            self._game_error = exc
-
-    def game(self, state: LobbyState) -> NetworkGame:
-        """The seat's game, once :meth:`wait_start` has returned ``state``; ``start()`` it."""
-        if self._game_error is not None:
-            raise self._game_error
-        assert self._game is not None, "the table has not started"
-        self._handed = True
-        return self._game
-
-    async def close(self, *, bots: bool = True) -> None:
-        raise NotImplementedError
-
-    async def _game_over(self, *, bots: bool = True) -> None:
-        await self.close(bots=bots)
-
-    async def _close_table(self) -> None:
-        """On the table's thread: close what listens there."""
-
-    async def _close_thread(self) -> None:
-        """Close what runs on the table's thread, and end the thread unless a game runs on
-        it (the game ends it)."""
-        runner = self.runner
-        if runner is None:
-            return
-        with contextlib.suppress(LoopClosed, concurrent.futures.CancelledError):
-            await runner.run(self._close_table())
-        if not self._handed:
-            await runner.stop()
-
-
-class HostLobby(_Lobby):
+class HostLobby(LobbySide):
     """A table this player hosts (seat 1), with its advert and its in-process bot seats."""
 
     is_host = True
@@ -234,7 +150,7 @@ class HostLobby(_Lobby):
                 self._unsignal = withdraw_on_signals(self._advertiser)  # SIGTERM, SIGHUP
             except Exception as exc:  # no multicast here: the table is still open by address
                 self._advertiser = None
-                self.news.append(f"Not announced on the LAN ({problem_text(exc)}).")
+                self._say(f"Not announced on the LAN ({problem_text(exc)}).")
 
     async def _open_here(self) -> None:
         """On the table's thread: the listener and our seat."""
@@ -253,12 +169,14 @@ class HostLobby(_Lobby):
     def _changed(self, state: LobbyState) -> None:
         """On the table's thread: the lobby changed (the news is said here, in order)."""
         now = {s.fingerprint: s for s in state.seats}
+        lines = []
         for fp, seat in now.items():
             if fp not in self._known:
                 what = f"a bot, {BOT_LEVELS.get(seat.bot, seat.bot)}" if seat.bot else "a player"
-                self.news.append(f"{seat.name} ({what}) sat down in {seat.colour}.")
+                lines.append(f"{seat.name} ({what}) sat down in {seat.colour}.")
         for _fp in self._known - set(now):
-            self.news.append("A player left the table; everyone must get ready again.")
+            lines.append("A player left the table; everyone must get ready again.")
+        self._say_soon(*lines)
         self._known = set(now)
         if state.phase == "playing" and self._game is None and self._game_error is None:
             self._start_game(lambda: self._node(state))
@@ -282,30 +200,53 @@ class HostLobby(_Lobby):
         advert = play.table_advert(self.table, self.fingerprint, state)
         self._listing.publish(replace(advert, host=local_addresses()[0], port=self.port))
 
-    def _ask(self, fn: Callable[[], Any]) -> Any:
-        """Run a quick lobby change on the table's thread and wait for it (its exceptions,
-        a LobbyRefusal say, come back here)."""
+    def _ask(
+        self, fn: Callable[[], object], then: Callable[[], None] | None = None
+    ) -> asyncio.Future[object]:
+        """Run a quick lobby change on the table's thread, from the front end's loop, without
+        waiting for it: that loop goes on drawing however long the table's thread is busy.
+        ``then`` runs on the front end's loop once the change is made; a refusal (a
+        LobbyRefusal, say) becomes a line of the lobby's log. The future returned is done
+        when either has happened."""
         assert self.runner is not None and self.hosted is not None, "the table is not open"
-        return self.runner.ask(fn)
+        answer = asyncio.wrap_future(self.runner.ask(fn))
 
-    def set_ready(self, ready: bool) -> None:
+        def answered(future: asyncio.Future[object]) -> None:
+            if future.cancelled():
+                return
+            exc = future.exception()
+            if exc is not None:
+                self._say(problem_text(exc))
+            elif then is not None:
+                then()
+            self._tell()
+
+        answer.add_done_callback(answered)
+        return answer
+
+    def set_ready(self, ready: bool) -> asyncio.Future[object]:
         hosted = self.hosted
         assert hosted is not None
-        self._ask(lambda: hosted.core.set_ready(self.fingerprint, ready))
+        return self._ask(lambda: hosted.core.set_ready(self.fingerprint, ready))
 
-    def set_colour(self, colour: str) -> None:
+    def set_colour(self, colour: str) -> asyncio.Future[object]:
         hosted = self.hosted
         assert hosted is not None
-        self._ask(lambda: hosted.core.set_colour(self.fingerprint, colour))
+        return self._ask(lambda: hosted.core.set_colour(self.fingerprint, colour))
 
-    def set_options(self, options: TableOptions) -> None:
+    def set_options(self, options: TableOptions) -> asyncio.Future[object]:
         """Change the table's options; every seat must get ready again (bots do so at once).
-        Raises LobbyRefusal (more players seated than the new count, the game started)."""
+        A refusal (more players seated than the new count, the game started) is said in the
+        lobby's log."""
         hosted = self.hosted
         assert hosted is not None
-        self._ask(lambda: hosted.core.set_options(options))
-        self.options = options = options.check()
-        self.news.append(f"Options: {options_words(options)}; all get ready again.")
+        checked = options.check()
+
+        def changed() -> None:
+            self.options = checked
+            self._say(f"Options: {options_words(checked)}; all get ready again.")
+
+        return self._ask(lambda: hosted.core.set_options(options), changed)
 
     def my_ready(self) -> bool:
         i = self.state.seat_of(self.fingerprint)
@@ -323,7 +264,11 @@ class HostLobby(_Lobby):
         root = self.root  # (its own seat folder there; resumed with ours: hosted_by=0)
 
         def stopped(problem: str) -> None:  # on the front end's loop
-            self.news.append(f"The bot {name} stopped: {problem}")
+            self._say(f"The bot {name} stopped: {problem}")
+            game = self._game
+            seat = next((i for i, s in enumerate(self.state.seats) if s.name == name), None)
+            if game is not None and seat is not None:
+                game.node.bot_failed(seat, problem)  # (its game is told, not left waiting)
             self._tell()
 
         async def run() -> None:  # on the bots' loop
@@ -341,6 +286,7 @@ class HostLobby(_Lobby):
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
+                log.exception("the bot seat %s failed", name)
                 self._on_ui(stopped, problem_text(exc))
 
         if self._bots is None:
@@ -395,8 +341,7 @@ class HostLobby(_Lobby):
         if self.closed:
             return
         self.closed = True
-        for t in list(self._tasks):
-            t.cancel()
+        await cancel_and_wait(list(self._tasks))
         self._unsignal()
         if self._advertiser is not None:
             with contextlib.suppress(Exception):
@@ -411,7 +356,7 @@ class HostLobby(_Lobby):
             await self.hosted.close()
 
 
-class GuestLobby(_Lobby):
+class GuestLobby(LobbySide):
     """A seat at somebody else's table: joined by address, or by its zeroconf advert."""
 
     is_host = False
@@ -479,33 +424,35 @@ class GuestLobby(_Lobby):
         i = state.seat_of(self.fingerprint)
         return i is not None and state.seats[i].ready
 
-    def _say(self, line: str) -> None:
+    def _say_line(self, line: str) -> None:
         """On the table's thread: a line for the lobby's log (trying the table again)."""
-        self.news.append(line[:1].upper() + line[1:] + ".")
+        self._say_soon(line[:1].upper() + line[1:] + ".")
         self._on_ui(self._tell)
 
     def _on_state(self, state: LobbyState) -> None:
         """On the table's thread: a new lobby state from the host."""
         seated = {s.fingerprint: s for s in state.seats}
+        lines = []
         if self.state is not None:
             for fp, seat in seated.items():
                 if fp in self._seated:
                     continue
                 if fp == self.fingerprint:
-                    self.news.append(f"You sat down in {seat.colour}.")
+                    lines.append(f"You sat down in {seat.colour}.")
                 else:
-                    self.news.append(f"{seat.name} sat down in {seat.colour}.")
+                    lines.append(f"{seat.name} sat down in {seat.colour}.")
             for fp, name in self._seated.items():
                 if fp not in seated:
-                    self.news.append(f"{name} left the table.")
+                    lines.append(f"{name} left the table.")
             if state.options != self.state.options:
                 # the host un-readied every seat: our player confirms the new options himself
                 self.ready.clear()
                 self._want_ready = False
-                self.news.append(
+                lines.append(
                     f"The host changed the options: {options_words(state.options)}. "
                     "Space: get ready again."
                 )
+        self._say_soon(*lines)
         self._seated = {fp: seat.name for fp, seat in seated.items()}
         self.state = state
         self._on_ui(self._tell)
@@ -539,7 +486,7 @@ class GuestLobby(_Lobby):
             ready_changed=self.ready_changed,
             outbox=self.outbox,
             retry_for=JOIN_RETRY,
-            say=self._say,
+            say=self._say_line,
         )
         self._start_game(lambda: self._node(state))
         return state

@@ -18,9 +18,10 @@ import pytest
 
 from protocol.messages import open_frame
 from protocol.record import decode_record, verify_record
-from rattus_net.net.node import Outcome, PeerNode, Setup
+from rattus_net.net.node import PeerNode
 from rattus_net.net.pausewatch import PauseWatch
 from rattus_net.net.persist import Journal
+from rattus_net.net.seats import Outcome, Setup
 
 from .loopback import ann_and_bob, listeners_for
 from .procs import free_port

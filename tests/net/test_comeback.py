@@ -93,7 +93,8 @@ def test_waiting_players_can_wait_longer(tmp_path: Path) -> None:
     """5 minutes by default for a player whose program stopped; each "wait longer" adds 5."""
     from protocol.seeded import seeded_params
     from rattus_net.games.cartus.config import BuildingSelection, GameConfig
-    from rattus_net.net.node import STALL_TIMEOUT, PeerNode, Setup
+    from rattus_net.net.node import STALL_TIMEOUT, PeerNode
+    from rattus_net.net.seats import Setup
 
     config = GameConfig(players=("Ann", "Bob"), buildings=BuildingSelection.random_cards())
     params, secrets = seeded_params(config, 1)

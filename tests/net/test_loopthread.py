@@ -22,16 +22,17 @@ def test_work_runs_on_the_threads_loop_and_comes_back() -> None:
             thread, loop = await runner.run(where())
             assert thread is runner.thread and loop is runner.loop
             assert loop is not asyncio.get_running_loop()
-            assert runner.ask(lambda: threading.current_thread()) is runner.thread
+            asked = runner.ask(lambda: threading.current_thread())
+            assert await asyncio.wrap_future(asked) is runner.thread
 
             def refuse() -> None:
                 raise ValueError("no")
 
             with pytest.raises(ValueError, match="no"):
-                runner.ask(refuse)
+                await asyncio.wrap_future(runner.ask(refuse))
             seen: list[threading.Thread] = []
             runner.call(lambda: seen.append(threading.current_thread()))
-            await asyncio.to_thread(runner.ask, lambda: None)  # (after the call)
+            await asyncio.wrap_future(runner.ask(lambda: None))  # (after the call)
             assert seen == [runner.thread]
         finally:
             await runner.stop()
@@ -42,9 +43,11 @@ def test_work_runs_on_the_threads_loop_and_comes_back() -> None:
 def test_stopping_cancels_what_is_left_and_ends_the_thread() -> None:
     async def main() -> None:
         runner = LoopThread("test-loop")
+        started = threading.Event()
         cancelled = threading.Event()
 
         async def forever() -> None:
+            started.set()
             try:
                 await asyncio.Event().wait()
             except asyncio.CancelledError:
@@ -52,6 +55,10 @@ def test_stopping_cancels_what_is_left_and_ends_the_thread() -> None:
                 raise
 
         runner.submit(forever())
+        # (it must have started: a task cancelled before its first step never runs, and
+        # would never see its cancellation)
+        await asyncio.wrap_future(runner.ask(lambda: None))
+        assert started.is_set()
         await runner.stop()
         assert not runner.thread.is_alive() and cancelled.is_set()
         assert not runner.alive
@@ -59,5 +66,7 @@ def test_stopping_cancels_what_is_left_and_ends_the_thread() -> None:
         with pytest.raises(LoopClosed):
             runner.submit(coro)
         runner.call(print)  # (nothing, and no error, once stopped)
+        with pytest.raises(LoopClosed):
+            runner.ask(lambda: None)
 
     asyncio.run(main())

@@ -12,7 +12,8 @@ from recordkit import resign, table
 
 from protocol.session import Session
 from protocol.wire import WireValue
-from rattus_net.net.node import PeerNode, Setup
+from rattus_net.net.node import PeerNode
+from rattus_net.net.seats import Setup
 
 
 def _master(seed: int, seat: int) -> bytes:

@@ -16,8 +16,9 @@ from rattus_net.bots.random import RandomBot
 from rattus_net.games.rattus.game import RattusConfig
 from rattus_net.games.rattus.loader import default_components
 from rattus_net.games.rattus.moves import parse_move
-from rattus_net.net.node import Outcome, PeerNode, Setup
+from rattus_net.net.node import PeerNode
 from rattus_net.net.persist import Journal, game_of
+from rattus_net.net.seats import Outcome, Setup
 
 from .loopback import listeners_for
 

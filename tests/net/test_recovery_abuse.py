@@ -25,7 +25,9 @@ from recordkit import random_chooser, resign, table
 from protocol.memnet import MemoryNetwork
 from protocol.params import GameParams, PeerSecrets
 from rattus_net.net.lobby import authenticate
-from rattus_net.net.node import COPY_BURST, COPY_RATE, PeerNode, Setup
+from rattus_net.net.node import PeerNode
+from rattus_net.net.relink import COPY_BURST, COPY_RATE
+from rattus_net.net.seats import Setup
 from rattus_net.net.transport import Connection, TransportError, connect
 
 from .procs import free_port

@@ -31,9 +31,9 @@ from protocol.faults import ProvenFault
 from protocol.messages import SHUFFLE, open_frame
 from protocol.params import GameParams
 from protocol.record import CHEATER, verify_record
-from rattus_net.net.node import Setup
 from rattus_net.net.persist import Journal
 from rattus_net.net.recovery import DECIDE, Recovery
+from rattus_net.net.seats import Setup
 
 from .framing import HONEST, LIAR, RESUMED, framing
 from .procs import (

@@ -14,7 +14,8 @@ from recordkit import resign, table
 
 from protocol.session import Session
 from protocol.wire import WireValue
-from rattus_net.net.node import PeerNode, Setup
+from rattus_net.net.node import PeerNode
+from rattus_net.net.seats import Setup
 
 
 def _master(seed: int, seat: int) -> bytes:
@@ -35,11 +36,11 @@ def test_a_resumed_node_waits_for_every_peer_and_stops_rather_than_sign_twice(
 
     async def gate() -> None:
         assert not node._may_decide()  # nobody said yet what it holds of ours
-        node._on_hold(1, mine)
+        node._heard_hold(1, mine)
         assert not node._may_decide()  # seat 3 has not said
-        node._on_hold(2, mine)
+        node._heard_hold(2, mine)
         assert node._may_decide()  # both hold no more than we have: decide
-        node._on_hold(2, mine + 1)  # seat 3 holds a frame of ours the journal lost
+        node._heard_hold(2, mine + 1)  # seat 3 holds a frame of ours the journal lost
         assert not node._may_decide() and node.session.abort is None  # (asked; waiting)
         other = Session(params, 1, secrets[1]).take_outgoing()[0]
         node.copies[mine] = {2: other}  # what came back is not our message: dropped
@@ -72,7 +73,7 @@ def test_a_resumed_node_does_not_wait_forever_for_a_peer_that_left(tmp_path: Pat
     setup = Setup(params, 0, _master(9, 0), (("127.0.0.1", 1),) * 3)
     PeerNode.create(setup, tmp_path).journal.close()
     node = PeerNode.load(setup.game_id, tmp_path, stall_timeout=5.0)
-    node._on_hold(1, len(node.sent))
+    node._heard_hold(1, len(node.sent))
     node.down_since = {2: node.down_since[2] - 6.0}  # seat 3: gone longer than the timeout
 
     async def gate() -> None:
@@ -139,13 +140,13 @@ def test_seats_back_in_the_same_process_are_not_the_game(tmp_path: Path) -> None
     setup = Setup(params, 0, _master(14, 0), (("127.0.0.1", 1),) * 3)
     PeerNode.create(setup, tmp_path).journal.close()
     node = PeerNode.load(setup.game_id, tmp_path, stall_timeout=5.0, together=frozenset({1}))
-    node._on_hold(1, len(node.sent))  # our bot seat said what it holds
+    node._heard_hold(1, len(node.sent))  # our bot seat said what it holds
     node.down_since = {2: node.down_since[2] - 60.0}  # the remote guest: long gone
 
     async def gate() -> None:
         node._since = time.monotonic() - 6.0
         assert not node._may_decide() and node._alone()
-        node._on_hold(2, len(node.sent))  # once the remote seat answers, we are back in the game
+        node._heard_hold(2, len(node.sent))  # once the remote seat answers, we are back in the game
         assert not node._alone()
 
     asyncio.run(gate())

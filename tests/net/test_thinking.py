@@ -17,7 +17,8 @@ import pytest
 
 from rattus_net.games.cartus.moves import Move
 from rattus_net.games.cartus.view import PlayerView
-from rattus_net.net.node import Outcome, PeerNode, Setup
+from rattus_net.net.node import PeerNode
+from rattus_net.net.seats import Outcome, Setup
 from rattus_net.net.transport import Listener
 
 from .loopback import ann_and_bob, listeners_for

@@ -239,7 +239,7 @@ def crash_in_round_3(
             games.append(controller.game_id)
             assert controller.runner is not None and controller.task is not None
             # the program is gone: nothing more is written (closed on the node's own thread)
-            controller.runner.ask(controller.node.journal.close)
+            await asyncio.wrap_future(controller.runner.ask(controller.node.journal.close))
             controller.task.cancel()
             app.exit()
 

@@ -42,7 +42,7 @@ async def test_a_host_back_at_its_table_brings_its_bot_seats_back(tmp_path: Path
     await until(lambda: (seat_dir(gid, 1, tmp_path) / "meta.json").exists())
     assert read_meta(seat_dir(gid, 1, tmp_path))["hosted_by"] == 0
     assert lobby._bots is not None
-    thread = lobby._bots._thread
+    thread = lobby._bots.thread
     await lobby.close(bots=True)  # the host's program goes, and its bot seat with it
     game.node.journal.close()
     await until(lambda: not thread.is_alive())

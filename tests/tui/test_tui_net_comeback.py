@@ -12,7 +12,8 @@ from pathlib import Path
 from recordkit import table
 
 from rattus_net.net.netgame import NetworkGame
-from rattus_net.net.node import Outcome, PeerNode, Setup
+from rattus_net.net.node import PeerNode
+from rattus_net.net.seats import Outcome, Setup
 
 
 def _resumed(tmp_path: Path) -> PeerNode:

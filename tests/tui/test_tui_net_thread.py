@@ -25,7 +25,8 @@ from rattus_net.games.cartus.ui.recap import RecapScreen
 from rattus_net.games.cartus.ui.table import EndScreen, TableScreen
 from rattus_net.net.lobby import TableOptions
 from rattus_net.net.netgame import TABLE_THREAD, DecisionWithdrawn, NetworkGame
-from rattus_net.net.node import HUMAN, PeerNode
+from rattus_net.net.node import PeerNode
+from rattus_net.net.seats import HUMAN
 from rattus_net.net.tables import HostLobby
 from tui.app import RattusNetApp
 from tui.common.log import LogScreen

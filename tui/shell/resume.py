@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rattus_net.kit.registry import get_game
-from rattus_net.net.node import HUMAN, JOURNAL
 from rattus_net.net.persist import game_of, unfinished_games
+from rattus_net.net.seats import HUMAN, JOURNAL
 
 
 @dataclass(frozen=True, slots=True)

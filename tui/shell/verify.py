@@ -12,8 +12,8 @@ from textual.widgets import Footer, Input, Static
 
 from protocol.errors import ProtocolError
 from protocol.record import verify_record
-from rattus_net.net.node import RECORD
 from rattus_net.net.persist import list_games
+from rattus_net.net.seats import RECORD
 from tui.shell.forms import FormScreen
 from tui.shell.paths import FileAccess, PathRefused
 

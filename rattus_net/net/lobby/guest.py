@@ -14,6 +14,7 @@ from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby.core import ready_message, sit_message
 from rattus_net.net.lobby.host import LOBBY_PURPOSE, authenticate
 from rattus_net.net.lobby.values import STARTED, LobbyRefusal, LobbyState
+from rattus_net.net.tasks import cancel_and_wait
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
     Connection,
@@ -85,13 +86,12 @@ async def join_table(
                     posted = asyncio.ensure_future(outbox.get())
                     waiters.add(posted)
                 await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
-                if nudge is not None:
-                    nudge.cancel()
+                await cancel_and_wait([nudge])
                 if posted is not None:
                     if posted.done():
                         await conn.send(posted.result())
                         continue
-                    posted.cancel()
+                    await cancel_and_wait([posted])
                 if not recv.done():  # our player just got ready, or took it back
                     if ready_changed is not None:
                         ready_changed.clear()
@@ -110,7 +110,7 @@ async def join_table(
                 if state.phase == "playing":
                     return state
         finally:
-            recv.cancel()
+            await cancel_and_wait([recv])
     except ConnectionClosed as exc:
         raise ConnectionClosed(f"the table closed the connection ({exc.reason})") from None
     finally:

@@ -22,6 +22,7 @@ from protocol.errors import DecodeError, RemoteProtocolError
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby.core import LobbyCore, refuse_message, state_message
 from rattus_net.net.lobby.values import STARTED, LobbyRefusal, LobbyState, TableOptions
+from rattus_net.net.tasks import cancel_and_wait
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
     Connection,
@@ -192,7 +193,7 @@ class HostedTable:
                 except DecodeError as exc:
                     raise PeerFault(f"bad lobby message: {exc.reason}", conn.peer) from None
         finally:
-            guest.writer.cancel()
+            await cancel_and_wait([guest.writer])
             if self.guests.get(fp) is guest:
                 del self.guests[fp]
             self.core.leave(fp)

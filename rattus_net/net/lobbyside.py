@@ -1,0 +1,128 @@
+"""What a host's and a guest's lobby share (:mod:`rattus_net.net.tables`): the table's thread,
+the front end's loop, the listeners, the lobby's log, and the seat's game once the table has
+started.
+
+Two loops meet here: the front end's (the screen) and the table's thread
+(:class:`~rattus_net.net.loopthread.LoopThread`). The lobby's log (``news``) and the listeners
+belong to the front end's loop; the table's thread hands its lines there
+(:meth:`LobbySide._say_soon`) and never waits for it, nor it for the table's thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+from collections.abc import Callable
+from pathlib import Path
+
+from protocol.crypto.identity import Identity
+from protocol.params import PeerSecrets
+from rattus_net.net.lobby import LobbyState
+from rattus_net.net.loopthread import LoopClosed, LoopThread
+from rattus_net.net.netgame import TABLE_THREAD, NetworkGame
+from rattus_net.net.node import PeerNode
+from rattus_net.net.seats import new_master
+from rattus_net.net.transport import Listener
+
+Notify = Callable[[], None]
+
+
+class LobbySide:
+    """What both lobbies share: the table's thread, the front end's loop, the listeners, and
+    the seat's game once the table has started."""
+
+    is_host: bool
+
+    def __init__(self, player: str, colour: str | None, root: Path | None) -> None:
+        self.player = player
+        self.colour = colour
+        self.root = root
+        self.master = new_master()
+        self.identity: Identity = PeerSecrets(self.master).identity()
+        self.listeners: list[Notify] = []
+        self.news: list[str] = []
+        """Lines for the lobby's log: appended on the front end's loop only (the table's
+        thread hands its lines there: :meth:`_say_soon`)."""
+        self.closed = False
+        self.runner: LoopThread | None = None
+        self._ui: asyncio.AbstractEventLoop | None = None  # the front end's loop
+        self._game: NetworkGame | None = None
+        self._game_error: BaseException | None = None
+        self._handed = False  # the table's thread belongs to the game now
+
+    @property
+    def fingerprint(self) -> str:
+        return self.identity.fingerprint
+
+    def _table(self) -> LoopThread:
+        """The table's thread (started at the first need), seen from the front end."""
+        if self._ui is None:
+            self._ui = asyncio.get_running_loop()
+        if self.runner is None:
+            self.runner = LoopThread(TABLE_THREAD)
+        return self.runner
+
+    def _on_ui(self, fn: Callable[..., object], *args: object) -> None:
+        """Call ``fn(*args)`` on the front end's loop (from the table's thread)."""
+        ui = self._ui
+        if ui is None:
+            fn(*args)
+            return
+        with contextlib.suppress(RuntimeError):  # (the front end is gone)
+            ui.call_soon_threadsafe(fn, *args)
+
+    def _tell(self) -> None:
+        """On the front end's loop: something changed."""
+        for hook in list(self.listeners):
+            hook()
+
+    def _say(self, *lines: str) -> None:
+        """On the front end's loop: lines for the lobby's log."""
+        self.news.extend(lines)
+
+    def _say_soon(self, *lines: str) -> None:
+        """From the table's thread: lines for the lobby's log, said on the front end's loop
+        (in order with everything else handed there)."""
+        if lines:
+            self._on_ui(self._say, *lines)
+
+    def _start_game(self, node_of: Callable[[], tuple[PeerNode, Listener]]) -> None:
+        """On the table's thread, as the start is heard: the seat's node and game (or why
+        they could not be made, said by :meth:`game`)."""
+        try:
+            node, listener = node_of()
+            self._game = NetworkGame(node, listener, cleanup=self._game_over, runner=self.runner)
+        except Exception as exc:
+            self._game_error = exc
+
+    def game(self, state: LobbyState) -> NetworkGame:
+        """The seat's game, once :meth:`wait_start` has returned ``state``; ``start()`` it."""
+        if self._game_error is not None:
+            raise self._game_error
+        assert self._game is not None, "the table has not started"
+        self._handed = True
+        return self._game
+
+    async def close(self, *, bots: bool = True) -> None:
+        raise NotImplementedError
+
+    async def _game_over(self, *, bots: bool = True) -> None:
+        await self.close(bots=bots)
+
+    async def _close_table(self) -> None:
+        """On the table's thread: close what listens there."""
+
+    async def _close_thread(self) -> None:
+        """Close what runs on the table's thread, and end the thread unless a game runs on
+        it (the game ends it)."""
+        runner = self.runner
+        if runner is None:
+            return
+        with contextlib.suppress(LoopClosed, concurrent.futures.CancelledError):
+            await runner.run(self._close_table())
+        if not self._handed:
+            await runner.stop()
+
+
+__all__ = ["LobbySide", "Notify"]

@@ -1,0 +1,349 @@
+"""The mesh of one seat: its authenticated links to the other seats, and its port.
+
+Seat ``i`` dials every seat ``j < i`` and accepts the others, so each pair has exactly one
+dialler, which redials (with backoff) whenever the link drops. Every link is authenticated for
+this game (:mod:`rattus_net.net.handshake`, purpose ``game/<id>``) and only roster keys are
+accepted. Frames on a link are tagged:
+
+* ``H`` "I hold your first n frames", sent first on every new link: the other side sends what
+  we lack (``F``, session frames) only once it has heard it (:func:`~rattus_net.net.relink.
+  resend_from`);
+* ``D`` "my game is over", said on a link only after every frame the other side lacked went
+  out ahead of it (:meth:`Mesh.say_done`);
+* ``R``/``Y``: a resumed peer asks (``R``) for copies of its own frames, and gets them back
+  (``Y``) (:mod:`rattus_net.net.relink`);
+* ``P``: a signed note that a seat listens on another port now (its old one was taken).
+
+One writer per link sends everything that goes out on it, in order; the reading side hands
+what it hears to the node (:class:`~rattus_net.net.node.PeerNode`, which derives from
+:class:`Mesh`) through the ``_heard_*`` hooks. Every task here is owned: the writer by its
+link's task group, the dials by the node's (:meth:`PeerNode.run`), the accepted links by the
+listener.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import struct
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from protocol.crypto.identity import Identity
+from protocol.errors import RemoteProtocolError
+from rattus_net.net.handshake import Handshake
+from rattus_net.net.lobby import authenticate
+from rattus_net.net.persist import Journal
+from rattus_net.net.relink import Asks, CopyBucket, copies_for, resend_from
+from rattus_net.net.seats import Setup
+from rattus_net.net.transport import (
+    Connection,
+    Listener,
+    PeerFault,
+    Silent,
+    TransportError,
+    TransportLimits,
+    connect,
+)
+
+log = logging.getLogger(__name__)
+
+COUNT = struct.Struct(">I")
+_PORT = struct.Struct(">H")
+_MOVED = b"rattus-net/v1/moved"
+PORT_RETRY = 2.0
+"""Seconds a resumed peer tries its old port (the killed process's socket may linger) before
+it listens on another one and tells the others."""
+
+
+@dataclass
+class Link:
+    """One live link to ``seat`` and what goes out on it."""
+
+    conn: Connection
+    seat: int
+    sent_upto: int = 0
+    heard: bool = False  # its H came: it says what it holds, our frames go out from there
+    done: bool = False  # our game is over: say D once every frame it lacked went out
+    done_said: bool = False  # our D went out on it, after every frame it lacked
+    ask: int | None = None  # an R to send: the index of our own frames we lack
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    bucket: CopyBucket = field(default_factory=lambda: CopyBucket(time.monotonic()))
+
+
+class Mesh:
+    """The links and the port of a seat (the base of :class:`~rattus_net.net.node.PeerNode`,
+    which sets these attributes and answers the ``_heard_*`` hooks)."""
+
+    setup: Setup
+    seat: int
+    n: int
+    names: tuple[str, ...]
+    identity: Identity
+    limits: TransportLimits
+    journal: Journal
+    purpose: str
+    expect: set[str]
+    links: dict[int, Link]
+    addresses: list[tuple[str, int]]
+    moved: bytes | None  # our signed new port, if we had to change it
+    told: set[int]  # seats that got it
+    listener: Listener | None
+    say_drops: Callable[[str], None] | None
+    down_since: dict[int, float]
+    sent: list[bytes]  # our frames, in the order they go out on every link
+    got: list[int]  # each seat's frames we hold
+    received: list[list[bytes]]  # each seat's frames
+    told_done: set[int]  # seats our D reached, after all they lacked
+    done_from: set[int]
+    faults: list[str]
+    asks: Asks
+    on_event: Callable[[str, int | None, str], None] | None
+    _closing = False
+
+    # -- the node's side -------------------------------------------------------------------
+
+    def _heard_frame(self, seat: int, frame: bytes) -> None:
+        raise NotImplementedError
+
+    def _heard_hold(self, seat: int, have: int) -> None:
+        raise NotImplementedError
+
+    def _heard_done(self, seat: int) -> None:
+        raise NotImplementedError
+
+    def _heard_copy(self, seat: int, index: int, frame: bytes) -> None:
+        raise NotImplementedError
+
+    def _game_over(self) -> bool:
+        raise NotImplementedError
+
+    def _said_done(self) -> None:
+        """Our ``D`` reached a peer (the node may be waiting for that to leave)."""
+
+    # -- events ----------------------------------------------------------------------------
+
+    def _emit(self, kind: str, seat: int | None = None, detail: str = "") -> None:
+        if self.on_event is not None and not self._closing:
+            try:
+                self.on_event(kind, seat, detail)
+            except Exception:  # a user interface's bug must not stop the game
+                log.exception("on_event hook failed")
+
+    def _fault(self, seat: int | None, reason: str) -> None:
+        self.faults.append(f"{self.names[seat] if seat is not None else 'somebody'}: {reason}")
+        self._emit("fault", seat, reason)
+
+    # -- the port --------------------------------------------------------------------------
+
+    async def _listen(self, port: int) -> None:
+        """Listen on our port; if another program holds it, on any free port, and tell the
+        others (a signed note, journaled so that a later restart uses the new port)."""
+        assert self.listener is not None
+        deadline = time.monotonic() + PORT_RETRY
+        while True:  # the old process's socket may linger briefly after a kill
+            try:
+                await self.listener.start(None, port)
+                return
+            except OSError:
+                if time.monotonic() >= deadline:
+                    break
+                await asyncio.sleep(0.2)
+        new = await self.listener.start(None, 0)
+        log.info("port %d is taken: listening on %d", port, new)
+        self.moved = self.identity.sign(self._moved_message(self.seat, new))
+        self.journal.append(["p", new, self.moved])
+        self.addresses[self.seat] = (self.addresses[self.seat][0], new)
+        self.told.clear()
+        self._write_meta("playing")
+        self._emit("moved", self.seat, f"port {port} was taken: listening on port {new} now")
+
+    def _write_meta(self, status: str) -> None:
+        raise NotImplementedError
+
+    def _moved_message(self, seat: int, port: int) -> bytes:
+        return _MOVED + bytes.fromhex(self.setup.game_id) + bytes([seat]) + _PORT.pack(port)
+
+    def _moved_frame(self) -> bytes:
+        assert self.moved is not None
+        return b"P" + _PORT.pack(self.addresses[self.seat][1]) + self.moved
+
+    def _peer_moved(self, seat: int, body: bytes, conn: Connection) -> None:
+        """A peer says (signed) that it listens on another port now."""
+        if len(body) != _PORT.size + 64:
+            raise PeerFault("bad port note", conn.peer)
+        (port,) = _PORT.unpack_from(body)
+        sig = body[_PORT.size :]
+        try:
+            self.setup.params.identities[seat].verify(self._moved_message(seat, port), sig)
+        except RemoteProtocolError:
+            raise PeerFault("port note with a wrong signature", conn.peer) from None
+        if port == 0 or self.addresses[seat] == (conn.address, port):
+            return
+        self.addresses[seat] = (conn.address, port)
+        if not self._closing:
+            self.journal.append(["a", seat, conn.address, port], sync=False)
+
+    # -- the links -------------------------------------------------------------------------
+
+    async def accept(self, conn: Connection, hs: Handshake | None = None) -> None:
+        """An incoming link (from our Listener, or the lobby host's shared one)."""
+        if hs is None:
+            hs = await authenticate(conn, self.identity, None, expect=self.expect)
+        if hs.purpose != self.purpose or hs.remote is None:
+            raise PeerFault(f"link for {hs.purpose!r}, not this game", conn.peer)
+        ids = self.setup.params.identities
+        if hs.remote not in ids or ids.index(hs.remote) == self.seat:
+            raise PeerFault("key not in the roster", conn.peer)
+        seat = ids.index(hs.remote)
+        if self.listener is not None:
+            self.listener.trust(conn)  # a roster key: a slot strangers cannot take
+        conn.start_keepalive()
+        await self._serve_link(conn, seat)
+
+    async def _dial(self, seat: int, *, once: bool = False) -> None:
+        """Keep a link to ``seat`` (we are its dialler), redialling with backoff; with
+        ``once``, only until the link has told it our new port (then it dials us)."""
+        fp = self.setup.params.identities[seat].fingerprint
+        delay = 0.1
+        while not self._closing and not (once and seat in self.told):
+            host, port = self.addresses[seat]  # (a peer that moved told us where)
+            try:
+                conn = await connect(host, port, self.limits)
+                try:
+                    await authenticate(conn, self.identity, self.purpose, expect={fp})
+                except TransportError:
+                    conn.abort()
+                    raise
+                conn.start_keepalive()
+                delay = 0.1
+                await self._serve_link(conn, seat)
+            except TransportError as exc:
+                log.debug("link to seat %d: %s", seat, exc)
+            if self._closing:
+                return
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 1.0)
+
+    async def _announce(self, seat: int) -> None:
+        """Dial a seat that normally dials us, to tell it our new port."""
+        await self._dial(seat, once=True)
+
+    async def _serve_link(self, conn: Connection, seat: int) -> None:
+        """One link to ``seat``, in the order that lets neither side end short of a frame.
+
+        Both sides first say what they hold of the other's frames (``H``); each sends the
+        other what it lacks only once it has heard that (:meth:`_writer`), and a side whose
+        game is over says so (``D``) only after every frame the other lacked has gone out on
+        this link. So a peer that hears ``D`` already has, ahead of it on the same link,
+        everything the other had to send, a signed abort among them, and nobody counts as
+        done before the frames that could change its record have crossed."""
+        old = self.links.get(seat)
+        if old is not None:
+            old.conn.abort()
+        link = Link(conn, seat)
+        self.links[seat] = link
+        self.down_since.pop(seat, None)
+        self._emit("link-up", seat)
+        try:
+            async with asyncio.TaskGroup() as group:
+                writer = group.create_task(self._writer(link))
+                try:
+                    await self._read(link)
+                except TransportError as exc:
+                    if isinstance(exc, PeerFault) and not isinstance(exc, Silent):
+                        self._fault(seat, exc.reason)  # (a silent link only drops: see Silent)
+                finally:
+                    writer.cancel()
+        finally:
+            if self.links.get(seat) is link:
+                del self.links[seat]
+                self.asks.forget(seat)
+                self.down_since.setdefault(seat, time.monotonic())
+                if seat not in self.done_from:
+                    self._emit("link-down", seat)
+            conn.abort()
+
+    async def _read(self, link: Link) -> None:
+        """What ``link``'s peer says, handed to the node, until the link fails."""
+        conn, seat = link.conn, link.seat
+        await conn.send(b"H" + COUNT.pack(self.got[seat]))
+        if self.moved is not None:
+            await conn.send(self._moved_frame())
+            self.told.add(seat)
+        if self._game_over():
+            self.say_done(link)
+        while True:
+            data = await conn.recv()
+            tag, body = data[:1], data[1:]
+            if tag == b"F":
+                self._heard_frame(seat, body)
+            elif tag == b"H" and len(body) == COUNT.size:
+                (have,) = COUNT.unpack(body)
+                link.sent_upto = resend_from(have, len(self.sent))
+                link.heard = True
+                self._heard_hold(seat, have)
+                link.wake.set()
+            elif tag == b"D":
+                self._heard_done(seat)
+            elif tag == b"P":
+                self._peer_moved(seat, body, conn)
+            elif tag == b"R" and len(body) == COUNT.size:
+                (start,) = COUNT.unpack(body)  # it lost frames of its own: send them back
+                if not link.bucket.may_copy(time.monotonic()):
+                    continue  # (asked again too soon: nothing more than the rate allows)
+                for index, own in copies_for(self.received[seat], start):
+                    await conn.send(b"Y" + COUNT.pack(index) + own)
+            elif tag == b"Y" and len(body) > COUNT.size:
+                (index,) = COUNT.unpack_from(body)
+                self._heard_copy(seat, index, body[COUNT.size :])
+            else:
+                raise PeerFault("unknown frame tag", conn.peer)
+
+    async def _writer(self, link: Link) -> None:
+        """Send what goes out on one link: a request for our lost frames (``R``), our frames
+        from what the peer holds on (once it has said so: its ``H``), then, once our game is
+        over and every frame it lacked went out, our ``D``."""
+        with contextlib.suppress(TransportError):
+            while True:
+                await link.wake.wait()
+                link.wake.clear()
+                if link.ask is not None:
+                    index, link.ask = link.ask, None
+                    await link.conn.send(b"R" + COUNT.pack(index))
+                while link.heard and link.sent_upto < len(self.sent):
+                    frame = self.sent[link.sent_upto]
+                    await link.conn.send(b"F" + frame)
+                    link.sent_upto += 1
+                if link.done and link.heard and not link.done_said:
+                    link.done_said = True
+                    await link.conn.send(b"D")
+                    self.told_done.add(link.seat)
+                    self._said_done()
+
+    def say_done(self, link: Link) -> None:
+        """Say ``D`` (our game is over) on ``link`` once the peer has said what it holds and
+        every frame it lacked has gone out ahead of it."""
+        link.done = True
+        link.wake.set()
+
+    def ask_copies(self, seats: list[int], index: int) -> None:
+        """Ask ``seats`` (linked) to send back our own frame ``index`` and those after it."""
+        for seat in seats:
+            link = self.links.get(seat)
+            if link is not None:
+                link.ask = index
+                link.wake.set()
+
+    def wake_links(self) -> None:
+        for link in self.links.values():
+            link.wake.set()
+
+    def drop_links(self) -> None:
+        for link in list(self.links.values()):
+            link.conn.abort()
+
+
+__all__ = ["COUNT", "PORT_RETRY", "Link", "Mesh"]
