@@ -60,7 +60,7 @@ def loopback_game(players: int, seed: int) -> tuple[float, bytes]:
         players=tuple(f"random-{s + 1}" for s in range(players)),
         buildings=BuildingSelection.random_cards(),
     )
-    params, secrets = seeded_params(config, seed)
+    params, secrets = seeded_params(config, seed, "cartus")
     addresses = tuple(("127.0.0.1", free_port()) for _ in range(players))
     root = Path(tempfile.mkdtemp(prefix="rattus-bench-"))
     game_id = ""
@@ -109,7 +109,7 @@ def impaired_game(lab: Any, players: int, seed: int, fault: list[str]) -> tuple[
         players=tuple(f"random-{s + 1}" for s in range(players)),
         buildings=BuildingSelection.random_cards(),
     )
-    params, secrets = seeded_params(config, seed)
+    params, secrets = seeded_params(config, seed, "cartus")
     relay_ip = lab.addr(players)
     ports = [42000 + s for s in range(players)]
     addresses = tuple((relay_ip, ports[s]) for s in range(players))

@@ -442,11 +442,15 @@ class SecureGame(ABC, Generic[ConfigT, StateT, MoveT]):
         names from the record as they are: the verifier makes every line safe to print."""
 
 
+AnySecureGame: TypeAlias = SecureGame[Any, Any, Any]
+"""A secure game of any kind (the protocol plays every game through this interface)."""
+
 __all__ = [
     "BOT_KINDS",
     "BOT_NAMES",
     "NO_BUDGET",
     "AnyGame",
+    "AnySecureGame",
     "Bot",
     "Budget",
     "GameDefinition",

@@ -53,7 +53,7 @@ from protocol.session import DisputeFault, ReplayError, Session
 from protocol.session import PeerFault as SessionFault
 from protocol.wire import WireValue
 from rattus_net.bots import GameBot, make_game_bot
-from rattus_net.games import get_game
+from rattus_net.kit.registry import get_game
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import authenticate
 from rattus_net.net.pausewatch import PauseWatch

@@ -23,7 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from protocol.record import decode_record, verify_record
+from protocol.record import decode_record
+from protocol.verify import verify_record
 
 from .procs import GAME_LINE, RECORD_LINE, env_for, finish, free_port, rattus, read_line, spawn
 

@@ -19,7 +19,8 @@ import pytest
 
 from protocol.messages import open_frame
 from protocol.params import GameParams, PeerSecrets
-from protocol.record import decode_record, verify_record
+from protocol.record import decode_record
+from protocol.verify import verify_record
 from rattus_net.games.cartus.config import GameConfig
 from rattus_net.net.node import Outcome, PeerNode, Setup
 from rattus_net.net.pausewatch import PauseWatch
@@ -35,7 +36,7 @@ pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 async def _cut_and_heal(tmp_path: Path) -> tuple[list[Outcome], list[PeerNode], list[int]]:
     masters = [os.urandom(32) for _ in range(2)]
     identities = tuple(PeerSecrets(m).identity().public for m in masters)
-    params = GameParams(GameConfig(("Ann", "Bob")), identities, os.urandom(32))
+    params = GameParams(GameConfig(("Ann", "Bob")), identities, os.urandom(32), "cartus")
     nodes: dict[int, PeerNode] = {}
     listeners, ports = [], []
     for seat in range(2):

@@ -127,7 +127,7 @@ def test_waiting_players_can_wait_longer(tmp_path: Path) -> None:
     from rattus_net.net.node import STALL_TIMEOUT, PeerNode, Setup
 
     config = GameConfig(players=("Ann", "Bob"), buildings=BuildingSelection.random_cards())
-    params, secrets = seeded_params(config, 1)
+    params, secrets = seeded_params(config, 1, "cartus")
     setup = Setup(params, 0, secrets[0]._master, (("127.0.0.1", 1), ("127.0.0.1", 2)))
     node = PeerNode.create(setup, tmp_path)
     assert STALL_TIMEOUT == 300 and node.session.timeout == STALL_TIMEOUT

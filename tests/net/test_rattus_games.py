@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from protocol.record import verify_record
+from protocol.verify import verify_record
 from rattus_net.games.rattus.record import RattusRecord
 
 from .procs import (

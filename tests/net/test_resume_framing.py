@@ -30,7 +30,8 @@ from protocol.errors import RemoteProtocolError
 from protocol.faults import ProvenFault
 from protocol.messages import SHUFFLE, open_frame
 from protocol.params import GameParams
-from protocol.record import CHEATER, verify_record
+from protocol.verdict import CHEATER
+from protocol.verify import verify_record
 from rattus_net.net.node import Setup
 from rattus_net.net.persist import Journal
 from rattus_net.net.recovery import DECIDE, Recovery

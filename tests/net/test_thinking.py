@@ -33,7 +33,9 @@ async def _ann_and_thinking_bob(
     returned event is set when he starts). Bob moves first."""
     masters = [os.urandom(32) for _ in range(2)]
     identities = tuple(PeerSecrets(m).identity().public for m in masters)
-    params = GameParams(GameConfig(("Ann", "Bob"), first_player=1), identities, os.urandom(32))
+    params = GameParams(
+        GameConfig(("Ann", "Bob"), first_player=1), identities, os.urandom(32), "cartus"
+    )
     nodes: dict[int, PeerNode] = {}
     listeners = []
     ports = []

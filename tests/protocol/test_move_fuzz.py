@@ -12,7 +12,8 @@ from movefuzz import GAMES, Figures, Point, check_text, check_wire, points, run
 from recordkit import resign
 
 from protocol.faults import ProvenFault
-from protocol.record import CHEATER, verify_record
+from protocol.verdict import CHEATER
+from protocol.verify import verify_record
 from protocol.wire import WireValue
 from rattus_net import cli
 from rattus_net.games.rattus.moves import Merchant, Monk, TurnUp

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from protocol.memnet import MemoryNetwork
-from protocol.record import public_replay, verify_record
 from protocol.seeded import seeded_params
+from protocol.verify import public_replay, verify_record
 from rattus_net.cli import main
 from rattus_net.games.cartus.choices import legal_choices
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
@@ -32,7 +32,7 @@ def _chooser(n: int, seed: int) -> Callable[[Game, int], Move]:
 
 def _net(n: int = 3, seed: int = 5) -> MemoryNetwork:
     config = GameConfig(GameConfig.default_names(n), BuildingSelection.random_cards())
-    params, secrets = seeded_params(config, seed)
+    params, secrets = seeded_params(config, seed, "cartus")
     net = MemoryNetwork(params, secrets, timeout=5.0)
     net.keep_going = True
     return net

@@ -33,9 +33,11 @@ from protocol.messages import (
     move_to_wire,
 )
 from protocol.params import GameParams, PeerSecrets
-from protocol.record import ABORTED, RECORD_LIMITS, RecordFormatError, verify_record
+from protocol.record import RECORD_LIMITS, RecordFormatError
 from protocol.seeded import SeededChance, seeded_params
 from protocol.session import PeerFault, ReplayError, Session
+from protocol.verdict import ABORTED
+from protocol.verify import verify_record
 from protocol.wire import WireValue, decode_message, encode_message
 from rattus_net.games.cartus.choices import legal_choices
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
@@ -58,7 +60,7 @@ def random_chooser(n: int, seed: int) -> Callable[[Game, int], Move]:
 
 def table(n: int, seed: int, simultaneous: bool = False) -> tuple[GameParams, list[PeerSecrets]]:
     config = GameConfig(GameConfig.default_names(n), BuildingSelection.random_cards(), simultaneous)
-    return seeded_params(config, seed)
+    return seeded_params(config, seed, "cartus")
 
 
 def public_state(g: Game) -> tuple[object, ...]:
@@ -594,7 +596,7 @@ def test_a_move_out_of_turn_names_the_mover() -> None:
         "t": st.index,
         "h": peer.th,
         "s": list(peer.seen),
-        "x": {"m": move_to_wire(move)},
+        "x": {"m": move_to_wire(move, None, peer.secure)},
     }
     inner = encode_message(MOVE, body)
     sig = secrets[intruder].identity().sign(SIG_DOMAIN + inner)
@@ -647,6 +649,7 @@ def test_parameters_carry_the_lobby_colours_and_older_ones_still_read() -> None:
         dataclasses.replace(params.config, colours=("green", "red", "blue")),
         params.identities,
         params.nonce,
+        params.game,
     )
     again = GameParams.from_wire(coloured.to_wire())
     assert again.config.colours == ("green", "red", "blue")
@@ -674,5 +677,5 @@ def test_a_version_1_secure_record_is_refused_in_one_line(two: Played) -> None:
     value = decode_value(two.record, RECORD_LIMITS)
     assert isinstance(value, dict)
     old = encode_value({**value, "version": 1}, RECORD_LIMITS)
-    with pytest.raises(RecordFormatError, match="version 1 was written before actions"):
+    with pytest.raises(RecordFormatError, match="version 1 before actions"):
         decode_record(old)

@@ -18,9 +18,10 @@ import pytest
 from protocol.audit import computable_faces, entitled_handles
 from protocol.memnet import MemoryNetwork
 from protocol.params import GameParams, PeerSecrets
-from protocol.record import Verdict, verify_record
 from protocol.seeded import SeededChance, seeded_params
 from protocol.session import Session
+from protocol.verdict import Verdict
+from protocol.verify import verify_record
 from rattus_net.bots.random import RandomBot
 from rattus_net.games.rattus.bots import RattusHeuristicBot
 from rattus_net.games.rattus.game import RattusConfig, RattusGame

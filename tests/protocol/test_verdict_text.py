@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from protocol.record import DAMAGED, FAIR, Verdict
+from protocol.verdict import DAMAGED, FAIR, Verdict
 from rattus_net.cli import main
 from rattus_net.games.cartus.secure import CartusSecure
 from rattus_net.games.rattus.secure import RattusSecure, result_lines

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from protocol.record import verify_record
+from protocol.verify import verify_record
 from ssh.sshlib import Pane, Server, keygen, keys_for_screen
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games

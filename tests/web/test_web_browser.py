@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from ssh.sshlib import keys_for_screen
 
-from protocol.record import verify_record
+from protocol.verify import verify_record
 from web.browser import Browser, Page, have_chromium
 
 ROOT = Path(__file__).resolve().parents[2]

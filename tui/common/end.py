@@ -19,7 +19,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from protocol.record import Verdict
+from protocol.verdict import Verdict
 from rattus_net.net.netgame import NetworkGame, problem_text
 from tui.common.log import LogScreen
 from tui.common.seat import Seat

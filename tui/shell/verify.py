@@ -11,7 +11,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Footer, Input, Static
 
 from protocol.errors import ProtocolError
-from protocol.record import verify_record
+from protocol.verify import verify_record
 from rattus_net.net.node import RECORD
 from rattus_net.net.persist import list_games
 from tui.shell.forms import FormScreen
