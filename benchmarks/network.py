@@ -87,7 +87,7 @@ def loopback_game(players: int, seed: int) -> tuple[float, bytes]:
     for p, (out, err) in zip(procs, outs, strict=True):
         if p.returncode != 0:
             raise SystemExit(f"a peer failed: {out[-300:]} {err[-800:]}")
-    records = {(seat_dir(game_id, s, root / str(s)) / "record.rattus").read_bytes()
+    records = {(seat_dir(game_id, s, root / str(s)) / "record.rattusnet").read_bytes()
                for s in range(players)}  # fmt: skip
     if len(records) != 1:
         raise SystemExit("the peers' records differ")
@@ -143,7 +143,7 @@ def impaired_game(lab: Any, players: int, seed: int, fault: list[str]) -> tuple[
     for p, (out, err) in zip(procs, outs, strict=True):
         if p.returncode != 0:
             raise SystemExit(f"a peer failed: {out[-300:]} {err[-800:]}")
-    records = {(seat_dir(game_id, s, root / str(s)) / "record.rattus").read_bytes()
+    records = {(seat_dir(game_id, s, root / str(s)) / "record.rattusnet").read_bytes()
                for s in range(players)}  # fmt: skip
     if len(records) != 1:
         raise SystemExit("the peers' records differ")

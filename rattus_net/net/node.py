@@ -78,6 +78,7 @@ from rattus_net.net.transport import (
     TransportLimits,
     connect,
 )
+from rattus_net.paths import RECORD_FILE
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +112,6 @@ STAGGER = 2.0
 """Seconds each seat waits longer than the one before it before it ends the game blaming a
 peer that is gone: the lowest seat still there signs the abort, and the others, a little
 later, adopt it instead of signing claims of their own at the same moment."""
-RECORD = "record.rattus"
 LAST_WORD = 1.0
 """Seconds a peer leaving after its game keeps its links open for the other side to close
 them first (its last frames, our ``D`` among them, reach it rather than a reset)."""
@@ -1057,11 +1057,11 @@ class PeerNode:
             self._wake_main.set()
 
     def _finish(self) -> Outcome:
-        record = self.dir / RECORD
+        record = self.dir / RECORD_FILE
         if self.alone:  # nothing to record, nobody to blame: the game stays resumable
             return Outcome(self.setup.game_id, record, False, alone=True)
         data = self.session.record_bytes()
-        tmp = record.with_name(RECORD + ".tmp")
+        tmp = record.with_name(RECORD_FILE + ".tmp")
         abort = self.session.abort
         status = "finished" if abort is None else "aborted"
         try:

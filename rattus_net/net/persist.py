@@ -19,7 +19,7 @@ them so or bare; the folders are named by the bare hex digits. Layout under the 
 
     games/<game id>/seat-<n>/journal.bin    the records, each: u32 length | u32 crc32 | payload
     games/<game id>/seat-<n>/meta.json      small summary for listing (written atomically)
-    games/<game id>/seat-<n>/record.rattus  the signed record, at the end
+    games/<game id>/seat-<n>/record.rattusnet  the signed record, at the end
 
 Every seat has a folder of its own, whatever the data directory: several peers of one game
 started from one account (three terminals, a TUI host and its bot seats) never share a file.

@@ -108,7 +108,7 @@ def test_rattus_verify_judges_such_a_record_in_words(
     point, frame = _bad_turn()
     record = copy.deepcopy(point.receiver)
     record.transcript.append(frame)
-    path = tmp_path / "record.rattus"
+    path = tmp_path / "record.rattusnet"
     path.write_bytes(record.record_bytes())
     assert cli.main(["verify", str(path)]) == 1
     out, err = capsys.readouterr()

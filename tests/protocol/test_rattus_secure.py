@@ -180,7 +180,7 @@ def test_rattus_verify_and_replay_read_a_rattus_record_file(
     args = ["selfplay", "--game", "rattus", "--players", "2", "--games", "1", "--seed", "4"]
     assert main([*args, "--bots", "heuristic", "--secure", "--record-dir", str(tmp_path)]) == 0
     capsys.readouterr()
-    record = tmp_path / "game-4.rattus"
+    record = tmp_path / "game-4.rattusnet"
     export = tmp_path / "face.json"
     assert main(["verify", str(record), "--export", str(export)]) == 0
     out = capsys.readouterr().out
@@ -222,7 +222,7 @@ def test_a_record_of_the_old_rules_is_refused_in_one_line(
             old["rules"] = rules
         with pytest.raises(DecodeError, match=words):
             GameParams.from_wire(old)
-        path = tmp_path / f"old-{rules}.rattus"
+        path = tmp_path / f"old-{rules}.rattusnet"
         path.write_bytes(encode_value({**value, "params": old}, RECORD_LIMITS))
         assert main(["verify", str(path)]) == 1
         err = capsys.readouterr().err

@@ -28,7 +28,7 @@ def test_a_rattus_record_verifies_in_rattus_words(
     args = ["selfplay", "--game", "rattus", "--players", "3", "--games", "1", "--seed", "3"]
     assert main([*args, "--secure", "--record-dir", str(tmp_path)]) == 0
     capsys.readouterr()
-    record = str(tmp_path / "game-3.rattus")
+    record = str(tmp_path / "game-3.rattusnet")
     assert main(["verify", record]) == 0
     text = capsys.readouterr().out
     assert main(["verify", record, "--json"]) == 0
