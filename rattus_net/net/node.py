@@ -1130,8 +1130,7 @@ def find_seat(game_id: str, root: Path | None = None, seat: int | None = None) -
         raise NodeError(f"no game {game_id} in {where}")
     if seat is not None:
         for folder in folders:
-            meta_seat = read_meta(folder).get("seat")
-            if folder.name == f"seat-{seat + 1}" or (folder.name == game_id and meta_seat == seat):
+            if folder.name == f"seat-{seat + 1}":
                 return folder
         raise NodeError(f"seat {seat + 1} of game {game_id} is not journaled here")
     if len(folders) == 1:
