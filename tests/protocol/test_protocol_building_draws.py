@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from test_protocol_session import kind_of, random_chooser, table
+from sessionkit import kind_of, random_chooser, table
 
 from protocol.errors import ProofError
 from protocol.memnet import MemoryNetwork

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from test_protocol_session import assert_blamed, kind_of, resign
+from sessionkit import assert_blamed, kind_of, resign
 from test_rattus_secure import chooser, rattus_table
 
 from protocol.crypto.elgamal import decryption_share
