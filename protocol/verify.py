@@ -238,11 +238,6 @@ def opened_game(session: Session) -> OpenedGame:
     )
 
 
-def engine_record(session: Session) -> Any:
-    """The face-level engine record of a finished, verified game."""
-    return session.secure.face_replay(opened_game(session))[0]
-
-
 def public_replay(data: bytes, upto: int | None = None) -> tuple[Any, str | None]:
     """The public game of a record, replayed frame by frame up to where it stops (an aborted
     or unfinished game), or to ``upto`` moves: what every seat saw, the hidden cards (hands,
