@@ -40,9 +40,11 @@ def main() -> int:
         kinds = [rng.choice(["random", "heuristic"])]
         values = {"simultaneous_supply": rng.random() < 0.3}
         _, config, bots = setup_seats(get_game("cartus"), n, seed, kinds, values)
-        params, secrets = seeded_params(config, seed)
+        params, secrets = seeded_params(config, seed, "cartus")
         table = AuditTable(
-            LocalTable(seed, chance_source=SeededChance(params, secrets)), secrets=secrets
+            LocalTable(seed, chance_source=SeededChance(params, secrets)),
+            secrets=secrets,
+            game="cartus",
         )
         players = bots
         game = play_audited(

@@ -61,7 +61,7 @@ def loopback_game(players: int, seed: int) -> tuple[float, bytes]:
         players=tuple(f"random-{s + 1}" for s in range(players)),
         buildings=BuildingSelection.random_cards(),
     )
-    params, secrets = seeded_params(config, seed)
+    params, secrets = seeded_params(config, seed, "cartus")
     addresses = tuple(("127.0.0.1", free_port()) for _ in range(players))
     root = Path(tempfile.mkdtemp(prefix="rattus-bench-"))
     game_id = ""
@@ -88,7 +88,7 @@ def loopback_game(players: int, seed: int) -> tuple[float, bytes]:
     for p, (out, err) in zip(procs, outs, strict=True):
         if p.returncode != 0:
             raise SystemExit(f"a peer failed: {out[-300:]} {err[-800:]}")
-    records = {(seat_dir(game_id, s, root / str(s)) / "record.rattus").read_bytes()
+    records = {(seat_dir(game_id, s, root / str(s)) / "record.rattusnet").read_bytes()
                for s in range(players)}  # fmt: skip
     if len(records) != 1:
         raise SystemExit("the peers' records differ")
@@ -110,7 +110,7 @@ def impaired_game(lab: Any, players: int, seed: int, fault: list[str]) -> tuple[
         players=tuple(f"random-{s + 1}" for s in range(players)),
         buildings=BuildingSelection.random_cards(),
     )
-    params, secrets = seeded_params(config, seed)
+    params, secrets = seeded_params(config, seed, "cartus")
     relay_ip = lab.addr(players)
     ports = [42000 + s for s in range(players)]
     addresses = tuple((relay_ip, ports[s]) for s in range(players))
@@ -144,7 +144,7 @@ def impaired_game(lab: Any, players: int, seed: int, fault: list[str]) -> tuple[
     for p, (out, err) in zip(procs, outs, strict=True):
         if p.returncode != 0:
             raise SystemExit(f"a peer failed: {out[-300:]} {err[-800:]}")
-    records = {(seat_dir(game_id, s, root / str(s)) / "record.rattus").read_bytes()
+    records = {(seat_dir(game_id, s, root / str(s)) / "record.rattusnet").read_bytes()
                for s in range(players)}  # fmt: skip
     if len(records) != 1:
         raise SystemExit("the peers' records differ")

@@ -21,9 +21,9 @@ import time
 from protocol.crypto.group import OPS, Scalar, base_mul
 from protocol.memnet import MemoryNetwork
 from protocol.randomness import RandomStream
-from protocol.record import verify_record
 from protocol.seeded import seeded_params
 from protocol.session import Session
+from protocol.verify import verify_record
 from rattus_net.games.cartus.choices import legal_choices
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.games.cartus.game import Game
@@ -52,7 +52,7 @@ def one_mult_ms() -> float:
 
 def bench(n: int, seed: int) -> None:
     config = GameConfig(GameConfig.default_names(n), BuildingSelection.random_cards())
-    params, secrets = seeded_params(config, seed)
+    params, secrets = seeded_params(config, seed, "cartus")
     OPS.reset()
     t0 = time.perf_counter()
     net = MemoryNetwork(params, secrets)

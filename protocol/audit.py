@@ -19,8 +19,8 @@ from protocol.crypto.shuffle import random_permutation
 from protocol.crypto.transfer import decrypt_share
 from protocol.params import PeerSecrets
 from protocol.session import Session, face_of_point
-from rattus_net.engine.table import Rehandle, Reveal, Shuffle
-from rattus_net.games import DEFAULT_GAME, get_game
+from rattus_net.kit.registry import get_game
+from rattus_net.kit.table import Rehandle, Reveal, Shuffle
 
 
 def computable_faces(session: Session, seat: int, secret: Scalar) -> dict[int, int]:
@@ -155,7 +155,7 @@ class AuditTable:
         inner: Any,
         *,
         secrets: Sequence[PeerSecrets] | None = None,
-        game: str = DEFAULT_GAME,
+        game: str,
     ) -> None:
         self.inner = inner
         self.secure = get_game(game).secure()

@@ -26,8 +26,7 @@ from typing import Any
 from protocol.crypto.identity import Identity, PublicIdentity
 from protocol.errors import DecodeError
 from protocol.wire import DEFAULT_LIMITS, Limits, WireValue, decode_message, encode_message
-from rattus_net.games import DEFAULT_GAME, get_game
-from rattus_net.games.base import SecureGame, WireError
+from rattus_net.kit.interface import AnySecureGame, WireError
 
 SIG_DOMAIN = b"rattus-net/v1/message\x00"
 ZERO_HASH = bytes(32)
@@ -194,25 +193,17 @@ def check_fork(m1: Signed, m2: Signed) -> bool:
 # --- moves on the wire ------------------------------------------------------------------------
 
 
-def _default() -> SecureGame:
-    return get_game(DEFAULT_GAME).secure()
-
-
-def move_to_wire(
-    move: Any, commitment: bytes | None = None, game: SecureGame | None = None
-) -> dict[str, WireValue]:
+def move_to_wire(move: Any, commitment: bytes | None, game: AnySecureGame) -> dict[str, WireValue]:
     """The public form of a move: what every peer receives (handles, never hidden faces).
-    ``game``: the game's secure interface (Rattus Cartus if not given)."""
-    return (game or _default()).move_to_wire(move, commitment)
+    ``game``: the game's secure interface."""
+    return game.move_to_wire(move, commitment)
 
 
-def move_from_wire(
-    value: WireValue, peer: str, game: SecureGame | None = None
-) -> tuple[Any, bytes | None]:
+def move_from_wire(value: WireValue, peer: str, game: AnySecureGame) -> tuple[Any, bytes | None]:
     """Parse a wire move (and the commitment of its hidden part); DecodeError naming ``peer``,
     whatever the game's parser raised (a move is a peer's bytes: it can never crash us)."""
     try:
-        return (game or _default()).move_from_wire(value)
+        return game.move_from_wire(value)
     except WireError as exc:
         raise DecodeError(peer, str(exc)) from None
     except Exception as exc:  # (a parser's own ValueError, RecursionError...: still bad input)

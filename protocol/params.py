@@ -26,9 +26,9 @@ from protocol.crypto.identity import Identity, PublicIdentity
 from protocol.errors import DecodeError, LocalProtocolError
 from protocol.randomness import RandomStream
 from protocol.wire import WireValue, encode_value
-from rattus_net.engine.errors import RattusError
-from rattus_net.games import DEFAULT_GAME, GAMES, get_game
-from rattus_net.games.base import SecureGame, WireError
+from rattus_net.kit.errors import RattusNetError
+from rattus_net.kit.interface import AnySecureGame, WireError
+from rattus_net.kit.registry import game_names, get_game
 
 _GAME_ID = b"rattus-net/v1/game-id\x00"
 _SECRETS = b"rattus-net/v1/peer-secrets/"
@@ -43,10 +43,10 @@ class GameParams:
     config: Any
     identities: tuple[PublicIdentity, ...]
     nonce: bytes
-    game: str = DEFAULT_GAME
+    game: str
 
     def __post_init__(self) -> None:
-        if self.game not in GAMES:
+        if self.game not in game_names():
             raise LocalProtocolError(f"unknown game {self.game!r}")
         if len(self.identities) != len(self.players):
             raise LocalProtocolError("one identity per seat")
@@ -54,7 +54,7 @@ class GameParams:
             raise LocalProtocolError("the lobby nonce is 32 bytes")
 
     @property
-    def secure(self) -> SecureGame:
+    def secure(self) -> AnySecureGame:
         """The game, as the network table plays it."""
         return _secure(self.game)
 
@@ -67,9 +67,8 @@ class GameParams:
         return len(self.players)
 
     def to_wire(self) -> dict[str, WireValue]:
-        # Rattus Cartus parameters carry no name (so their game ids are those of the records
-        # written before there were other games); any other game's name is in them.
-        wire: dict[str, WireValue] = {} if self.game == DEFAULT_GAME else {"game": self.game}
+        # The game's name is in them, so the game id hashes it: one table, one game.
+        wire: dict[str, WireValue] = {"game": self.game}
         wire.update(self.secure.config_to_wire(self.config))
         wire["sign_keys"] = [i.sign_key for i in self.identities]
         wire["nonce"] = self.nonce
@@ -80,8 +79,10 @@ class GameParams:
         """Parse received or recorded parameters; DecodeError if they are not valid."""
         if not isinstance(value, dict) or not {"sign_keys", "nonce"} <= set(value):
             raise DecodeError(None, "game parameters must be a map with the agreed keys")
-        game, sign, nonce = value.get("game", DEFAULT_GAME), value["sign_keys"], value["nonce"]
-        if not isinstance(game, str) or game not in GAMES:
+        if "game" not in value:
+            raise DecodeError(None, "game parameters must name their game")
+        game, sign, nonce = value["game"], value["sign_keys"], value["nonce"]
+        if not isinstance(game, str) or game not in game_names():
             raise DecodeError(None, f"unknown game {str(game)[:40]!r}")
         if not isinstance(sign, list):
             raise DecodeError(None, "keys must be a list")
@@ -92,7 +93,7 @@ class GameParams:
             config = _secure(game).config_from_wire(options)
         except WireError as exc:
             raise DecodeError(None, str(exc)) from None
-        except RattusError as exc:
+        except RattusNetError as exc:
             raise DecodeError(None, f"bad game configuration: {exc}") from None
         identities = []
         for s, sk in enumerate(sign):
@@ -109,7 +110,7 @@ class GameParams:
 
 
 @cache
-def _secure(name: str) -> SecureGame:
+def _secure(name: str) -> AnySecureGame:
     return get_game(name).secure()
 
 

@@ -32,7 +32,7 @@ from protocol.randomness import commitment as rand_commitment
 from protocol.state import Step, be4, game_context, open_card_mask
 from protocol.steps import StepChecks
 from protocol.wire import WireValue
-from rattus_net.engine.table import Open, PublicRandom, Rehandle, Reveal, Shuffle
+from rattus_net.kit.table import Open, PublicRandom, Rehandle, Reveal, Shuffle
 
 
 class Schedule(StepChecks):

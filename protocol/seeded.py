@@ -28,12 +28,10 @@ from protocol.params import GameParams, PeerSecrets
 from protocol.randomness import CommitReveal, RandomStream, draw_without_replacement
 from protocol.randomness import commitment as rand_commitment
 from protocol.session import draw_context, game_context
-from rattus_net.games import DEFAULT_GAME, get_game
+from rattus_net.kit.registry import get_game
 
 
-def seeded_params(
-    config: Any, seed: int, game: str = DEFAULT_GAME
-) -> tuple[GameParams, list[PeerSecrets]]:
+def seeded_params(config: Any, seed: int, game: str) -> tuple[GameParams, list[PeerSecrets]]:
     """The table of a seeded game of ``game`` (configured by ``config``): every seat's
     secrets and the agreed parameters."""
     secure = get_game(game).secure()

@@ -43,6 +43,7 @@ from protocol.messages import (
     sign,
 )
 from protocol.params import GameParams, PeerSecrets
+from protocol.record import encode_record
 from protocol.schedule import Schedule
 from protocol.state import (
     MAX_QUEUED,
@@ -55,7 +56,7 @@ from protocol.state import (
     open_card_mask,
 )
 from protocol.wire import WireValue, encode_value
-from rattus_net.engine.errors import CheatDetected, IllegalMove
+from rattus_net.kit.errors import CheatDetected, IllegalMove
 
 __all__ = [
     "MAX_QUEUED",
@@ -304,9 +305,8 @@ class Session(Schedule):
 
     def record_bytes(self) -> bytes:
         """The signed record of this game (see ``protocol/record.py``)."""
-        from protocol.record import encode_record
-
-        return encode_record(self)
+        abort = self.abort.frame if self.abort is not None else None
+        return encode_record(self.params, self.transcript, abort)
 
     def _on_evidence(self, msg: Signed, now: float) -> None:
         items = msg.payload.get("m")

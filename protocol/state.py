@@ -24,8 +24,8 @@ from protocol.messages import ABORT, ZERO_HASH, Signed, check_equivocation, open
 from protocol.params import GameParams, PeerSecrets
 from protocol.randomness import RandomStream
 from protocol.wire import WireValue
-from rattus_net.engine.table import TableRequest
-from rattus_net.games.base import SecureGame
+from rattus_net.kit.interface import AnySecureGame
+from rattus_net.kit.table import TableRequest
 
 _TRANSCRIPT = b"rattus-net/v1/transcript\x00"
 MAX_QUEUED = 256
@@ -54,7 +54,7 @@ public engine decide the next step."""
 _FACE_TABLES: dict[str, dict[bytes, int]] = {}
 
 
-def face_of_point(game: SecureGame, p: Point) -> int | None:
+def face_of_point(game: AnySecureGame, p: Point) -> int | None:
     """The face of ``game`` whose group point is ``p`` (None: no face of this game)."""
     table = _FACE_TABLES.get(game.name)
     if table is None:

@@ -30,8 +30,8 @@ from protocol.messages import RAND_REVEAL, SHUFFLE, SUPPLY_OPEN, Signed, move_fr
 from protocol.randomness import CommitReveal, RandomStream, draw_without_replacement
 from protocol.state import SessionState, Step, Successor, draw_context, face_of_point, game_context
 from protocol.wire import encode_value
-from rattus_net.engine.errors import IllegalMove
-from rattus_net.engine.table import Open, PublicRandom, Rehandle, Reveal, Shuffle
+from rattus_net.kit.errors import IllegalMove
+from rattus_net.kit.table import Open, PublicRandom, Rehandle, Reveal, Shuffle
 
 
 class StepChecks(SessionState):

@@ -28,8 +28,11 @@ import msgpack  # type: ignore[import-untyped]
 from protocol.errors import DecodeError, LocalProtocolError
 from rattus_net.kit.interface import WireValue as WireValue  # tuples come back as lists
 
-PROTOCOL_VERSION = 2
-"""Version carried by every message; a peer speaking another version is rejected."""
+PROTOCOL_VERSION = 3
+"""Version carried by every message; a peer speaking another version is rejected. 3: the
+lobby's table options are the game's own (``{"players", "game", "game_version", "options"}``)
+and every game's parameters name it (so Rattus Cartus's game ids changed). 2: adverts, tables
+and game ids name the game."""
 
 
 _INT_MIN = -(2**63)

@@ -38,6 +38,13 @@ ENV_RECORD_COMMAND = "RATTUS_RECORD_COMMAND"
 """How a served player fetches a record (``{id}`` stands for the game id)."""
 
 SETTINGS_FILE = "settings.json"
+RECORD_SUFFIX = ".rattusnet"
+"""The suffix of a signed game record wherever one is written: a seat's folder, ``selfplay
+--secure --record-dir``, a download from a server (``game.rattusnet``)."""
+RECORD_FILE = f"record{RECORD_SUFFIX}"
+"""The signed record of a network game, in its seat's folder once the game is over."""
+JOURNAL_FILE = "journal.bin"
+"""A network game seat's journal (its setup, secrets and every frame), in its seat's folder."""
 GAMES_DIR = "games"
 """The network games' folder in the data directory (one folder per game id)."""
 

@@ -39,12 +39,12 @@ from protocol.params import GameParams, PeerSecrets
 from protocol.seeded import seeded_params
 from protocol.session import Session
 from protocol.wire import WireValue, decode_message
-from rattus_net.engine.errors import IllegalMove
-from rattus_net.games import get_game
 from rattus_net.games.cartus import moves as cartus_moves
 from rattus_net.games.rattus import moves as rattus_moves
 from rattus_net.games.rattus.game import RattusConfig
 from rattus_net.games.rattus.loader import default_components
+from rattus_net.kit.errors import IllegalMove
+from rattus_net.kit.registry import get_game
 
 GAMES = ("rattus", "cartus")
 WEIRD_NUMBERS = (

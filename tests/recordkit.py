@@ -31,7 +31,7 @@ def random_chooser(n: int, seed: int) -> Callable[[Game, int], Move]:
 
 def table(n: int, seed: int) -> tuple[GameParams, list[PeerSecrets]]:
     config = GameConfig(GameConfig.default_names(n), BuildingSelection.random_cards())
-    return seeded_params(config, seed)
+    return seeded_params(config, seed, "cartus")
 
 
 @lru_cache(maxsize=8)
@@ -42,7 +42,7 @@ def honest(
     ``nonce``: another game of the same players (same keys)."""
     params, secrets = table(n, seed)
     if nonce is not None:
-        params = GameParams(params.config, params.identities, nonce)
+        params = GameParams(params.config, params.identities, nonce, params.game)
     net = MemoryNetwork(params, secrets)
     net.run(random_chooser(n, seed))
     assert all(p.finished for p in net.peers)
@@ -122,7 +122,7 @@ def foreign_frames(params: GameParams, secrets: tuple[PeerSecrets, ...]) -> list
     """Signed hellos of another game of the same players (same keys, another nonce)."""
     from protocol.session import Session
 
-    other = GameParams(params.config, params.identities, b"\x07" * 32)
+    other = GameParams(params.config, params.identities, b"\x07" * 32, params.game)
     return [Session(other, s, secrets[s]).take_outgoing()[0] for s in range(params.n)]
 
 
@@ -217,7 +217,9 @@ def check_verdict(
     """Verify ``tampered`` and check what the verdict may say; returns its kind (or
     ``"refused"``). Raises AssertionError if the verdict is FAIR for changed bytes, or names a
     cheater without that seat's validly signed message that an independent replay confirms."""
-    from protocol.record import CHEATER, FAIR, RecordFormatError, verify_record
+    from protocol.record import RecordFormatError
+    from protocol.verdict import CHEATER, FAIR
+    from protocol.verify import verify_record
 
     try:
         verdict = verify_record(tampered)

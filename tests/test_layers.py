@@ -19,11 +19,9 @@ ALLOWED = {
     # the kit: the game interface, the registry (which finds the games by name, never by an
     # import statement), and where its one environment variable is defined
     "rattus_net/kit": {"rattus_net.kit", "rattus_net.paths"},
-    # (``rattus_net/engine`` only passes the kit's names on to ``protocol/``, for now)
-    "rattus_net/engine": {"rattus_net.kit"},
     "rattus_net/games": {"rattus_net.games", "rattus_net.kit", "rattus_net.bots"},
     # the protocol takes a game by the interface of the kit
-    "protocol": {"protocol", "rattus_net.engine", "rattus_net.games", "rattus_net.kit"},
+    "protocol": {"protocol", "rattus_net.kit"},
     # the bots every game shares (random, the search); a game's own bots are in its folder
     "rattus_net/bots": {"rattus_net.bots", "rattus_net.kit"},
     "rattus_net/net": {

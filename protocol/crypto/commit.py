@@ -16,7 +16,6 @@ from protocol.crypto.group import RandomSource, frame
 from protocol.errors import LocalProtocolError, ProofError
 
 SALT_BYTES = 32
-DIGEST_BYTES = 32
 _PREFIX = b"rattus-net/v1/commit\x00"
 
 

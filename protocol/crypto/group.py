@@ -221,11 +221,6 @@ def point_sum(points: Iterable[Point]) -> Point:
     return acc
 
 
-def multi_mul(scalars: Iterable[Scalar], points: Iterable[Point]) -> Point:
-    """``sum(s_i * P_i)``; one variable-base multiplication per term (libsodium has no MSM)."""
-    return point_sum(s * p for s, p in zip(scalars, points, strict=True))
-
-
 # --- hashing into the group, with domain separation --------------------------------------------
 
 _H2S_PREFIX = b"rattus-net/v1/hash-to-scalar\x00"

@@ -16,6 +16,7 @@ from rattus_net.cli.args import UsageError, check_players, chosen_game, game_val
 from rattus_net.kit.errors import RecordError
 from rattus_net.kit.interface import AnyGame
 from rattus_net.kit.registry import get_game, unnamed_game
+from rattus_net.paths import RECORD_SUFFIX
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -68,7 +69,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         entry: dict[str, Any] = {"seed": seed, **words.add(state), "moves": len(state.history)}
         if args.record_dir is not None:
             if signed is not None:  # the signed record: rattus verify reads it
-                path = args.record_dir / f"game-{seed}.rattus"
+                path = args.record_dir / f"game-{seed}{RECORD_SUFFIX}"
                 path.write_bytes(signed)
             else:
                 path = args.record_dir / f"game-{seed}.json"

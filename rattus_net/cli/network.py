@@ -386,8 +386,8 @@ def _unfinished_games() -> int:
         where = f"  --seat {seat + 1}" if isinstance(seat, int) else ""
         busy = "  (being played now)" if is_locked(Path(str(meta.get("dir", "")))) else ""
         game = game_of(meta)
-        if game is None:  # one line for a folder this version cannot resume
-            print(f"{gid}  written by an older version of Rattus Net: it cannot be resumed")
+        if game is None:  # one line for a seat this version cannot resume
+            print(f"{gid}  its seat names no game this program plays: it cannot be resumed")
             continue
         print(
             f"{shown_game_id(gid, game)}  {get_game(game).title} at table "

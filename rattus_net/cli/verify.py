@@ -38,7 +38,8 @@ def replay_signed(path: Path, data: bytes, moves: int | None) -> tuple[AnyGame, 
     """A network game's signed record: its game, the state where it stops, and a note when
     only its public part could be replayed."""
     from protocol.errors import ProtocolError
-    from protocol.record import decode_record, public_replay, verify_record
+    from protocol.record import decode_record
+    from protocol.verify import public_replay, verify_record
 
     try:
         verdict = verify_record(data)
@@ -59,7 +60,8 @@ def replay_signed(path: Path, data: bytes, moves: int | None) -> tuple[AnyGame, 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from protocol.errors import ProtocolError
-    from protocol.record import MAX_RECORD_BYTES, verify_record
+    from protocol.record import MAX_RECORD_BYTES
+    from protocol.verify import verify_record
 
     check_size(args.record, MAX_RECORD_BYTES)
     data = read_record_file(args.record)

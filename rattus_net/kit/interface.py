@@ -191,8 +191,9 @@ class GameDefinition(ABC, Generic[ConfigT, StateT, MoveT, ViewT]):
     """The game's own options (``options.py``)."""
     bot_kinds: tuple[str, ...] = BOT_KINDS
     named_in_formats: bool = True
-    """Whether its records and network parameters carry its name (``"game"``). Rattus
-    Cartus's came first and carry none: a record or parameters that name no game are its."""
+    """Whether its face-level records (``rattus replay``'s) carry its name (``"game"``).
+    Rattus Cartus's came first and carry none: a face-level record that names no game is its.
+    (Network parameters and signed records always name their game.)"""
     network_play: bool = False
     """Whether tables of this game can be hosted and joined on the network. The one switch
     for it: ``rattus host``/``join``, the lobby, the adverts and the TUI's forms and menu all
@@ -442,11 +443,15 @@ class SecureGame(ABC, Generic[ConfigT, StateT, MoveT]):
         names from the record as they are: the verifier makes every line safe to print."""
 
 
+AnySecureGame: TypeAlias = SecureGame[Any, Any, Any]
+"""A secure game of any kind (the protocol plays every game through this interface)."""
+
 __all__ = [
     "BOT_KINDS",
     "BOT_NAMES",
     "NO_BUDGET",
     "AnyGame",
+    "AnySecureGame",
     "Bot",
     "Budget",
     "GameDefinition",

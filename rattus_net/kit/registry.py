@@ -83,8 +83,8 @@ def default_game() -> AnyGame:
 
 
 def unnamed_game() -> AnyGame:
-    """The game whose records and network parameters carry no name (``named_in_formats``
-    off: the first game of the family, whose formats predate the others)."""
+    """The game whose face-level records carry no name (``named_in_formats`` off: the first
+    game of the family, whose record format predates the others)."""
     unnamed = [g for g in games() if not g.named_in_formats]
     if len(unnamed) != 1:
         raise ValueError("exactly one game may leave its name out of its formats")

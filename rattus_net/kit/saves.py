@@ -262,11 +262,6 @@ def _saved(body: dict[str, Any]) -> SavedGame:
     )
 
 
-def remove_save(path: Path) -> None:
-    wait_for_writes(path)
-    path.unlink(missing_ok=True)
-
-
 __all__ = [
     "KIND",
     "VERSION",
@@ -274,7 +269,6 @@ __all__ = [
     "SaveWriter",
     "SavedGame",
     "read_save",
-    "remove_save",
     "save_body",
     "save_path",
     "save_writer",

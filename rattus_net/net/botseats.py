@@ -85,8 +85,6 @@ def hosted_seats(node: PeerNode) -> list[int]:
     """The seats of ``node``'s game that its process hosted as bots, unfinished, journaled in
     the same data directory, and played by no process right now."""
     game_folder = node.dir.parent
-    if not node.dir.name.startswith("seat-"):
-        return []  # (an older version's single folder: no bot seats beside it)
     seats = []
     for folder in sorted(game_folder.glob("seat-*")):
         if folder == node.dir:

@@ -31,7 +31,6 @@ from protocol.wire import PROTOCOL_VERSION
 from rattus_net.kit.numbers import ascii_int
 from rattus_net.kit.registry import game_names, get_game
 from rattus_net.net.names import (
-    MAX_NAME,
     BadName,
     check_name,
     check_name_bytes,
@@ -44,7 +43,6 @@ log = logging.getLogger(__name__)
 
 SERVICE_TYPE = "_rattus._tcp.local."
 STATES = ("open", "full", "playing", "over")
-MAX_TABLE_NAME = MAX_NAME
 ADVERT_TTL = 15
 """Seconds an advert's SRV/TXT/address records live in a browser's cache. Past that, a
 :class:`TableBrowser` asks again, and drops the table if its host does not answer: a host that

@@ -51,8 +51,9 @@ from protocol.messages import (
     SUPPLY_COMMIT,
     SUPPLY_OPEN,
 )
-from protocol.record import Verdict, verify_record
 from protocol.safetext import safetext
+from protocol.verdict import Verdict
+from protocol.verify import verify_record
 from rattus_net.kit.errors import RattusNetError
 from rattus_net.kit.registry import get_game
 from rattus_net.net.botseats import HostedBots

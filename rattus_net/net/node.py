@@ -50,7 +50,7 @@ from protocol.params import PeerSecrets
 from protocol.session import DisputeFault, ReplayError, Session
 from protocol.session import PeerFault as SessionFault
 from rattus_net.bots import GameBot, make_game_bot
-from rattus_net.games import get_game
+from rattus_net.kit.registry import get_game
 from rattus_net.net.comeback import STAGGER, Comeback
 from rattus_net.net.ending import ABORT_LINGER
 from rattus_net.net.mesh import Link
@@ -61,7 +61,6 @@ from rattus_net.net.relink import Asks
 from rattus_net.net.seats import (
     HUMAN,
     JOURNAL,
-    RECORD,
     NodeError,
     Outcome,
     Setup,
@@ -69,6 +68,7 @@ from rattus_net.net.seats import (
     open_journal,
 )
 from rattus_net.net.transport import DEFAULT_TRANSPORT, Listener, TransportLimits
+from rattus_net.paths import RECORD_FILE
 
 log = logging.getLogger(__name__)
 
@@ -527,11 +527,11 @@ class PeerNode(Comeback):
             self._emit("progress")
 
     def _finish(self) -> Outcome:
-        record = self.dir / RECORD
+        record = self.dir / RECORD_FILE
         if self.alone:  # nothing to record, nobody to blame: the game stays resumable
             return Outcome(self.setup.game_id, record, False, alone=True)
         data = self.session.record_bytes()
-        tmp = record.with_name(RECORD + ".tmp")
+        tmp = record.with_name(RECORD_FILE + ".tmp")
         abort = self.session.abort
         status = "finished" if abort is None else "aborted"
         try:

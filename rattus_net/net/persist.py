@@ -19,13 +19,14 @@ them so or bare; the folders are named by the bare hex digits. Layout under the 
 
     games/<game id>/seat-<n>/journal.bin    the records, each: u32 length | u32 crc32 | payload
     games/<game id>/seat-<n>/meta.json      small summary for listing (written atomically)
-    games/<game id>/seat-<n>/record.rattus  the signed record, at the end
+    games/<game id>/seat-<n>/record.rattusnet  the signed record, at the end
 
 Every seat has a folder of its own, whatever the data directory: several peers of one game
 started from one account (three terminals, a TUI host and its bot seats) never share a file.
 A seat's journal is locked (``flock``) while a process plays it, so a second process cannot
-play the same seat at once. Games of older versions (``games/<game id>/journal.bin``) are
-still listed and resumed.
+play the same seat at once. A game folder that holds a journal itself (one folder for every
+seat, ``games/<game id>/journal.bin``) is of a layout this version never wrote: it is not
+listed, and resuming it is refused in one line.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from typing import Any
 from protocol.errors import DecodeError
 from protocol.wire import DEFAULT_LIMITS, Limits, WireValue, decode_value, encode_value
 from rattus_net.kit.registry import game_names
-from rattus_net.paths import ENV_DATA_DIR, GAMES_DIR, data_dir
+from rattus_net.paths import ENV_DATA_DIR, GAMES_DIR, JOURNAL_FILE, data_dir
 
 _RECORD = struct.Struct(">II")
 MAX_RECORD = 4 << 20
@@ -122,8 +123,8 @@ def check_game_id(game_id: str) -> str:
 
 
 def game_of(meta: dict[str, Any]) -> str | None:
-    """The game a seat's meta.json names; ``None`` if it names none this program knows (a
-    folder an older version wrote, which cannot be resumed: listings say so, or skip it)."""
+    """The game a seat's meta.json names; ``None`` if it names none this program plays (it
+    cannot be resumed: listings say so, or skip it)."""
     game = meta.get("game")
     return game if isinstance(game, str) and game in game_names() else None
 
@@ -150,15 +151,20 @@ _SEAT_DIR = re.compile(r"seat-([1-5])")
 
 
 def seat_dirs(game_id: str, root: Path | None = None) -> list[Path]:
-    """The folders of this game's seats that hold a journal here (an older version's single
-    folder, ``games/<game id>`` itself, included)."""
+    """The folders of this game's seats that hold a journal here. JournalError, in one line,
+    for a game folder that holds a journal itself (a layout this version does not read)."""
     base = game_dir(game_id, root)
-    found = [base] if (base / "journal.bin").is_file() else []
+    if (base / JOURNAL_FILE).is_file():
+        raise JournalError(
+            f"game {game_id} is journaled in one folder for every seat, a layout this version "
+            "of Rattus Net does not read: it cannot be resumed"
+        )
+    found = []
     if base.is_dir():
         found += sorted(
             d
             for d in base.iterdir()
-            if _SEAT_DIR.fullmatch(d.name) and (d / "journal.bin").is_file()
+            if _SEAT_DIR.fullmatch(d.name) and (d / JOURNAL_FILE).is_file()
         )
     return found
 
@@ -328,7 +334,7 @@ def read_meta(directory: Path) -> dict[str, Any]:
 def is_locked(directory: Path) -> bool:
     """Whether a process is playing the seat whose folder this is, right now."""
     try:
-        fd = os.open(directory / "journal.bin", os.O_RDONLY)
+        fd = os.open(directory / JOURNAL_FILE, os.O_RDONLY)
     except OSError:
         return False
     try:
@@ -351,8 +357,7 @@ def list_games(root: Path | None = None) -> list[tuple[str, dict[str, Any]]]:
     for d in sorted(base.iterdir()):
         if not (d.is_dir() and _GAME_ID.fullmatch(d.name)):
             continue
-        folders = [d] if (d / "meta.json").exists() or (d / "journal.bin").exists() else []
-        folders += sorted(s for s in d.iterdir() if _SEAT_DIR.fullmatch(s.name) and s.is_dir())
+        folders = sorted(s for s in d.iterdir() if _SEAT_DIR.fullmatch(s.name) and s.is_dir())
         for folder in folders:
             games.append((d.name, {**read_meta(folder), "dir": str(folder)}))
     return games

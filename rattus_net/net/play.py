@@ -331,7 +331,7 @@ def describe(outcome: Outcome) -> str:
 def verdict_line(outcome: Outcome) -> str:
     """What ``rattus verify`` says of the game's record, in one line."""
     from protocol.errors import ProtocolError
-    from protocol.record import verify_record
+    from protocol.verify import verify_record
 
     try:
         return "verdict: " + verify_record(outcome.record.read_bytes()).headline()

@@ -2,7 +2,8 @@
 
 A seat of a network game lives in a folder of its own in the data directory
 (:func:`rattus_net.net.persist.seat_dir`): its journal (:data:`JOURNAL`, the :class:`Setup`
-first), its ``meta.json`` and, once the game is over, its record (:data:`RECORD`).
+first), its ``meta.json`` and, once the game is over, its record
+(:data:`rattus_net.paths.RECORD_FILE`).
 :func:`find_seat` picks the folder ``rattus resume`` means; :func:`read_setup` reads a seat's
 setup without replaying its game (:class:`~rattus_net.net.node.PeerNode` does that).
 """
@@ -17,9 +18,9 @@ from protocol.errors import DecodeError
 from protocol.params import GameParams
 from protocol.wire import WireValue
 from rattus_net.net.persist import Journal, JournalError, is_locked, read_meta, seat_dirs
+from rattus_net.paths import JOURNAL_FILE
 
-JOURNAL = "journal.bin"
-RECORD = "record.rattus"
+JOURNAL = JOURNAL_FILE
 
 
 class NodeError(Exception):
@@ -126,8 +127,7 @@ def find_seat(game_id: str, root: Path | None = None, seat: int | None = None) -
         raise NodeError(f"no game {game_id} in {where}")
     if seat is not None:
         for folder in folders:
-            meta_seat = read_meta(folder).get("seat")
-            if folder.name == f"seat-{seat + 1}" or (folder.name == game_id and meta_seat == seat):
+            if folder.name == f"seat-{seat + 1}":
                 return folder
         raise NodeError(f"seat {seat + 1} of game {game_id} is not journaled here")
     if len(folders) == 1:
@@ -185,7 +185,6 @@ def new_master() -> bytes:
 __all__ = [
     "HUMAN",
     "JOURNAL",
-    "RECORD",
     "NodeError",
     "Outcome",
     "Setup",

@@ -65,6 +65,8 @@ PRELOAD = (
     "rattus_net.net.discovery",
     "rattus_net.bots",
     "protocol.record",
+    "protocol.verdict",
+    "protocol.verify",
 )
 """The modules a session's program imports on its way to the menu and into a game; named, so
 that this package does not import the TUI (one that fails to import is left out). The games'

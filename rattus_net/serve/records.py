@@ -1,7 +1,7 @@
 """Records leave the server: the only two commands a served player may run.
 
 ``ssh -p 2222 alice@host records`` lists the games in Alice's own folder that have a signed
-record; ``ssh -p 2222 alice@host record ID > game.rattus`` writes one to her terminal (its id
+record; ``ssh -p 2222 alice@host record ID > game.rattusnet`` writes one to her terminal (its id
 as listed, or its first 8 or more hex digits). ``record ID journal`` writes that seat's
 journal instead (its secrets are hers). Nothing else is a command: the text must match one of
 these forms as a whole, and the files are looked up by the game folder's name (checked hex
@@ -16,10 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rattus_net.net.persist import game_of, list_games, shown_game_id
+from rattus_net.paths import JOURNAL_FILE, RECORD_FILE, RECORD_SUFFIX
 
-COMMAND = re.compile(r"records|record (?:(?:cartus|rattus)-)?([0-9a-f]{8,64})( journal)?")
-RECORD = "record.rattus"
-JOURNAL = "journal.bin"
+COMMAND = re.compile(r"records|record (?:[a-z][a-z0-9_]{0,31}-)?([0-9a-f]{8,64})( journal)?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +49,9 @@ def _kept(data: Path) -> list[Kept]:
     for digits, meta in list_games(data):
         folder = Path(str(meta["dir"]))
         game = game_of(meta)
-        if game is not None and ((folder / RECORD).is_file() or (folder / JOURNAL).is_file()):
+        if game is not None and (
+            (folder / RECORD_FILE).is_file() or (folder / JOURNAL_FILE).is_file()
+        ):
             seats.append(Kept(shown_game_id(digits, game), digits, folder, meta))
     return seats
 
@@ -77,17 +78,17 @@ def answer(command: str, data: Path | None, how: str) -> Answer:
         if not seats:
             return Answer(b"No game records here yet.\n")
         lines = []
-        for k in sorted(seats, key=lambda k: _when(k.folder / RECORD), reverse=True):
-            record = k.folder / RECORD
+        for k in sorted(seats, key=lambda k: _when(k.folder / RECORD_FILE), reverse=True):
+            record = k.folder / RECORD_FILE
             state = "record" if record.is_file() else "journal only (unfinished)"
             lines.append(f"{k.shown[:23]:<24} {_when(k.folder)}  {k.folder.name}  {state}")
-        lines.append(f"Fetch one: {how} record ID > game.rattus")
+        lines.append(f"Fetch one: {how} record ID > game{RECORD_SUFFIX}")
         return Answer(("\n".join(lines) + "\n").encode())
     digits, journal = m.group(1), m.group(2) is not None
     found = [k for k in seats if k.digits.startswith(digits)]
     if len({k.digits for k in found}) > 1:
         return Answer(err=f"{digits} is the start of several games: give more of it", status=1)
-    wanted = JOURNAL if journal else RECORD
+    wanted = JOURNAL_FILE if journal else RECORD_FILE
     for k in found:
         path = k.folder / wanted
         if path.is_file():

@@ -28,6 +28,7 @@ from typing import TextIO
 import asyncssh
 
 from rattus_net.net.served import Served
+from rattus_net.paths import RECORD_SUFFIX
 from rattus_net.serve.hostkey import HOST_KEY_FILE, fingerprint, load_or_create_host_key
 from rattus_net.serve.identity import (
     NAMES_FILE,
@@ -248,7 +249,9 @@ class GameServer(SessionHost, RunningServer):
             join_by_address=self.options.allow_join_address,
             tables=self.tables.absolute(),
             record_command=(
-                f"{self.ssh_command(session)} record {{id}} > game.rattus" if player.kept else None
+                f"{self.ssh_command(session)} record {{id}} > game{RECORD_SUFFIX}"
+                if player.kept
+                else None
             ),
         )
         return {**game_environment(player, session.term or ""), **served.environment()}

@@ -100,7 +100,7 @@ def test_the_resume_list_names_each_game(
     assert f"cartus-{GID}  Rattus Cartus at table 'Attic', seat of Ann, 2 players" in out
 
 
-def test_the_resume_list_says_in_one_line_that_an_older_version_s_game_cannot_be_resumed(
+def test_the_resume_list_says_in_one_line_that_a_seat_naming_no_game_cannot_be_resumed(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("RATTUS_DATA_DIR", str(tmp_path))
@@ -108,7 +108,7 @@ def test_the_resume_list_says_in_one_line_that_an_older_version_s_game_cannot_be
     code, out, _ = run(capsys, "resume")
     assert code == 0
     assert out.splitlines()[1:] == [
-        f"{GID}  written by an older version of Rattus Net: it cannot be resumed"
+        f"{GID}  its seat names no game this program plays: it cannot be resumed"
     ]
 
 

@@ -17,7 +17,7 @@ def test_the_games_that_ship_are_found_in_their_order() -> None:
     assert game_names() == ("cartus", "rattus")
     assert default_game().name == "cartus"  # the smallest declared order
     assert get_game("rattus").max_players == 4 and get_game("cartus").max_players == 5
-    assert unnamed_game().name == "cartus"  # its records and parameters carry no name
+    assert unnamed_game().name == "cartus"  # its face-level records carry no name
     with pytest.raises(UnknownGame, match="unknown game 'chess'; choose one of cartus, rattus"):
         get_game("chess")
 

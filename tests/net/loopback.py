@@ -18,7 +18,7 @@ def ann_and_bob(first_player: int = 0) -> tuple[list[bytes], GameParams]:
     masters = [os.urandom(32) for _ in range(2)]
     identities = tuple(PeerSecrets(m).identity().public for m in masters)
     config = GameConfig(("Ann", "Bob"), first_player=first_player)
-    return masters, GameParams(config, identities, os.urandom(32))
+    return masters, GameParams(config, identities, os.urandom(32), "cartus")
 
 
 async def listeners_for(

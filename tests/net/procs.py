@@ -11,7 +11,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from protocol.record import verify_record
+from protocol.verify import verify_record
 
 GAME_LINE = re.compile(r"^game ([0-9a-f]{64}) started")
 Popen = subprocess.Popen[str]

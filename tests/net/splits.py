@@ -20,7 +20,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from protocol.record import RECORD_LIMITS, RecordFormatError, verify_record
+from protocol.record import RECORD_LIMITS, RecordFormatError
+from protocol.verify import verify_record
 from protocol.wire import decode_value
 
 from .procs import (

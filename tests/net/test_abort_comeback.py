@@ -23,7 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from protocol.record import decode_record, verify_record
+from protocol.record import decode_record
+from protocol.verify import verify_record
 
 from .procs import (
     GAME_LINE,
@@ -114,7 +115,7 @@ def test_a_peer_back_when_everybody_left_blames_nobody_and_learns_the_abort_late
     assert "nobody else of this game is online" in out.lower()
     assert "nobody else of the game could be reached" in out and "nobody is blamed" in out
     seat = tmp_path / "p2" / "games" / game
-    assert not list(seat.glob("seat-*/record.rattus"))  # no claim written against anybody
+    assert not list(seat.glob("seat-*/record.rattusnet"))  # no claim written against anybody
     listed = subprocess.run(
         rattus(["resume"]),
         env=env_for(tmp_path / "p2"),

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from protocol.messages import open_frame
-from protocol.record import decode_record, verify_record
+from protocol.record import decode_record
+from protocol.verify import verify_record
 from rattus_net.net.node import PeerNode
 from rattus_net.net.pausewatch import PauseWatch
 from rattus_net.net.persist import Journal

@@ -45,8 +45,8 @@ def test_the_bot_seats_a_process_hosted_come_back_with_it(tmp_path: Path) -> Non
     assert "the bot seats this seat hosted are back: 1" in results[0][1]
     assert "Robo dropped off the table" in results[1][1] and "Robo is back" in results[1][1]
     records = records_of(results)
-    bot_record = next((data / "games" / game).glob("seat-*/record.rattus"), None)
-    folders = sorted((data / "games" / game).glob("seat-*/record.rattus"))
+    bot_record = next((data / "games" / game).glob("seat-*/record.rattusnet"), None)
+    folders = sorted((data / "games" / game).glob("seat-*/record.rattusnet"))
     assert bot_record is not None and len(folders) == 2, folders
     assert_same_fair_records([*records, *(f.read_bytes() for f in folders)][:3], 3)
     assert len({*records, *(f.read_bytes() for f in folders)}) == 1
@@ -97,7 +97,7 @@ def test_waiting_players_can_wait_longer(tmp_path: Path) -> None:
     from rattus_net.net.seats import Setup
 
     config = GameConfig(players=("Ann", "Bob"), buildings=BuildingSelection.random_cards())
-    params, secrets = seeded_params(config, 1)
+    params, secrets = seeded_params(config, 1, "cartus")
     setup = Setup(params, 0, secrets[0]._master, (("127.0.0.1", 1), ("127.0.0.1", 2)))
     node = PeerNode.create(setup, tmp_path)
     assert STALL_TIMEOUT == 300 and node.session.timeout == STALL_TIMEOUT

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from protocol.record import verify_record
+from protocol.verify import verify_record
 from protocol.wire import PROTOCOL_VERSION
 from rattus_net.net.transport import MAGIC
 

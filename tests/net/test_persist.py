@@ -15,6 +15,7 @@ from rattus_net.net.persist import (
     game_dir,
     list_games,
     seat_dir,
+    seat_dirs,
     write_json_atomic,
 )
 
@@ -67,12 +68,10 @@ def test_data_dir_and_game_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setenv(ENV_DATA_DIR, str(tmp_path))
     assert data_dir() == tmp_path
     d = game_dir("0123abcd")
-    write_json_atomic(d / "meta.json", {"table": "t"})
-    assert list_games() == [("0123abcd", {"table": "t", "dir": str(d)})]
     s2 = seat_dir("0123abcd", 1)
     write_json_atomic(s2 / "meta.json", {"table": "t", "seat": 1})
     assert s2 == d / "seat-2"
-    assert list_games()[1] == ("0123abcd", {"table": "t", "seat": 1, "dir": str(s2)})
+    assert list_games() == [("0123abcd", {"table": "t", "seat": 1, "dir": str(s2)})]
     for bad in ("../etc", "ABC", "", "12"):
         with pytest.raises(JournalError):
             game_dir(bad)
@@ -113,3 +112,21 @@ def test_a_game_id_with_a_trailing_newline_is_not_one() -> None:
     assert check_game_id("cartus-0123456789abcdef") == "0123456789abcdef"
     with pytest.raises(JournalError, match="is not a game id"):
         check_game_id("cartus-0123456789abcdef\n")
+
+
+def test_a_game_journaled_in_one_folder_for_every_seat_is_refused_in_one_line(
+    tmp_path: Path,
+) -> None:
+    """That layout was never written by this version: not listed, never resumed."""
+    from rattus_net.net.node import NodeError, find_seat
+
+    d = game_dir("0123abcd", tmp_path)
+    d.mkdir(parents=True)
+    (d / "journal.bin").write_bytes(b"")
+    write_json_atomic(d / "meta.json", {"table": "t", "game": "cartus", "status": "playing"})
+    assert list_games(tmp_path) == []
+    with pytest.raises(JournalError, match="one folder for every seat") as refused:
+        seat_dirs("0123abcd", tmp_path)
+    assert "\n" not in str(refused.value)
+    with pytest.raises(NodeError, match=r"^game 0123abcd is journaled in one folder for every"):
+        find_seat("0123abcd", tmp_path)

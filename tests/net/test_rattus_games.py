@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from protocol.record import verify_record
+from protocol.verify import verify_record
 from rattus_net.games.rattus.record import RattusRecord
 
 from .procs import (
@@ -113,7 +113,7 @@ def test_a_hosted_rattus_bot_seat_plays_and_comes_back_with_its_host(tmp_path: P
     results = finish([back, guest], 120)
     assert "the bot seats this seat hosted are back: 1" in results[0][1], results[0]
     assert "Robo dropped off the table" in results[1][1] and "Robo is back" in results[1][1]
-    folders = sorted((data / "games" / game).glob("seat-*/record.rattus"))
+    folders = sorted((data / "games" / game).glob("seat-*/record.rattusnet"))
     assert len(folders) == 2, folders  # the host's seat and its bot's
     records = [*records_of(results), *(f.read_bytes() for f in folders)]
     assert len(set(records)) == 1

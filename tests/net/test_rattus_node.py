@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from protocol.params import GameParams, PeerSecrets
-from protocol.record import verify_record
+from protocol.verify import verify_record
 from rattus_net.bots.random import RandomBot
 from rattus_net.games.rattus.game import RattusConfig
 from rattus_net.games.rattus.loader import default_components

@@ -30,7 +30,8 @@ from protocol.errors import RemoteProtocolError
 from protocol.faults import ProvenFault
 from protocol.messages import SHUFFLE, open_frame
 from protocol.params import GameParams
-from protocol.record import CHEATER, verify_record
+from protocol.verdict import CHEATER
+from protocol.verify import verify_record
 from rattus_net.net.persist import Journal
 from rattus_net.net.recovery import DECIDE, Recovery
 from rattus_net.net.seats import Setup
@@ -188,7 +189,7 @@ def test_over_processes_the_equivocator_is_named_or_nobody_never_the_resumed_pee
     assert all("Traceback" not in err for _, _, err in results), detail
     named = []
     for data in ("h", "g1", "g2"):
-        (record,) = (tmp_path / data / "games" / game).glob("seat-*/record.rattus")
+        (record,) = (tmp_path / data / "games" / game).glob("seat-*/record.rattusnet")
         verdict = verify_record(record.read_bytes())
         claimed = verdict.seats[1:] if verdict.kind == "aborted" else verdict.seats
         assert back not in claimed, f"{data}: {verdict.text()}\n{detail}"  # never the resumed

@@ -114,6 +114,6 @@ def test_the_tui_host_quits_is_killed_comes_back_and_the_game_finishes(tmp_path:
         if guest is not None and guest.poll() is None:
             guest.kill()
     guest_record = Path(out.strip().splitlines()[-1].split("record: ")[1]).read_bytes()
-    seats = sorted((tmp_path / "host" / "data" / "games" / game).glob("seat-*/record.rattus"))
+    seats = sorted((tmp_path / "host" / "data" / "games" / game).glob("seat-*/record.rattusnet"))
     assert len(seats) == 2, seats  # the host's seat and its bot's
     assert_same_fair_records([guest_record, *(s.read_bytes() for s in seats)], 3)

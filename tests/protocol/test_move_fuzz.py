@@ -12,7 +12,8 @@ from movefuzz import GAMES, Figures, Point, check_text, check_wire, points, run
 from recordkit import resign
 
 from protocol.faults import ProvenFault
-from protocol.record import CHEATER, verify_record
+from protocol.verdict import CHEATER
+from protocol.verify import verify_record
 from protocol.wire import WireValue
 from rattus_net import cli
 from rattus_net.games.rattus.moves import Merchant, Monk, TurnUp
@@ -107,7 +108,7 @@ def test_rattus_verify_judges_such_a_record_in_words(
     point, frame = _bad_turn()
     record = copy.deepcopy(point.receiver)
     record.transcript.append(frame)
-    path = tmp_path / "record.rattus"
+    path = tmp_path / "record.rattusnet"
     path.write_bytes(record.record_bytes())
     assert cli.main(["verify", str(path)]) == 1
     out, err = capsys.readouterr()

@@ -17,7 +17,7 @@ def test_secure_selfplay_records_verify(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(args) == 0
     local = capsys.readouterr().out.splitlines()[0]
     assert secure == local  # the same game
-    record = tmp_path / "game-9.rattus"
+    record = tmp_path / "game-9.rattusnet"
     export = tmp_path / "face.json"
     assert main(["verify", str(record), "--export", str(export)]) == 0
     assert capsys.readouterr().out.startswith("FAIR")
@@ -64,10 +64,10 @@ def test_huge_and_deeply_nested_records_are_refused_with_one_line(
 ) -> None:
     from protocol.record import MAX_RECORD_BYTES
 
-    huge = tmp_path / "huge.rattus"
+    huge = tmp_path / "huge.rattusnet"
     with open(huge, "wb") as f:
         f.truncate(MAX_RECORD_BYTES + 1)  # sparse: refused on its size, never read
-    nested_pack = tmp_path / "nested.rattus"
+    nested_pack = tmp_path / "nested.rattusnet"
     nested_pack.write_bytes(b"\x91" * 100_000 + b"\xc0")
     nested_json = tmp_path / "nested.json"
     nested_json.write_text("[" * 100_000 + "]" * 100_000)
@@ -91,7 +91,7 @@ def test_verify_json_gives_the_kind_the_seats_and_the_evidence(
     from recordkit import honest, messages, pack
 
     record, _, _ = honest(2, 11)
-    path = tmp_path / "cut.rattus"
+    path = tmp_path / "cut.rattusnet"
     path.write_bytes(pack(record, messages(record)[:30]))
     assert main(["verify", str(path), "--json"]) == 1
     data = json.loads(capsys.readouterr().out)

@@ -24,9 +24,11 @@ from rattus_net.selfplay import play_secure_game, setup_seats
 def audited(n: int, seed: int, kinds: list[str]) -> HandleFlow:
     """The handle flow of the self-play game ``rattus selfplay --seed`` plays (local)."""
     _, config, bots = setup_seats(get_game("cartus"), n, seed, kinds, {})
-    params, secrets = seeded_params(config, seed)
+    params, secrets = seeded_params(config, seed, "cartus")
     table = AuditTable(
-        LocalTable(seed, chance_source=SeededChance(params, secrets)), secrets=secrets
+        LocalTable(seed, chance_source=SeededChance(params, secrets)),
+        secrets=secrets,
+        game="cartus",
     )
     game = Game(params.config)
     play_audited(game, table, lambda g, s: bots[s].choose(PlayerView(g, s)))

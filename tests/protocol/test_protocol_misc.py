@@ -144,7 +144,7 @@ def test_parameters_with_the_identity_point_as_a_key_are_refused(rand: RandomSou
     from protocol.seeded import seeded_params
     from rattus_net.games.cartus.config import GameConfig
 
-    params, _ = seeded_params(GameConfig(GameConfig.default_names(2)), 3)
+    params, _ = seeded_params(GameConfig(GameConfig.default_names(2)), 3, "cartus")
     wire = params.to_wire()
     keys = wire["sign_keys"]
     assert isinstance(keys, list)

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from protocol.memnet import MemoryNetwork
-from protocol.record import public_replay, verify_record
 from protocol.seeded import seeded_params
+from protocol.verify import public_replay, verify_record
 from rattus_net.cli import main
 from rattus_net.games.cartus.choices import legal_choices
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
@@ -32,7 +32,7 @@ def _chooser(n: int, seed: int) -> Callable[[Game, int], Move]:
 
 def _net(n: int = 3, seed: int = 5) -> MemoryNetwork:
     config = GameConfig(GameConfig.default_names(n), BuildingSelection.random_cards())
-    params, secrets = seeded_params(config, seed)
+    params, secrets = seeded_params(config, seed, "cartus")
     net = MemoryNetwork(params, secrets, timeout=5.0)
     net.keep_going = True
     return net
@@ -65,7 +65,7 @@ def test_a_finished_network_record_replays_face_by_face(
     net = _net(2, 3)
     net.run(_chooser(2, 3))
     data = net.peers[0].record_bytes()
-    path = tmp_path / "record.rattus"
+    path = tmp_path / "record.rattusnet"
     path.write_bytes(data)
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
@@ -89,7 +89,7 @@ def test_an_aborted_network_record_replays_up_to_the_abort(
     game, stopped = public_replay(data)
     assert stopped is not None and "aborted" in stopped and "stalled" in stopped
     assert not game.is_over and len(game.history) > 0
-    path = tmp_path / "record.rattus"
+    path = tmp_path / "record.rattusnet"
     path.write_bytes(data)
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
@@ -106,7 +106,7 @@ def test_an_aborted_network_record_replays_up_to_the_abort(
 def test_bytes_that_are_no_record_are_refused_plainly(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = tmp_path / "junk.rattus"
+    path = tmp_path / "junk.rattusnet"
     path.write_bytes(b"\xff\x00 not a record")
     assert main(["replay", str(path)]) == 1
     err = capsys.readouterr().err

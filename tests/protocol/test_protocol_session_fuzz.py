@@ -19,7 +19,7 @@ from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 @pytest.fixture(scope="module")
 def live() -> tuple[MemoryNetwork, list[bytes]]:
     config = GameConfig(GameConfig.default_names(2), BuildingSelection.random_cards())
-    params, secrets = seeded_params(config, 77)
+    params, secrets = seeded_params(config, 77, "cartus")
     net = MemoryNetwork(params, secrets)
     frames: list[bytes] = []
     for _ in range(40):  # into the game: hellos, randomness rounds

@@ -10,7 +10,7 @@ import random
 import pytest
 from recordkit import MUTATIONS, check_verdict, honest, mutate
 
-from protocol.record import CHEATER, DAMAGED
+from protocol.verdict import CHEATER, DAMAGED
 
 pytestmark = pytest.mark.slow  # hundreds of tampered records, each verified
 

@@ -12,8 +12,9 @@ from recordkit import author, honest, inner_of, messages, pack, random_chooser, 
 from protocol.memnet import MemoryNetwork
 from protocol.messages import ABORT, RAND_COMMIT, RAND_REVEAL
 from protocol.params import GameParams
-from protocol.record import ABORTED, CHEATER, DAMAGED, DISPUTED, FAIR, verify_record
 from protocol.session import Session
+from protocol.verdict import ABORTED, CHEATER, DAMAGED, DISPUTED, FAIR
+from protocol.verify import verify_record
 from protocol.wire import WireValue
 
 N, SEED = 2, 11
@@ -79,7 +80,7 @@ def test_dropped_swapped_and_duplicated_frames_are_damage(rec: bytes) -> None:
 
 def test_a_frame_of_another_game_of_the_same_players_is_damage(rec: bytes) -> None:
     _, params, secrets = honest(N, SEED)
-    other = GameParams(params.config, params.identities, bytes(32))
+    other = GameParams(params.config, params.identities, bytes(32), params.game)
     foreign = Session(other, 1, secrets[1]).take_outgoing()[0]  # its signed hello
     msgs = messages(rec)
     assert verdict_of(pack(rec, [*msgs[:1], foreign, *msgs[1:]])) == (DAMAGED, ())

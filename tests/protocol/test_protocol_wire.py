@@ -184,8 +184,10 @@ def test_fuzz_nesting_depth(depth: int, opener: bytes) -> None:
 def test_take_and_decline_have_a_wire_form() -> None:
     from protocol.messages import move_from_wire, move_to_wire
     from rattus_net.games.cartus.moves import DeclineAction, TakeAction
+    from rattus_net.kit.registry import get_game
 
+    cartus = get_game("cartus").secure()
     for move in (TakeAction(), DeclineAction()):
-        assert move_from_wire(move_to_wire(move), "p") == (move, None)
+        assert move_from_wire(move_to_wire(move, None, cartus), "p", cartus) == (move, None)
     with pytest.raises(DecodeError, match="malformed 'take' move"):
-        move_from_wire({"t": "take", "x": 1}, "p")
+        move_from_wire({"t": "take", "x": 1}, "p", cartus)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from test_protocol_session import assert_blamed, kind_of, resign
+from sessionkit import assert_blamed, kind_of, resign
 from test_rattus_secure import chooser, rattus_table
 
 from protocol.crypto.elgamal import decryption_share
@@ -19,8 +19,9 @@ from protocol.memnet import MemoryNetwork
 from protocol.messages import MOVE, SHARES, SHUFFLE
 from protocol.params import PeerSecrets
 from protocol.randomness import RandomStream
-from protocol.record import CHEATER, verify_record
 from protocol.session import game_context
+from protocol.verdict import CHEATER
+from protocol.verify import verify_record
 from protocol.wire import WireValue
 
 Tamper = Callable[[int, int, bytes], "bytes | None"]

@@ -18,9 +18,10 @@ import pytest
 from protocol.audit import computable_faces, entitled_handles
 from protocol.memnet import MemoryNetwork
 from protocol.params import GameParams, PeerSecrets
-from protocol.record import Verdict, verify_record
 from protocol.seeded import SeededChance, seeded_params
 from protocol.session import Session
+from protocol.verdict import Verdict
+from protocol.verify import verify_record
 from rattus_net.bots.random import RandomBot
 from rattus_net.games.rattus.bots import RattusHeuristicBot
 from rattus_net.games.rattus.game import RattusConfig, RattusGame
@@ -179,7 +180,7 @@ def test_rattus_verify_and_replay_read_a_rattus_record_file(
     args = ["selfplay", "--game", "rattus", "--players", "2", "--games", "1", "--seed", "4"]
     assert main([*args, "--bots", "heuristic", "--secure", "--record-dir", str(tmp_path)]) == 0
     capsys.readouterr()
-    record = tmp_path / "game-4.rattus"
+    record = tmp_path / "game-4.rattusnet"
     export = tmp_path / "face.json"
     assert main(["verify", str(record), "--export", str(export)]) == 0
     out = capsys.readouterr().out
@@ -221,7 +222,7 @@ def test_a_record_of_the_old_rules_is_refused_in_one_line(
             old["rules"] = rules
         with pytest.raises(DecodeError, match=words):
             GameParams.from_wire(old)
-        path = tmp_path / f"old-{rules}.rattus"
+        path = tmp_path / f"old-{rules}.rattusnet"
         path.write_bytes(encode_value({**value, "params": old}, RECORD_LIMITS))
         assert main(["verify", str(path)]) == 1
         err = capsys.readouterr().err

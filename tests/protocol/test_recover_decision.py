@@ -33,7 +33,7 @@ def test_a_lost_decision_is_recovered_from_its_signed_frame(kind: str) -> None:
     config = GameConfig(
         GameConfig.default_names(2), BuildingSelection.random_cards(), kind == SUPPLY_COMMIT
     )
-    params, secrets = seeded_params(config, 5)
+    params, secrets = seeded_params(config, 5, "cartus")
     net = MemoryNetwork(params, secrets)
     inputs: list[tuple[bytes, int] | Move] = []
     mine: list[bytes] = []  # seat 0's frames, as seat 1 received them

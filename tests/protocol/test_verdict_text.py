@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from protocol.record import DAMAGED, FAIR, Verdict
+from protocol.verdict import DAMAGED, FAIR, Verdict
 from rattus_net.cli import main
 from rattus_net.games.cartus.secure import CartusSecure
 from rattus_net.games.rattus.secure import RattusSecure, result_lines
@@ -28,7 +28,7 @@ def test_a_rattus_record_verifies_in_rattus_words(
     args = ["selfplay", "--game", "rattus", "--players", "3", "--games", "1", "--seed", "3"]
     assert main([*args, "--secure", "--record-dir", str(tmp_path)]) == 0
     capsys.readouterr()
-    record = str(tmp_path / "game-3.rattus")
+    record = str(tmp_path / "game-3.rattusnet")
     assert main(["verify", record]) == 0
     text = capsys.readouterr().out
     assert main(["verify", record, "--json"]) == 0

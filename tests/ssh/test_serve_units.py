@@ -149,7 +149,7 @@ def _seat(data: Path, digits: str, record: bytes | None, seat: int = 1) -> Path:
     (folder / "meta.json").write_text(json.dumps({"game": "cartus", "status": "finished"}))
     (folder / "journal.bin").write_bytes(b"journal")
     if record is not None:
-        (folder / "record.rattus").write_bytes(record)
+        (folder / "record.rattusnet").write_bytes(record)
     return folder
 
 

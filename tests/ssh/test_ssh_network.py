@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from protocol.record import verify_record
+from protocol.verify import verify_record
 from ssh.sshlib import Pane, Server, keygen, keys_for_screen
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
@@ -113,7 +113,7 @@ def test_two_ssh_players_and_a_bot_play_a_network_game_to_a_fair_end(
             pane.wait_for(r"Verification: FAIR", 60)
         # the end screen names the command that fetches the record, not a server path
         command = guest.wait_for(
-            r"Record: (ssh -p \d+ bob@127\.0\.0\.1 record ([0-9a-f]{16})) > game\.rattus"
+            r"Record: (ssh -p \d+ bob@127\.0\.0\.1 record ([0-9a-f]{16})) > game\.rattusnet"
         )
         assert "state/players" not in guest.screen()
     finally:
@@ -121,7 +121,7 @@ def test_two_ssh_players_and_a_bot_play_a_network_game_to_a_fair_end(
         guest.close()
     players = tmp_path / "state" / "players"
     records = [
-        next((players / name / "data" / "games").glob("*/seat-*/record.rattus")).read_bytes()
+        next((players / name / "data" / "games").glob("*/seat-*/record.rattusnet")).read_bytes()
         for name in ("alice", "bob")
     ]
     assert records[0] == records[1]

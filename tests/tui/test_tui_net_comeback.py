@@ -43,7 +43,7 @@ def test_a_player_back_with_nobody_online_is_told_and_nothing_is_recorded(
     assert "kept for later in 4:" in waiting and "w: wait longer" in waiting
     assert "could be reached" in summary and "nobody is blamed" in summary
     assert "Back to the network game" in summary
-    assert no_verdict and not (node.dir / "record.rattus").exists()
+    assert no_verdict and not (node.dir / "record.rattusnet").exists()
     node.journal.close()
 
 
@@ -55,7 +55,7 @@ def test_the_end_screen_comes_with_the_record_while_the_node_answers_on(
     async def over() -> tuple[bool, bool]:
         game = NetworkGame(node)
         before = game.is_over
-        node.outcome = Outcome(node.setup.game_id, node.dir / "record.rattus", False, "x")
+        node.outcome = Outcome(node.setup.game_id, node.dir / "record.rattusnet", False, "x")
         node.on_event("over", None, "")  # type: ignore[misc]
         return before, game.is_over and game.outcome is node.outcome
 

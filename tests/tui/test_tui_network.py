@@ -301,9 +301,9 @@ async def test_host_form_opens_a_lobby(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @sync
 async def test_verify_screen_gives_the_verdict(tmp_path: Path) -> None:
-    record = tmp_path / "game.rattus"
+    record = tmp_path / "game.rattusnet"
     record.write_bytes(play_secure_game(get_game("cartus"), 2, 5, ["random"], {}).record)
-    garbage = tmp_path / "garbage.rattus"
+    garbage = tmp_path / "garbage.rattusnet"
     garbage.write_bytes(b"not a record")
     assert verify_file(record)[0] is True
     assert verify_file(garbage)[0] is None
@@ -320,7 +320,7 @@ async def test_verify_screen_gives_the_verdict(tmp_path: Path) -> None:
         assert "seat 1:" in text_of(app, "#form-body")
         field.value = str(garbage)  # type: ignore[attr-defined]
         await pilot.press("enter")
-        await wait_until(pilot, lambda: "garbage.rattus:" in text_of(app, "#form-body"), 30)
+        await wait_until(pilot, lambda: "garbage.rattusnet:" in text_of(app, "#form-body"), 30)
         assert "Traceback" not in text_of(app, "#form-body")
 
 
@@ -366,7 +366,7 @@ async def test_network_screens_fit_80x24(which: str, tmp_path: Path) -> None:
         elif which == "lobby":
             app.push_screen(LobbyScreen(FixedLobby()))
         else:
-            app.push_screen(VerifyScreen("/nowhere/record.rattus"))
+            app.push_screen(VerifyScreen("/nowhere/record.rattusnet"))
         await pilot.pause()
         await pilot.pause()
         _fits(app)

@@ -130,8 +130,8 @@ async def test_verify_dialog_opens_only_the_players_own_records(
 ) -> None:
     alice, bob = folders
     record = play_secure_game(get_game("cartus"), 2, 5, ["random"], {}).record
-    mine = alice / "data" / "games" / "0123abcd" / "seat-1" / "record.rattus"
-    theirs = bob / "data" / "games" / "4567cdef" / "seat-1" / "record.rattus"
+    mine = alice / "data" / "games" / "0123abcd" / "seat-1" / "record.rattusnet"
+    theirs = bob / "data" / "games" / "4567cdef" / "seat-1" / "record.rattusnet"
     for path in (mine, theirs):
         path.parent.mkdir(parents=True)
         path.write_bytes(record)
@@ -147,11 +147,11 @@ async def test_verify_dialog_opens_only_the_players_own_records(
         assert isinstance(screen, VerifyScreen)
         folder = str(screen.query_one("#verify-folder", Static).render())
         assert str(alice.resolve()) in folder.replace("\n", "")
-        own = "data/games/0123abcd/seat-1/record.rattus"
+        own = "data/games/0123abcd/seat-1/record.rattusnet"
         assert own in body(app)  # listed, as a path in the folder
         field = screen.query_one("#path", Input)
         assert field.value == own  # and filled in
-        for typed in ("../bob/data/games/4567cdef/seat-1/record.rattus", str(theirs), "link"):
+        for typed in ("../bob/data/games/4567cdef/seat-1/record.rattusnet", str(theirs), "link"):
             field.value = typed
             await pilot.press("enter")
             await pilot.pause()

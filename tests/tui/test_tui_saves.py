@@ -119,11 +119,12 @@ async def test_the_menu_with_both_ways_back_fits_80x24() -> None:
     game = cartus_table(players=3, seed=2, save_to=save_path("cartus"))
     assert save_path("cartus").exists() and not game.is_over
     gid = "ab" * 32  # a network game a person played here, stopped in the middle
-    (save_path("cartus").parent / "games" / gid).mkdir(parents=True)
-    (save_path("cartus").parent / "games" / gid / "journal.bin").write_bytes(b"")
+    seat = save_path("cartus").parent / "games" / gid / "seat-2"
+    seat.mkdir(parents=True)
+    (seat / "journal.bin").write_bytes(b"")
     meta = {"table": "Kitchen", "seat": 1, "players": ["Hana", "Gus"], "status": "playing",
             "listen": ["127.0.0.1", 7000], "bot": "human", "game": "cartus"}  # fmt: skip
-    (save_path("cartus").parent / "games" / gid / "meta.json").write_text(json.dumps(meta))
+    (seat / "meta.json").write_text(json.dumps(meta))
     app = RattusNetApp(seed=4)
     async with opened(app):
         body = str(app.screen.query_one("#menu-body", Static).render())

@@ -194,7 +194,7 @@ def test_verify_screen(snap_compare: Any) -> None:
     from tui.shell.verify import VerifyScreen
 
     async def run_before(pilot: Any) -> None:
-        pilot.app.push_screen(VerifyScreen("/nowhere/record.rattus"))
+        pilot.app.push_screen(VerifyScreen("/nowhere/record.rattusnet"))
         await pilot.pause()
         await pilot.press("enter")
         await pilot.pause(0.5)

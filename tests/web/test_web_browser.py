@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from ssh.sshlib import keys_for_screen
 
-from protocol.record import verify_record
+from protocol.verify import verify_record
 from web.browser import Browser, Page, have_chromium
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -206,7 +206,7 @@ def test_two_listed_players_host_and_join_a_table_in_two_pages(
             await guest.screenshot(ARTEFACTS / "network-end.png")
             await guest.press("d")
             deadline = time.monotonic() + 30
-            while not [p for p in downloads.iterdir() if p.suffix == ".rattus"]:
+            while not [p for p in downloads.iterdir() if p.suffix == ".rattusnet"]:
                 assert time.monotonic() < deadline, (list(downloads.iterdir()), server.log())
                 await asyncio.sleep(0.1)
             for page in (host, guest):
@@ -215,11 +215,11 @@ def test_two_listed_players_host_and_join_a_table_in_two_pages(
     asyncio.run(scenario())
     folders = tmp_path / "state" / "players"
     records = [
-        next((folders / name / "data" / "games").glob("*/seat-*/record.rattus")).read_bytes()
+        next((folders / name / "data" / "games").glob("*/seat-*/record.rattusnet")).read_bytes()
         for name in ("ann", "bob")
     ]
     assert records[0] == records[1]
-    [downloaded] = [p for p in downloads.iterdir() if p.suffix == ".rattus"]
+    [downloaded] = [p for p in downloads.iterdir() if p.suffix == ".rattusnet"]
     assert downloaded.read_bytes() == records[1]
     verdict = verify_record(records[0])
     assert verdict.fair, verdict.reason

@@ -19,8 +19,9 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from protocol.record import Verdict
+from protocol.verdict import Verdict
 from rattus_net.net.netgame import NetworkGame, problem_text
+from rattus_net.paths import RECORD_SUFFIX
 from tui.common.log import LogScreen
 from tui.common.seat import Seat
 
@@ -131,7 +132,7 @@ class GameEndScreen(Screen[None]):
         record = self._record()
         if record is None or not self.app.is_web:
             return
-        name = f"{record.parent.parent.name[:16]}.rattus"
+        name = f"{record.parent.parent.name[:16]}{RECORD_SUFFIX}"
         self.app.deliver_binary(record, save_filename=name, mime_type="application/json")
         self.notify(f"Your browser downloads the record ({name}).")
 

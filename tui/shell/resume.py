@@ -48,7 +48,7 @@ def unfinished_network_game(root: Path | None = None) -> UnfinishedNetworkGame |
         except OSError:
             continue
         table, game = str(meta.get("table", "")), game_of(meta)
-        if game is None:  # an older version's folder: it cannot be resumed
+        if game is None:  # a seat of no game this program plays: it cannot be resumed
             continue
         found.append(
             (when, UnfinishedNetworkGame(game_id, table, str(players[seat]), len(players), game))

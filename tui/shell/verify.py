@@ -11,9 +11,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Footer, Input, Static
 
 from protocol.errors import ProtocolError
-from protocol.record import verify_record
+from protocol.verify import verify_record
 from rattus_net.net.persist import list_games
-from rattus_net.net.seats import RECORD
+from rattus_net.paths import RECORD_FILE
 from tui.shell.forms import FormScreen
 from tui.shell.paths import FileAccess, PathRefused
 
@@ -24,7 +24,7 @@ def recent_records() -> list[Path]:
         games = list_games()
     except Exception:
         return []
-    paths = [Path(str(meta.get("dir"))) / RECORD for _, meta in games]
+    paths = [Path(str(meta.get("dir"))) / RECORD_FILE for _, meta in games]
     found = [p for p in paths if p.is_file()]
     return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
 
@@ -83,7 +83,7 @@ class VerifyScreen(FormScreen):
         return True
 
     def _intro(self) -> Text:
-        t = Text(f"Type the path of a record ({RECORD}) and press Enter.", style="italic")
+        t = Text(f"Type the path of a record ({RECORD_FILE}) and press Enter.", style="italic")
         if self.access.confined:
             listed = self.records[:MAX_LISTED]
             if not listed:
