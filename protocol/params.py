@@ -27,8 +27,9 @@ from protocol.errors import DecodeError, LocalProtocolError
 from protocol.randomness import RandomStream
 from protocol.wire import WireValue, encode_value
 from rattus_net.engine.errors import RattusError
-from rattus_net.games import DEFAULT_GAME, GAMES, get_game
+from rattus_net.games import DEFAULT_GAME, get_game
 from rattus_net.games.base import SecureGame, WireError
+from rattus_net.kit.registry import game_names
 
 _GAME_ID = b"rattus-net/v1/game-id\x00"
 _SECRETS = b"rattus-net/v1/peer-secrets/"
@@ -46,7 +47,7 @@ class GameParams:
     game: str = DEFAULT_GAME
 
     def __post_init__(self) -> None:
-        if self.game not in GAMES:
+        if self.game not in game_names():  # (asked now: a game may register later)
             raise LocalProtocolError(f"unknown game {self.game!r}")
         if len(self.identities) != len(self.players):
             raise LocalProtocolError("one identity per seat")
@@ -81,7 +82,7 @@ class GameParams:
         if not isinstance(value, dict) or not {"sign_keys", "nonce"} <= set(value):
             raise DecodeError(None, "game parameters must be a map with the agreed keys")
         game, sign, nonce = value.get("game", DEFAULT_GAME), value["sign_keys"], value["nonce"]
-        if not isinstance(game, str) or game not in GAMES:
+        if not isinstance(game, str) or game not in game_names():
             raise DecodeError(None, f"unknown game {str(game)[:40]!r}")
         if not isinstance(sign, list):
             raise DecodeError(None, "keys must be a list")
