@@ -25,6 +25,7 @@ import games.thirdgame
 from games.thirdgame.bots import make_bot
 from games.thirdgame.game import NibbleConfig, NibbleGame, format_move, parse_move
 from games.thirdgame.view import NibbleView, determinize
+from games.thirdgame.words import NibbleWords
 from rattus_net.kit import registry
 from rattus_net.kit.errors import BadChoice, MoveSyntaxError, NotYourTurn, RecordError, SetupError
 from rattus_net.kit.interface import AnyGame, Budget
@@ -145,6 +146,8 @@ def test_a_drawn_card_cannot_be_drawn_from_an_empty_deck() -> None:
     table.settle(game)  # (the last card drawn is turned up to its holder)
     seat = game.to_act()[0]
     assert game.legal(seat) == ["pass"]
+    words = NibbleWords(game.config.players, seat)
+    assert words.decision(NibbleView(game, seat)).startswith("pass, the deck is empty (your")
     with pytest.raises(BadChoice):
         game.apply(seat, "draw")
 
@@ -357,7 +360,11 @@ def test_a_whole_game_against_bots_in_the_tui(nibble: AnyGame) -> None:
                 if isinstance(screen, MoveDialog):
                     rows = screen.rows()
                     assert rows in (["draw", "pass"], ["pass"])
-                    assert "Draw or pass (your cards: " in screen.heading()
+                    assert screen.heading().startswith(
+                        "Draw or pass (your cards: "
+                        if len(rows) == 2
+                        else "Pass, the deck is empty"
+                    )
                     await pilot.press(str(rng.randrange(len(rows)) + 1), "enter")
                     moves += 1
                 await pilot.pause(0.05)

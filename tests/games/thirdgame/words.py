@@ -114,8 +114,10 @@ class NibbleWords:
         ]
 
     def decision(self, view: NibbleView) -> str:
-        hand = " ".join(map(str, view.hand))
-        return f"draw or pass (your cards: {hand}, worth {sum(view.hand)})."
+        hand = f"your cards: {' '.join(map(str, view.hand))}, worth {sum(view.hand)}"
+        if "draw" not in view.legal():
+            return f"pass, the deck is empty ({hand})."
+        return f"draw or pass ({hand})."
 
 
 class NibbleSelfplay:
