@@ -444,7 +444,7 @@ def test_host_and_join_over_loopback_as_separate_processes(nibble: AnyGame, tmp_
     )
 
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), env.get("PYTHONPATH", "")])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(TESTS), env.get("PYTHONPATH")) if p)
     env["RATTUS_NET_GAMES"] = MODULE
     env["PYTHONUNBUFFERED"] = "1"
 
