@@ -50,6 +50,12 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         kinds = seat_bots(args.bots, players)
     except ValueError as exc:
         raise UsageError(f"rattus selfplay: {exc}") from None
+    missing = [k for k in kinds if k not in game.bot_kinds]
+    if missing:
+        raise UsageError(
+            f"rattus selfplay: {game.title} has no {missing[0]} bot; choose from "
+            f"{', '.join(game.bot_kinds)}"
+        )
     if args.record_dir is not None:
         args.record_dir.mkdir(parents=True, exist_ok=True)
     words = game.selfplay_words(players)

@@ -96,12 +96,18 @@ def network_games() -> tuple[AnyGame, ...]:
     return tuple(g for g in games() if g.network_play)
 
 
+def game_package(game: AnyGame) -> str | None:
+    """The name of the package ``game``'s definition lives in (its folder), or ``None`` for a
+    definition in a top-level module."""
+    return sys.modules[type(game).__module__].__package__ or None
+
+
 def ui_module(game: AnyGame) -> str | None:
     """The name of ``game``'s screens module: the ``ui`` subpackage of the package its
     definition lives in, or ``None`` for a game without one (the TUI then plays it on its
     generic table)."""
-    package = sys.modules[type(game).__module__].__package__
-    if not package:
+    package = game_package(game)
+    if package is None:
         return None
     name = f"{package}.ui"
     return name if importlib.util.find_spec(name) is not None else None

@@ -123,3 +123,14 @@ def test_resume_refuses_an_id_of_another_game_or_no_id_in_one_line(
     assert err == f"rattus resume: game {GID[:16]} is a game of Rattus Cartus, not Rattus\n"
     code, _, err = run(capsys, "resume", "cartus-../../etc")
     assert code == 2 and err.startswith("rattus resume: 'cartus-../../etc' is not a game id")
+
+
+def test_selfplay_refuses_a_bot_the_game_does_not_offer_in_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game may offer fewer bots than the kit's three (``bot_kinds``)."""
+    monkeypatch.setattr(RattusDefinition, "bot_kinds", ("random", "heuristic"))
+    code, out, err = run(capsys, "selfplay", "--game", "rattus", "--players", "2",
+                         "--bots", "random,search")  # fmt: skip
+    assert code == 2 and out == ""
+    assert err == "rattus selfplay: Rattus has no search bot; choose from random, heuristic\n"

@@ -5,6 +5,8 @@ off)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from test_tui_network import FixedLobby, _fits
 from textual.widgets import Static
@@ -169,3 +171,52 @@ async def test_the_lobby_shows_the_table_s_game() -> None:
         app.push_screen(LobbyScreen(FixedLobby()))
         await pilot.pause()
         assert "Game: Rattus Cartus\nOptions: 5 players" in text_of(app.screen, "#lobby-body")
+
+
+@sync
+async def test_the_menu_and_the_lobby_offer_the_bots_the_game_has(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A game may offer fewer bots than the kit's three (``bot_kinds``): the menu's bots row
+    and the host's bot kind in the lobby go round those only."""
+    from rattus_net.net.lobby import TableOptions
+    from rattus_net.net.tables import HostLobby
+
+    monkeypatch.setattr(RattusDefinition, "bot_kinds", ("random", "heuristic"))
+    app = RattusNetApp(seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        menu.choose_game("rattus")
+        menu.look_for_save()
+        menu.cursor = menu.items.index("bots")
+        seen = set()
+        for _ in range(4):
+            await pilot.press("right")
+            seen.add(menu.bot_kind)
+        assert seen == {"random", "heuristic"}
+        menu.choose_game("cartus")  # which offers all three
+        menu.look_for_save()
+        menu.cursor = menu.items.index("bots")
+        seen = set()
+        for _ in range(3):
+            await pilot.press("right")
+            seen.add(menu.bot_kind)
+        assert seen == {"random", "heuristic", "search"}
+        while menu.bot_kind != "search":
+            await pilot.press("right")
+        menu.choose_game("rattus")  # a kind it does not offer: its default instead
+        assert menu.bot_kind == "heuristic"
+        lobby = HostLobby("Loop", TableOptions.of("rattus", 2), "Hana", advertise=False,
+                          root=tmp_path)  # fmt: skip
+        screen = LobbyScreen(lobby)
+        app.push_screen(screen)
+        await pilot.pause()
+        kinds = set()
+        for _ in range(4):
+            await pilot.press("k")
+            kinds.add(screen.bot_kind)
+        assert kinds == {"random", "heuristic"}
+        await pilot.press("escape")
+        await pilot.pause()

@@ -101,3 +101,33 @@ def test_the_rattus_rules_give_the_projects_rulings() -> None:
     assert "--components FILE" in text
     for card in ("King", "Knight", "Monk", "Merchant", "Peasant", "Witch"):
         assert f"**{card}:**" in text
+
+
+def test_a_game_without_screens_has_its_rules_summary_in_its_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The summary is words, not screens: a game played on the generic table keeps its
+    ``rules.md`` in its own folder (its ``ui`` one comes first when it has both)."""
+    from rattus_net.kit import registry
+
+    package = tmp_path / "far_rules"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "from rattus_net.games.rattus.definition import RattusDefinition\n\n"
+        "class FarGame(RattusDefinition):\n"
+        "    name = 'far'\n"
+        "    title = 'Far'\n\n"
+        "GAME = FarGame()\n"
+    )
+    (package / RULES_FILE).write_text("# Far in brief\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import far_rules  # type: ignore[import-not-found]
+
+    registry.games()
+    monkeypatch.setattr(registry, "_GAMES", dict(registry._GAMES))
+    registry.register(far_rules.GAME)
+    assert registry.game_package(far_rules.GAME) == "far_rules"
+    assert registry.ui_module(far_rules.GAME) is None
+    assert rules_text("far") == "# Far in brief\n"
+    (package / RULES_FILE).unlink()
+    assert rules_text("far") == "# Far\n\nThis game has no rules summary here yet."

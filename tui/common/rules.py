@@ -1,8 +1,10 @@
 """The rules summary of a game, and the screen that shows it.
 
 A game's summary is the ``rules.md`` of its screens' package (``rattus_net/games/<game>/ui``,
-found through the registry: :func:`rattus_net.kit.registry.ui_module`); a game without one
-gets a line that says so.
+found through the registry: :func:`rattus_net.kit.registry.ui_module`) or, for a game without
+screens of its own, of its folder (:func:`~rattus_net.kit.registry.game_package`): the
+summary is words, which a game played on the generic table has too. A game without one gets
+a line that says so.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Markdown
 
-from rattus_net.kit.registry import default_game, games, get_game, ui_module
+from rattus_net.kit.registry import default_game, game_package, games, get_game, ui_module
 
 RULES_FILE = "rules.md"
 
@@ -25,11 +27,11 @@ def rules_text(game: str | None = None) -> str:
     """The rules summary of ``game`` (a registered game's name; the default game's if none),
     in Markdown."""
     definition = default_game() if game is None else get_game(game)
-    module = ui_module(definition)
-    if module is not None:
-        summary = resources.files(module).joinpath(RULES_FILE)
-        if summary.is_file():
-            return summary.read_text(encoding="utf-8")
+    for module in (ui_module(definition), game_package(definition)):
+        if module is not None:
+            summary = resources.files(module).joinpath(RULES_FILE)
+            if summary.is_file():
+                return summary.read_text(encoding="utf-8")
     return f"# {definition.title}\n\nThis game has no rules summary here yet."
 
 

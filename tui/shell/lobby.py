@@ -60,7 +60,8 @@ class LobbyScreen(Screen[None]):
         super().__init__()
         self.lobby = lobby
         last = load_settings().bots  # the bot level chosen last time
-        self.bot_kind = last if last in BOT_KINDS else default_bot_kind()
+        kinds = self.bot_kinds()
+        self.bot_kind = last if last in kinds else default_bot_kind(kinds)
         self.auto_bots = auto_bots
         self.problem = ""
         self.connected = False
@@ -70,6 +71,11 @@ class LobbyScreen(Screen[None]):
             for o in lobby_options(lobby.options.game):
                 assert o.key is not None
                 self._bindings.bind(o.key, f"option('{o.name}')", o.label, show=False)
+
+    def bot_kinds(self) -> tuple[str, ...]:
+        """The bots the host may seat: those the table's game offers."""
+        lobby = self.lobby
+        return get_game(lobby.options.game).bot_kinds if isinstance(lobby, HostLobby) else BOT_KINDS
 
     def compose(self) -> ComposeResult:
         yield Static(id="lobby-title")
@@ -261,8 +267,9 @@ class LobbyScreen(Screen[None]):
         self.redraw()
 
     def action_bot_kind(self) -> None:
-        i = BOT_KINDS.index(self.bot_kind) if self.bot_kind in BOT_KINDS else 0
-        self.bot_kind = BOT_KINDS[(i + 1) % len(BOT_KINDS)]
+        kinds = self.bot_kinds()
+        i = kinds.index(self.bot_kind) if self.bot_kind in kinds else 0
+        self.bot_kind = kinds[(i + 1) % len(kinds)]
         remember(bots=self.bot_kind)
         self.redraw()
 

@@ -82,9 +82,8 @@ class MenuScreen(Screen[None]):
         self.note = problem or ""
         first = self.games[0]
         self.players = min(first.max_players, max(first.min_players, self.settings.players))
-        kinds = list(BOT_KINDS)
-        bots = self.settings.bots if self.settings.bots in kinds else default_bot_kind()
-        self.bot_index = kinds.index(bots)
+        # the bots chosen last (a game that does not offer them gets its default instead)
+        self.bots = self.settings.bots if self.settings.bots in BOT_KINDS else default_bot_kind()
         # each game's own choices, kept in the settings (its play defaults the first time)
         self.values: dict[str, dict[str, OptionValue]] = {}
         for g in self.games:
@@ -178,7 +177,9 @@ class MenuScreen(Screen[None]):
 
     @property
     def bot_kind(self) -> str:
-        return BOT_KINDS[self.bot_index % len(BOT_KINDS)]
+        """The bots chosen, if the chosen game offers them, else that game's default."""
+        kinds = self.chosen.bot_kinds
+        return self.bots if self.bots in kinds else default_bot_kind(kinds)
 
     def _network_note(self) -> str:
         """`` (<the network games> only)`` on Host and Join while the chosen game's tables cannot
@@ -239,7 +240,8 @@ class MenuScreen(Screen[None]):
             top, low = self.chosen.max_players, self.chosen.min_players
             self.players = min(top, max(low, self.players + delta))
         elif item == "bots":
-            self.bot_index = (self.bot_index + delta) % len(BOT_KINDS)
+            kinds = self.chosen.bot_kinds  # (those the chosen game offers)
+            self.bots = kinds[(kinds.index(self.bot_kind) + delta) % len(kinds)]
         elif option is not None:
             self.choices[option.name] = stepped(option, self.choices[option.name], delta)
         self.redraw()
