@@ -31,6 +31,7 @@ from rattus_net.kit.errors import BadChoice, MoveSyntaxError, NotYourTurn, Recor
 from rattus_net.kit.interface import AnyGame, Budget
 from rattus_net.kit.local import LocalTable
 from rattus_net.kit.play import play_to_end
+from rattus_net.paths import RECORD_FILE, RECORD_SUFFIX
 
 NIBBLE = registry._GAMES.pop("nibble")
 """The game, registered when its package was imported (as for the tests' imports of its parts
@@ -211,7 +212,7 @@ def test_secure_selfplay_is_verified_fair_and_replays(nibble: AnyGame, tmp_path:
     secure = json.loads(out)["games"][0]
     rc, local = cli("selfplay", "--game", "nibble", "--players", "3", "--games", "1", "--json")
     assert json.loads(local)["games"][0]["scores"] == secure["scores"]
-    record = tmp_path / "game-0.rattus"
+    record = tmp_path / f"game-0{RECORD_SUFFIX}"
     rc, verdict = cli("verify", str(record))
     assert rc == 0 and verdict.startswith("FAIR")
     assert "3 shuffle proofs" in verdict and "1 public random numbers" in verdict
@@ -220,8 +221,8 @@ def test_secure_selfplay_is_verified_fair_and_replays(nibble: AnyGame, tmp_path:
     assert rc == 0 and replayed.startswith("Nibble: game over")
     tampered = bytearray(record.read_bytes())
     tampered[len(tampered) // 2] ^= 1
-    (tmp_path / "bad.rattus").write_bytes(bytes(tampered))
-    rc, verdict = cli("verify", str(tmp_path / "bad.rattus"))
+    (tmp_path / f"bad{RECORD_SUFFIX}").write_bytes(bytes(tampered))
+    rc, verdict = cli("verify", str(tmp_path / f"bad{RECORD_SUFFIX}"))
     assert rc != 0 and not verdict.startswith("FAIR")
 
 
@@ -481,7 +482,7 @@ def test_host_and_join_over_loopback_as_separate_processes(nibble: AnyGame, tmp_
                 p.wait()
     records = records_of(results)
     assert_same_fair_records(records, 3)
-    path = tmp_path / "record.rattus"
+    path = tmp_path / RECORD_FILE
     path.write_bytes(records[0])
     verify = subprocess.run(
         rattus(["verify", str(path)]), env=env, capture_output=True, text=True, timeout=60
