@@ -45,16 +45,20 @@ import sys
 import termios
 import threading
 from dataclasses import dataclass
+from types import CodeType, ModuleType
 from typing import Any
 
 PRELOAD = (
     "rattus_net.cli",
+    "rattus_net.serve.command",
+    "rattus_net.web.command",
     "tui.app",
     "tui.shell.menu",
     "tui.common.table",
     "tui.common.generic",
     "textual.drivers.linux_driver",
     "textual.drivers.web_driver",
+    "textual.scrollbar",
     "textual.widgets._footer",
     "textual.widgets._input",
     "textual.widgets._static",
@@ -88,6 +92,14 @@ class PreloadError(OSError):
 # --- the parent (its own process) ---------------------------------------------------------------
 
 
+RERUN = ("textual.constants",)
+"""Modules that read the environment once, at import: each child runs their code again, in its
+own environment. The code is read (and compiled) once, in the parent: a child that reloaded
+them through the import system would walk its finders and caches and so copy their pages."""
+
+_RERUN: dict[ModuleType, CodeType | None] = {}
+
+
 def preload(names: tuple[str, ...] = PRELOAD) -> list[str]:
     """Import ``names``; those that failed (left to the children to import, or fail, alone)."""
     failed = []
@@ -96,6 +108,13 @@ def preload(names: tuple[str, ...] = PRELOAD) -> list[str]:
             importlib.import_module(name)
         except Exception as exc:
             failed.append(f"{name}: {exc}")
+    for name in RERUN:
+        module = sys.modules.get(name)
+        if module is None:
+            continue  # not imported here: a child imports it in its own environment
+        get_code = getattr(getattr(module.__spec__, "loader", None), "get_code", None)
+        code = get_code(name) if get_code is not None else None
+        _RERUN[module] = code if isinstance(code, CodeType) else None
     return failed
 
 
@@ -143,9 +162,11 @@ def _become(request: dict[str, Any], fds: list[int]) -> None:
     import random
 
     random.seed()  # the parent's state is every child's: each draws its own
-    constants = sys.modules.get("textual.constants")
-    if constants is not None:
-        importlib.reload(constants)  # read once from the environment, at import
+    for module, code in _RERUN.items():
+        if code is None:  # (a loader that cannot give its code)
+            importlib.reload(module)
+        else:
+            exec(code, module.__dict__)  # (what importlib.reload runs, without the finding)
     sys.argv = ["rattus"]
     import runpy
 
