@@ -50,8 +50,6 @@ from typing import Any
 
 PRELOAD = (
     "rattus_net.cli",
-    "rattus_net.serve.command",
-    "rattus_net.web.command",
     "tui.app",
     "tui.shell.menu",
     "tui.common.table",
