@@ -17,6 +17,14 @@ settings that it reads from the environment once, at import (``textual.constants
 driver, the colour system). Python's hash seed stays the parent's: shared by the sessions of
 one server, different from one start to the next.
 
+What a session costs is the parent's pages it writes to, and in CPython a session writes to
+every object it so much as uses (its reference count): sharing saves only what a session
+never touches, so a session that does less costs less. Hence everything a session imports is
+imported here (an import in a session writes all over the shared heap), the menu builds
+nothing it does not show (``rattus`` alone builds no command parser), and the warm-up leaves
+nothing of the app it drew behind (``tui.app.warm_up``). ``benchmarks/ssh.py`` and
+``benchmarks/web.py`` print what a session costs.
+
 The modules are named here, not imported: the server runs the game as a program and does not
 depend on its code (``tests/test_layers.py``). Nothing of the server is in the parent: it is a
 process of its own, started with the same clean environment a fresh game would get.
