@@ -190,7 +190,7 @@ def warm_up() -> None:
     """Draw the menu once, headless, in an empty folder of its own.
 
     What a server's preloaded parent (``rattus_net.serve.preload``) runs before it forks
-    sessions: Textual's caches (parsed stylesheets, styles, rendered text) are then filled once
+    sessions: Textual's caches (styles, colours, rendered text) are then filled once
     and shared by every session instead of built again in each. The folder is empty and then
     removed, and the environment put back, so nothing of it reaches a session but the caches.
     Every game's screens are imported first (found through the registry), so that sessions
@@ -222,12 +222,12 @@ def warm_up() -> None:
 def forget_drawn_app() -> None:
     """Empty the caches Textual keeps on methods, keyed by the object each was called on.
 
-    Once an app has ended they keep it alive (its colour filter, its widgets' style caches and
-    every line they drew), and no other app can hit them: after the warm-up, every session
-    forked from the preloaded parent would carry that dead app and write its first entries in
-    among it (about 0.3 MiB more private memory per session in ``benchmarks/ssh.py``). Caches
-    keyed by values (styles, colours, text) are kept: sessions hit those. A Textual without one
-    of these caches has nothing to empty there."""
+    Once an app has ended they keep what it was made of alive (its colour filter, its widgets'
+    style caches and every line they drew), and no other app can hit them: after the warm-up,
+    every session forked from the preloaded parent would carry those leftovers and write its
+    first entries in among them (about 0.3 MiB more private memory per session in
+    ``benchmarks/ssh.py``). Caches keyed by values (styles, colours, text) are kept: sessions
+    hit those. A Textual without one of these caches has nothing to empty there."""
     from textual._styles_cache import StylesCache
     from textual.filter import ANSIToTruecolor
 
