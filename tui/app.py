@@ -190,7 +190,7 @@ def warm_up() -> None:
     """Draw the menu once, headless, in an empty folder of its own.
 
     What a server's preloaded parent (``rattus_net.serve.preload``) runs before it forks
-    sessions: Textual's caches (parsed stylesheets, styles, rendered text) are then filled once
+    sessions: Textual's caches (styles, colours, rendered text) are then filled once
     and shared by every session instead of built again in each. The folder is empty and then
     removed, and the environment put back, so nothing of it reaches a session but the caches.
     Every game's screens are imported first (found through the registry), so that sessions
@@ -216,6 +216,25 @@ def warm_up() -> None:
         finally:
             os.environ.clear()
             os.environ.update(saved)
+    forget_drawn_app()
+
+
+def forget_drawn_app() -> None:
+    """Empty the caches Textual keeps on methods, keyed by the object each was called on.
+
+    Once an app has ended they keep what it was made of alive (its colour filter, its widgets'
+    style caches and every line they drew), and no other app can hit them: after the warm-up,
+    every session forked from the preloaded parent would carry those leftovers and write its
+    first entries in among them (about 0.3 MiB more private memory per session in
+    ``benchmarks/ssh.py``). Caches keyed by values (styles, colours, text) are kept: sessions
+    hit those. A Textual without one of these caches has nothing to empty there."""
+    from textual._styles_cache import StylesCache
+    from textual.filter import ANSIToTruecolor
+
+    for owner, method in ((ANSIToTruecolor, "truecolor_style"), (StylesCache, "get_inner_outer")):
+        clear = getattr(getattr(owner, method, None), "cache_clear", None)
+        if callable(clear):
+            clear()
 
 
 def run_menu(seed: int | None = None) -> int:

@@ -111,9 +111,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        args = parser.parse_args(argv)
+        if not argv:  # the menu: no parser built (every served session starts here)
+            from tui.app import run_menu
+
+            return run_menu()
+        args = build_parser().parse_args(argv)
         if args.command == "selfplay":
             return cmd_selfplay(args)
         if args.command == "replay":

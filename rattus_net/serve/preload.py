@@ -17,6 +17,14 @@ settings that it reads from the environment once, at import (``textual.constants
 driver, the colour system). Python's hash seed stays the parent's: shared by the sessions of
 one server, different from one start to the next.
 
+What a session costs is the parent's pages it writes to, and in CPython a session writes to
+every object it so much as uses (its reference count): sharing saves only what a session
+never touches, so a session that does less costs less. Hence everything a session imports is
+imported here (an import in a session writes all over the shared heap), the menu builds
+nothing it does not show (``rattus`` alone builds no command parser), and the warm-up leaves
+nothing of the app it drew behind (``tui.app.warm_up``). ``benchmarks/ssh.py`` and
+``benchmarks/web.py`` print what a session costs.
+
 The modules are named here, not imported: the server runs the game as a program and does not
 depend on its code (``tests/test_layers.py``). Nothing of the server is in the parent: it is a
 process of its own, started with the same clean environment a fresh game would get.
@@ -45,6 +53,7 @@ import sys
 import termios
 import threading
 from dataclasses import dataclass
+from types import CodeType, ModuleType
 from typing import Any
 
 PRELOAD = (
@@ -55,6 +64,7 @@ PRELOAD = (
     "tui.common.generic",
     "textual.drivers.linux_driver",
     "textual.drivers.web_driver",
+    "textual.scrollbar",
     "textual.widgets._footer",
     "textual.widgets._input",
     "textual.widgets._static",
@@ -90,6 +100,14 @@ class PreloadError(OSError):
 # --- the parent (its own process) ---------------------------------------------------------------
 
 
+RERUN = ("textual.constants",)
+"""Modules that read the environment once, at import: each child runs their code again, in its
+own environment. The code is read (and compiled) once, in the parent: a child that reloaded
+them through the import system would walk its finders and caches and so copy their pages."""
+
+_RERUN: dict[ModuleType, CodeType | None] = {}
+
+
 def preload(names: tuple[str, ...] = PRELOAD) -> list[str]:
     """Import ``names``; those that failed (left to the children to import, or fail, alone)."""
     failed = []
@@ -98,6 +116,13 @@ def preload(names: tuple[str, ...] = PRELOAD) -> list[str]:
             importlib.import_module(name)
         except Exception as exc:
             failed.append(f"{name}: {exc}")
+    for name in RERUN:
+        module = sys.modules.get(name)
+        if module is None:
+            continue  # not imported here: a child imports it in its own environment
+        get_code = getattr(getattr(module.__spec__, "loader", None), "get_code", None)
+        code = get_code(name) if get_code is not None else None
+        _RERUN[module] = code if isinstance(code, CodeType) else None
     return failed
 
 
@@ -145,9 +170,11 @@ def _become(request: dict[str, Any], fds: list[int]) -> None:
     import random
 
     random.seed()  # the parent's state is every child's: each draws its own
-    constants = sys.modules.get("textual.constants")
-    if constants is not None:
-        importlib.reload(constants)  # read once from the environment, at import
+    for module, code in _RERUN.items():
+        if code is None:  # (a loader that cannot give its code)
+            importlib.reload(module)
+        else:
+            exec(code, module.__dict__)  # (what importlib.reload runs, without the finding)
     sys.argv = ["rattus"]
     import runpy
 
