@@ -93,6 +93,18 @@ class Server:
         time.sleep(0.1)  # the reader thread takes the last lines
         return "".join(self.lines)
 
+    def login(
+        self, key: Path | None, user: str, *extra: str, command: Sequence[str] = ()
+    ) -> subprocess.CompletedProcess[str]:
+        """ssh to this server without a terminal of ours (a login the test expects to be
+        refused or to end at once), its output kept."""
+        return subprocess.run(
+            self.ssh(key, user, *extra, command=command),
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+
     def ssh(
         self, key: Path | None, user: str, *extra: str, command: Sequence[str] = ()
     ) -> list[str]:

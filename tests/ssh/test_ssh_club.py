@@ -20,12 +20,7 @@ MENU = r"Play against bots"
 
 def attempt(server: Server, key: Path, user: str, *command: str) -> str:
     """Log in (no terminal) and return what the client printed on stderr; it must fail."""
-    done = subprocess.run(
-        server.ssh(key, user, "-T", "-o", "LogLevel=INFO", command=command),
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
+    done = server.login(key, user, "-T", "-o", "LogLevel=INFO", command=command)
     assert done.returncode != 0, done
     return done.stderr + done.stdout
 

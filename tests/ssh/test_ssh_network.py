@@ -132,9 +132,7 @@ def test_two_ssh_players_and_a_bot_play_a_network_game_to_a_fair_end(
         timeout=30,
     )
     assert fetched.returncode == 0 and fetched.stdout == records[1]
-    listed = subprocess.run(
-        server.ssh(bob, "bob", command=("records",)), capture_output=True, text=True, timeout=30
-    )
+    listed = server.login(bob, "bob", command=("records",))
     assert listed.returncode == 0 and command.group(2) in listed.stdout
     server.wait_line(r"bob ran 'records'")
     verdict = verify_record(records[0])
