@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import pytest
 from test_tui_network import FixedLobby, _fits
-from textual.widgets import Static
-from tui_helpers import showing, sync
+from tui_helpers import showing, sync, text_of
 
 from rattus_net.games.rattus.definition import RattusDefinition
 from rattus_net.kit.registry import game_names, get_game, network_games
@@ -22,10 +21,6 @@ from tui.shell.menu import MenuScreen
 from tui.shell.resume import UnfinishedNetworkGame
 
 NOT_YET = "Rattus cannot be played on the network yet"
-
-
-def text_of(screen: object, selector: str) -> str:
-    return str(screen.query_one(selector, Static).render())  # type: ignore[attr-defined]
 
 
 @pytest.fixture

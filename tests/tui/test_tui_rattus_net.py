@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 from rattus_helpers import keys_for
-from textual.widgets import Static
-from tui_helpers import sync
+from tui_helpers import sync, text_of
 
 from rattus_net.games.rattus.ui.dialog import RattusDialog
 from rattus_net.games.rattus.ui.table import RattusEndScreen, RattusMapScreen
@@ -31,10 +30,6 @@ async def until(cond: Any, seconds: float = 60.0) -> None:
             return
         await asyncio.sleep(0.05)
     raise AssertionError("timed out")
-
-
-def text_of(screen: Any, selector: str) -> str:
-    return str(screen.query_one(selector, Static).render())
 
 
 async def seat_bots_and_start(

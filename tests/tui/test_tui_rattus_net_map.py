@@ -12,7 +12,7 @@ import pytest
 from rattus_helpers import rattus_at
 from rattus_net_helpers import rattus_game_at, stand_in_game
 from textual.widgets import Static
-from tui_helpers import sync
+from tui_helpers import sync, text_of
 
 from protocol.messages import SHARES
 from rattus_net.games.rattus.decision import Kind
@@ -23,10 +23,6 @@ from tui.common.gameui import table_screen
 
 SIZE = (80, 24)
 LARGE = (120, 40)
-
-
-def text_of(screen: Any, selector: str) -> str:
-    return str(screen.query_one(selector, Static).render())
 
 
 def test_the_lobby_start_opens_the_rattus_map_for_a_rattus_network_game() -> None:

@@ -13,6 +13,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.widgets import Static
 
 from rattus_net.games.cartus.config import BuildingSelection
 from rattus_net.games.cartus.moves import DecisionKind
@@ -30,6 +31,7 @@ from rattus_net.games.cartus.ui.table import EndScreen, TableScreen
 from rattus_net.kit.offline import OfflineSetup, OfflineTable
 from tui.app import RattusNetApp
 from tui.common.gameui import new_offline
+from tui.shell.menu import MenuScreen
 
 P = ParamSpec("P")
 S = TypeVar("S", bound=Screen[Any])
@@ -165,6 +167,27 @@ async def play_to_end(pilot: Pilot[None], app: RattusNetApp, seed: int = 0) -> s
             await pilot.press("enter")
         await pilot.pause()
     raise AssertionError("the game did not end")
+
+
+async def pressing(pilot: Pilot[None], app: RattusNetApp, kind: type[S], *keys: str) -> S:
+    """Press ``keys``, let the app settle, and return the screen that shows then, which must
+    be a ``kind``."""
+    await pilot.press(*keys)
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, kind), screen
+    return screen
+
+
+async def back_to_menu(pilot: Pilot[None], app: RattusNetApp) -> MenuScreen:
+    """Leave the game on screen as a player does (Escape, then q twice: the game is saved)
+    and return the menu that shows."""
+    return await pressing(pilot, app, MenuScreen, "escape", "q", "q")
+
+
+def text_of(screen: Screen[Any], selector: str) -> str:
+    """The text the :class:`Static` ``selector`` of ``screen`` shows."""
+    return str(screen.query_one(selector, Static).render())
 
 
 async def to_dialog(pilot: Pilot[None], app: RattusNetApp) -> DecisionDialog:
