@@ -4,13 +4,11 @@ The verify dialog refuses another player's record in one line and checks the pla
 
 from __future__ import annotations
 
-import asyncio
-import time
 from pathlib import Path
 
 import pytest
 from textual.widgets import Input, Static
-from tui_helpers import sync
+from tui_helpers import sync, until
 
 from rattus_net.kit.registry import get_game
 from rattus_net.selfplay import play_secure_game
@@ -115,13 +113,6 @@ def test_the_root_comes_from_the_environment(
 
 def body(app: RattusNetApp) -> str:
     return str(app.screen.query_one("#form-body", Static).render())
-
-
-async def until(cond: object, seconds: float = 30.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not cond():  # type: ignore[operator]
-        assert time.monotonic() < deadline, "timed out"
-        await asyncio.sleep(0.05)
 
 
 @sync

@@ -230,6 +230,15 @@ def plays_of(table: Offline) -> list[object]:
     return played
 
 
+async def until(cond: Callable[[], object], seconds: float = 60.0) -> None:
+    """Wait (on the test's event loop, so the app goes on) until ``cond()`` holds; fail after
+    ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not cond():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.05)
+
+
 def sync(fn: Callable[P, Coroutine[Any, Any, None]]) -> Callable[P, None]:
     """Run an async test with asyncio.run (no async pytest plugin is needed)."""
 
