@@ -5,8 +5,11 @@ when a game is unfinished."""
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
+from textual.pilot import Pilot
 from textual.widgets import Input
 from tui_helpers import back_to_menu, opened, showing, sync, text_of, to_dialog
 
@@ -82,13 +85,19 @@ async def test_a_damaged_settings_file_is_a_note_in_the_menu() -> None:
         assert "damaged" in text_of(menu, "#menu-help")
 
 
-@sync
-async def test_a_new_game_never_silently_replaces_a_saved_one() -> None:
+@asynccontextmanager
+async def a_game_left() -> AsyncIterator[tuple[RattusNetApp, Pilot[None], MenuScreen]]:
+    """The app back at its menu after a game against bots was begun and left (saved)."""
     app = RattusNetApp(seed=4)
     async with opened(app) as pilot:
         await pilot.press("p")
         await to_dialog(pilot, app)
-        menu = await back_to_menu(pilot, app)  # the game is saved
+        yield app, pilot, await back_to_menu(pilot, app)
+
+
+@sync
+async def test_a_new_game_never_silently_replaces_a_saved_one() -> None:
+    async with a_game_left() as (app, pilot, menu):
         saved = read_save(save_path("cartus"))
         assert saved is not None
         help_text = text_of(menu, "#menu-help")
@@ -110,11 +119,7 @@ async def test_a_new_game_never_silently_replaces_a_saved_one() -> None:
 
 @sync
 async def test_q_in_the_menu_asks_when_a_game_is_unfinished() -> None:
-    app = RattusNetApp(seed=4)
-    async with opened(app) as pilot:
-        await pilot.press("p")
-        await to_dialog(pilot, app)
-        menu = await back_to_menu(pilot, app)
+    async with a_game_left() as (app, pilot, menu):
         await pilot.press("q")
         await pilot.pause()
         assert app.is_running and app.screen is menu
