@@ -19,7 +19,7 @@ from textual.content import Content
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
-from tui_helpers import cartus_table, controller_at, keys_for, rattus_table, sync
+from tui_helpers import cartus_table, controller_at, keys_for, pushed, rattus_table, sync
 
 import rattus_net.games.cartus.ui.render as R
 import rattus_net.kit.offline as offline
@@ -181,8 +181,7 @@ class HostileLobby(GuestLobby):
 async def test_lobby_and_join_list_show_markup_names_literally() -> None:
     app = RattusNetApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        app.push_screen(LobbyScreen(HostileLobby()))
-        await pilot.pause()
+        await pushed(pilot, LobbyScreen(HostileLobby()))
         await pilot.pause()
         shown = visible(app)
         where = literal_in(shown)
@@ -191,9 +190,7 @@ async def test_lobby_and_join_list_show_markup_names_literally() -> None:
         assert "[@click=app.quit]Quitter sat down." in shown["LobbyScreen#lobby-news"]
         await pilot.press("escape")
         await pilot.pause()
-        join = JoinScreen("Gus", discover=False)
-        app.push_screen(join)
-        await pilot.pause()
+        join = await pushed(pilot, JoinScreen("Gus", discover=False))
         join.tables_changed(
             {
                 "a": TableAdvert(

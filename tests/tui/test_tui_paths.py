@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Input, Static
-from tui_helpers import sync, until
+from tui_helpers import pushed, sync, until
 
 from rattus_net.kit.registry import get_game
 from rattus_net.selfplay import play_secure_game
@@ -132,8 +132,7 @@ async def test_verify_dialog_opens_only_the_players_own_records(
     monkeypatch.chdir(alice)
     app = RattusNetApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        app.push_screen(VerifyScreen())
-        await pilot.pause()
+        await pushed(pilot, VerifyScreen())
         screen = app.screen
         assert isinstance(screen, VerifyScreen)
         folder = str(screen.query_one("#verify-folder", Static).render())

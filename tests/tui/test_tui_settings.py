@@ -11,7 +11,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 from textual.widgets import Input
-from tui_helpers import back_to_menu, opened, showing, sync, text_of, to_dialog
+from tui_helpers import back_to_menu, opened, pushed, showing, sync, text_of, to_dialog
 
 from rattus_net.games.cartus.ui.table import TableScreen
 from rattus_net.kit.saves import read_save, save_path
@@ -147,9 +147,7 @@ async def test_the_host_and_join_forms_start_from_the_last_name_and_colour() -> 
     save_settings(kept.with_options("cartus", {"buildings": "random-buildings"}))
     app = RattusNetApp(seed=1)
     async with opened(app) as pilot:
-        host = HostScreen()
-        app.push_screen(host)
-        await pilot.pause()
+        host = await pushed(pilot, HostScreen())
         assert host.query_one("#player", Input).value == "Hana"
         assert (host.colour, host.players, host.option_values()["buildings"]) == (
             3,
@@ -157,7 +155,5 @@ async def test_the_host_and_join_forms_start_from_the_last_name_and_colour() -> 
             "random-buildings",
         )
         app.pop_screen()
-        join = JoinScreen(discover=False)
-        app.push_screen(join)
-        await pilot.pause()
+        join = await pushed(pilot, JoinScreen(discover=False))
         assert join.query_one("#player", Input).value == "Hana" and join.colour == 3

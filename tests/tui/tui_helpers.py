@@ -185,6 +185,13 @@ async def back_to_menu(pilot: Pilot[None], app: RattusNetApp) -> MenuScreen:
     return await pressing(pilot, app, MenuScreen, "escape", "q", "q")
 
 
+async def pushed(pilot: Pilot[None], screen: S) -> S:
+    """``screen`` shown over what the app shows, drawn."""
+    pilot.app.push_screen(screen)
+    await pilot.pause()
+    return screen
+
+
 def text_of(screen: Screen[Any], selector: str) -> str:
     """The text the :class:`Static` ``selector`` of ``screen`` shows."""
     return str(screen.query_one(selector, Static).render())
