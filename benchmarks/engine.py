@@ -28,6 +28,7 @@ from rattus_net.games.rattus.game import RattusConfig, RattusGame
 from rattus_net.games.rattus.loader import default_components
 from rattus_net.games.rattus.view import RattusView
 from rattus_net.kit.local import LocalTable
+from rattus_net.kit.play import play_to_end
 
 
 def play(players: int, seed: int, kind: str) -> int:
@@ -49,15 +50,9 @@ def play_rattus(players: int, seed: int) -> int:
     from rattus_net.bots.random import RandomBot
 
     game = RattusGame(RattusConfig(RattusConfig.default_names(players), default_components()))
-    table = LocalTable(seed)
     bots = [RandomBot(seed * 7919 + s) for s in range(players)]
     views = [RattusView(game, s) for s in range(players)]
-    while not game.is_over:
-        d = game.decision
-        if d is None:
-            table.answer(game)
-            continue
-        game.apply(d.player, bots[d.player].choose(views[d.player]))
+    play_to_end(game, LocalTable(seed), lambda _, seat: bots[seat].choose(views[seat]))
     return len(game.history)
 
 
