@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ssh.sshlib import Pane, Server, keygen, take_a_decision
+from ssh.sshlib import Pane, Server, Servers, keygen, parents, take_a_decision
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
@@ -23,11 +23,10 @@ MENU = r"Play against bots"
 
 
 def test_an_offline_game_survives_a_dropped_connection_and_the_name_is_the_keys(
-    tmp_path: Path, serve: list[Server]
+    tmp_path: Path, serve: Servers
 ) -> None:
     alice, mallory = keygen(tmp_path / "alice"), keygen(tmp_path / "mallory")
-    server = Server(tmp_path / "state")
-    serve.append(server)
+    server = serve.start()
     pane = Pane(server.ssh(alice, "alice", "-tt"))
     try:
         pane.wait_for(MENU)
@@ -66,7 +65,7 @@ def test_an_offline_game_survives_a_dropped_connection_and_the_name_is_the_keys(
 
 
 def test_the_host_key_is_made_once_kept_owner_only_and_shown_as_ssh_shows_it(
-    tmp_path: Path, serve: list[Server]
+    tmp_path: Path, serve: Servers
 ) -> None:
     key = keygen(tmp_path / "k")
     first = Server(tmp_path / "state")
@@ -74,8 +73,7 @@ def test_the_host_key_is_made_once_kept_owner_only_and_shown_as_ssh_shows_it(
     first.stop()
     host_key = tmp_path / "state" / "host_key_ed25519"
     assert stat.S_IMODE(host_key.stat().st_mode) == 0o600
-    second = Server(tmp_path / "state")
-    serve.append(second)
+    second = serve.start()
     assert second.fingerprint == printed and "kept in" in "".join(second.lines)
     seen = second.login(key, "bob", "-T", "-o", "LogLevel=DEBUG")
     assert f"Server host key: ssh-ed25519 {printed}" in seen.stderr
@@ -83,24 +81,14 @@ def test_the_host_key_is_made_once_kept_owner_only_and_shown_as_ssh_shows_it(
 
 def children(pid: int) -> list[int]:
     """The processes whose parent is ``pid`` (here: the games a server runs)."""
-    kids = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                kids.append(int(entry.name))
-    return kids
+    return [kid for kid, parent in parents().items() if parent == pid]
 
 
 def test_a_resize_reaches_the_app_and_a_stopping_server_says_so(
-    tmp_path: Path, serve: list[Server]
+    tmp_path: Path, serve: Servers
 ) -> None:
     key = keygen(tmp_path / "k")
-    server = Server(tmp_path / "state")
-    serve.append(server)
+    server = serve.start()
     pane = Pane(server.ssh(key, "carol", "-tt"), cols=90, rows=26)
 
     def footer_on_last_row(rows: int) -> None:
@@ -132,11 +120,10 @@ def test_a_resize_reaches_the_app_and_a_stopping_server_says_so(
         pane.close()
 
 
-def test_only_the_game_runs(tmp_path: Path, serve: list[Server]) -> None:
+def test_only_the_game_runs(tmp_path: Path, serve: Servers) -> None:
     """No terminal: one clear line. No commands, no SFTP, no forwarding, no odd names."""
     key = keygen(tmp_path / "k")
-    server = Server(tmp_path / "state")
-    serve.append(server)
+    server = serve.start()
 
     def run(
         *args: str, user: str = "dave", command: tuple[str, ...] = ()
@@ -162,12 +149,11 @@ def test_only_the_game_runs(tmp_path: Path, serve: list[Server]) -> None:
     assert not (tmp_path / "state" / "players").exists()  # nobody got a folder
 
 
-def test_authorized_keys_and_the_session_limit(tmp_path: Path, serve: list[Server]) -> None:
+def test_authorized_keys_and_the_session_limit(tmp_path: Path, serve: Servers) -> None:
     erin, frank, stranger = (keygen(tmp_path / n) for n in ("erin", "frank", "stranger"))
     allowed = tmp_path / "authorized_keys"
     allowed.write_text(Path(f"{erin}.pub").read_text() + Path(f"{frank}.pub").read_text())
-    server = Server(tmp_path / "state", "--authorized-keys", str(allowed), "--max-sessions", "1")
-    serve.append(server)
+    server = serve.start("--authorized-keys", str(allowed), "--max-sessions", "1")
     refused = server.login(stranger, "stranger", "-tt", "-o", "LogLevel=INFO")
     assert refused.returncode == 255 and "Permission denied" in refused.stderr
     assert "this key may not enter here" in refused.stderr
@@ -189,12 +175,9 @@ def test_authorized_keys_and_the_session_limit(tmp_path: Path, serve: list[Serve
         pane.close()
 
 
-def test_open_entry_keeps_nothing_and_idle_sessions_close(
-    tmp_path: Path, serve: list[Server]
-) -> None:
+def test_open_entry_keeps_nothing_and_idle_sessions_close(tmp_path: Path, serve: Servers) -> None:
     owner = keygen(tmp_path / "owner")
-    server = Server(tmp_path / "state", "--open", "--idle-timeout", "3")
-    serve.append(server)
+    server = serve.start("--open", "--idle-timeout", "3")
     pane = Pane(server.ssh(owner, "gina", "-tt"))  # gina's name is now her key's
     try:
         pane.wait_for(MENU)
