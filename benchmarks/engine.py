@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from collections.abc import Callable
 
 from rattus_net.games.cartus.bots import make_bot
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
@@ -27,6 +28,7 @@ from rattus_net.games.rattus.game import RattusConfig, RattusGame
 from rattus_net.games.rattus.loader import default_components
 from rattus_net.games.rattus.view import RattusView
 from rattus_net.kit.local import LocalTable
+from rattus_net.kit.play import play_to_end
 
 
 def play(players: int, seed: int, kind: str) -> int:
@@ -48,15 +50,9 @@ def play_rattus(players: int, seed: int) -> int:
     from rattus_net.bots.random import RandomBot
 
     game = RattusGame(RattusConfig(RattusConfig.default_names(players), default_components()))
-    table = LocalTable(seed)
     bots = [RandomBot(seed * 7919 + s) for s in range(players)]
     views = [RattusView(game, s) for s in range(players)]
-    while not game.is_over:
-        d = game.decision
-        if d is None:
-            table.answer(game)
-            continue
-        game.apply(d.player, bots[d.player].choose(views[d.player]))
+    play_to_end(game, LocalTable(seed), lambda _, seat: bots[seat].choose(views[seat]))
     return len(game.history)
 
 
@@ -94,9 +90,19 @@ def main() -> None:
     ap.add_argument("--ending-bots", default="heuristic,random", help="bot kinds, commas")
     args = ap.parse_args()
     if args.games > 0:
-        cartus_speed(args.players, args.bots, args.repeats, args.games)
+        games_per_second(
+            f"{args.players}-player games with {args.bots} bots",
+            lambda seed: play(args.players, seed, args.bots),
+            args.repeats,
+            args.games,
+        )
     if args.rattus_games > 0:
-        rattus_speed(args.repeats, args.rattus_games)
+        games_per_second(
+            "Rattus, 4-player games with random bots",
+            lambda seed: play_rattus(4, seed),
+            args.repeats,
+            args.rattus_games,
+        )
     if args.ending_games > 0:
         print(f"How Rattus games end ({args.ending_games} games per line, seeds 0 on):")
         for kind in args.ending_bots.split(","):
@@ -104,14 +110,15 @@ def main() -> None:
                 print(rattus_endings(players, kind.strip(), args.ending_games), flush=True)
 
 
-def cartus_speed(players: int, kind: str, repeats: int, games: int) -> None:
-    """Rattus Cartus, ``players``-player games with ``kind`` bots: games per second."""
+def games_per_second(what: str, play_one: Callable[[int], int], repeats: int, games: int) -> None:
+    """``what`` (the games and their bots, in words): ``repeats`` runs of ``games`` games,
+    ``play_one(seed)`` playing one and returning its number of decisions; games per second."""
     rates, cpu_rates = [], []
     decisions = 0
     for r in range(repeats):
         start, cpu = time.perf_counter(), time.process_time()
         for seed in range(games):
-            decisions += play(players, r * games + seed, kind)
+            decisions += play_one(r * games + seed)
         elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
         rates.append(games / elapsed)
         cpu_rates.append(games / cpu)
@@ -121,27 +128,9 @@ def cartus_speed(players: int, kind: str, repeats: int, games: int) -> None:
         )
     per_game = decisions / (games * repeats)
     print(
-        f"{players}-player games with {kind} bots: median {statistics.median(rates):.0f} "
+        f"{what}: median {statistics.median(rates):.0f} "
         f"games/s wall clock (best {max(rates):.0f}), median {statistics.median(cpu_rates):.0f} "
         f"per CPU second; {per_game:.0f} decisions per game"
-    )
-
-
-def rattus_speed(repeats: int, games: int) -> None:
-    """Rattus, 4-player games with random bots: games per second."""
-    r_rates, r_cpu = [], []
-    r_decisions = 0
-    for r in range(repeats):
-        start, cpu = time.perf_counter(), time.process_time()
-        for seed in range(games):
-            r_decisions += play_rattus(4, r * games + seed)
-        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
-        r_rates.append(games / elapsed)
-        r_cpu.append(games / cpu)
-    print(
-        f"Rattus, 4-player games with random bots: median {statistics.median(r_rates):.0f} "
-        f"games/s wall clock (best {max(r_rates):.0f}), median {statistics.median(r_cpu):.0f} "
-        f"per CPU second; {r_decisions / (games * repeats):.0f} decisions per game"
     )
 
 

@@ -45,6 +45,7 @@ from rattus_net.kit.registry import get_game
 from rattus_net.net.node import PeerNode
 from rattus_net.net.persist import seat_dir
 from rattus_net.net.seats import Setup
+from rattus_net.paths import RECORD_FILE
 from rattus_net.selfplay import play_secure_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,6 +55,20 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def agreed_record(game_id: str, root: Path, procs: list[Any], outs: list[tuple[str, str]]) -> bytes:
+    """The record the peers (``procs``, each with its data folder ``root/<seat>``, their
+    outputs ``outs``) wrote, which must be one and the same; a peer that failed stops the
+    benchmark with what it said."""
+    for p, (out, err) in zip(procs, outs, strict=True):
+        if p.returncode != 0:
+            raise SystemExit(f"a peer failed: {out[-300:]} {err[-800:]}")
+    records = {(seat_dir(game_id, s, root / str(s)) / RECORD_FILE).read_bytes()
+               for s in range(len(procs))}  # fmt: skip
+    if len(records) != 1:
+        raise SystemExit("the peers' records differ")
+    return records.pop()
 
 
 def loopback_game(players: int, seed: int) -> tuple[float, bytes]:
@@ -85,14 +100,7 @@ def loopback_game(players: int, seed: int) -> tuple[float, bytes]:
     ]
     outs = [p.communicate(timeout=300) for p in procs]
     elapsed = time.perf_counter() - start
-    for p, (out, err) in zip(procs, outs, strict=True):
-        if p.returncode != 0:
-            raise SystemExit(f"a peer failed: {out[-300:]} {err[-800:]}")
-    records = {(seat_dir(game_id, s, root / str(s)) / "record.rattusnet").read_bytes()
-               for s in range(players)}  # fmt: skip
-    if len(records) != 1:
-        raise SystemExit("the peers' records differ")
-    return elapsed, records.pop()
+    return elapsed, agreed_record(game_id, root, procs, outs)
 
 
 FAULTS: list[tuple[str, list[str], dict[str, float]]] = [
@@ -141,13 +149,7 @@ def impaired_game(lab: Any, players: int, seed: int, fault: list[str]) -> tuple[
     elapsed = time.perf_counter() - start
     relay.send_signal(15)
     stats = json.loads(relay.communicate(timeout=30)[0].strip().splitlines()[-1])
-    for p, (out, err) in zip(procs, outs, strict=True):
-        if p.returncode != 0:
-            raise SystemExit(f"a peer failed: {out[-300:]} {err[-800:]}")
-    records = {(seat_dir(game_id, s, root / str(s)) / "record.rattusnet").read_bytes()
-               for s in range(players)}  # fmt: skip
-    if len(records) != 1:
-        raise SystemExit("the peers' records differ")
+    agreed_record(game_id, root, procs, outs)  # (the peers agree: the figures are a game's)
     return elapsed, stats
 
 

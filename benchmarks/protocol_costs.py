@@ -17,12 +17,14 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from typing import Any
 
 from protocol.crypto.group import OPS, Scalar, base_mul
 from protocol.memnet import MemoryNetwork
 from protocol.randomness import RandomStream
 from protocol.seeded import seeded_params
 from protocol.session import Session
+from protocol.verdict import Verdict
 from protocol.verify import verify_record
 from rattus_net.games.cartus.choices import legal_choices
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
@@ -50,18 +52,36 @@ def one_mult_ms() -> float:
     return (time.perf_counter() - t) / 500 * 1000
 
 
+def set_up(params: Any, secrets: Any) -> tuple[MemoryNetwork, float, float, int]:
+    """A network of peers in this process, run until the first decision after the setup: the
+    network, the time it started, the seconds and the group operations the setup took."""
+    OPS.reset()
+    started = time.perf_counter()
+    net = MemoryNetwork(params, secrets)
+    while net.deliver_one() or not any(p.needs_decision for p in net.peers):
+        pass
+    return net, started, time.perf_counter() - started, OPS.total_scalarmults
+
+
+def verified(net: MemoryNetwork) -> tuple[bytes, Verdict, float]:
+    """The record of a game the network played to its end, its verdict (which must be fair)
+    and the seconds checking it took; the operation counters count the check alone."""
+    assert all(p.finished for p in net.peers), [p.abort for p in net.peers]
+    record = net.peers[0].record_bytes()
+    OPS.reset()
+    started = time.perf_counter()
+    verdict = verify_record(record)
+    took = time.perf_counter() - started
+    assert verdict.fair, verdict.text()
+    return record, verdict, took
+
+
 def bench(n: int, seed: int) -> None:
     config = GameConfig(GameConfig.default_names(n), BuildingSelection.random_cards())
     params, secrets = seeded_params(config, seed, "cartus")
-    OPS.reset()
-    t0 = time.perf_counter()
-    net = MemoryNetwork(params, secrets)
     choose = chooser(n, seed)
     # Setup: until the first decision of round 1.
-    while net.deliver_one() or not any(p.needs_decision for p in net.peers):
-        pass
-    setup = time.perf_counter() - t0
-    setup_ops = OPS.total_scalarmults
+    net, t0, setup, setup_ops = set_up(params, secrets)
     # Time the reveals: wrap Session._step_shares.
     reveal_times: dict[str, list[float]] = {"private": [], "public": []}
     original = Session._step_shares
@@ -92,13 +112,7 @@ def bench(n: int, seed: int) -> None:
     Session._step_mix = original_mix  # type: ignore[method-assign]
     whole = time.perf_counter() - t0
     total_ops = OPS.total_scalarmults
-    assert all(p.finished for p in net.peers), [p.abort for p in net.peers]
-    record = net.peers[0].record_bytes()
-    OPS.reset()
-    t2 = time.perf_counter()
-    verdict = verify_record(record)
-    verify = time.perf_counter() - t2
-    assert verdict.fair
+    record, verdict, verify = verified(net)
     vops = OPS.total_scalarmults
 
     def per_card(kind: str) -> str:
@@ -133,23 +147,11 @@ def bench_rattus(n: int, seed: int) -> None:
     config = RattusConfig(RattusConfig.default_names(n), default_components())
     params, secrets = seeded_params(config, seed, "rattus")
     bots = [RattusHeuristicBot(seed * 10 + s) for s in range(n)]
-    OPS.reset()
-    t0 = time.perf_counter()
-    net = MemoryNetwork(params, secrets)
-    while net.deliver_one() or not any(p.needs_decision for p in net.peers):
-        pass
-    setup = time.perf_counter() - t0
-    setup_ops = OPS.total_scalarmults
+    net, t0, setup, setup_ops = set_up(params, secrets)
     net.run(lambda game, seat: bots[seat].choose(RattusView(game, seat)))
     whole = time.perf_counter() - t0
     total_ops = OPS.total_scalarmults
-    assert all(p.finished for p in net.peers), [p.abort for p in net.peers]
-    record = net.peers[0].record_bytes()
-    OPS.reset()
-    t2 = time.perf_counter()
-    verdict = verify_record(record)
-    verify = time.perf_counter() - t2
-    assert verdict.fair, verdict.text()
+    record, verdict, verify = verified(net)
     reveals = net.peers[0].record.reveals
     looks = sum(1 for _, to in reveals if to is not None)
     turned = sum(len(hs) for hs, to in reveals if to is None)

@@ -8,11 +8,16 @@ with each other or with the parent are then counted once, as the machine pays fo
 
 from __future__ import annotations
 
+import argparse
 import re
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.ssh.sshlib import parents, terminate  # the SSH tests' reading of /proc
 
 
 def start_server(argv: list[str]) -> tuple[subprocess.Popen[str], int]:
@@ -31,17 +36,6 @@ def start_server(argv: list[str]) -> tuple[subprocess.Popen[str], int]:
     raise SystemExit("the server did not start")
 
 
-def rss_kib(pid: int) -> int:
-    try:
-        text = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return 0
-    for line in text.splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
 def pss_kib(pid: int) -> int:
     try:
         text = Path(f"/proc/{pid}/smaps_rollup").read_text()
@@ -53,17 +47,16 @@ def pss_kib(pid: int) -> int:
     return 0
 
 
-def parents() -> dict[int, int]:
-    """Every process's parent."""
-    out = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            out[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
-    return out
+def arguments(parser: argparse.ArgumentParser) -> argparse.Namespace:
+    """The command line of a serving benchmark: ``parser``'s own options and those every
+    serving benchmark takes (sessions timed, the sessions open when memory is measured, the
+    server's modes)."""
+    parser.add_argument("--starts", type=int, default=10, help="sessions timed to the menu")
+    parser.add_argument("--levels", default="1,8,32", help="sessions open when memory is measured")
+    parser.add_argument("--modes", default="fresh,preload", help="fresh, preload (or both)")
+    args = parser.parse_args()
+    args.levels = [int(n) for n in args.levels.split(",")]
+    return args
 
 
 def tree(pid: int) -> list[int]:
@@ -93,9 +86,4 @@ def settle(pid: int, seconds: float = 8.0) -> int:
 
 
 def stop(proc: subprocess.Popen[str]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    terminate(proc, 30)

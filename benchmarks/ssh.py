@@ -23,7 +23,6 @@ import argparse
 import fcntl
 import os
 import select
-import signal
 import statistics
 import struct
 import subprocess
@@ -35,7 +34,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from serving import settle, start_server, stop, tree
+from serving import arguments, settle, start_server, stop, tree
+
+from tests.ssh.sshlib import ssh_command, terminate
 
 FOOTER = b"Quit"
 MENU = b"Play against bots"
@@ -77,22 +78,12 @@ class Client:
             pass
 
     def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        terminate(self.proc, 5)
         os.close(self.master)
 
 
 def ssh_argv(port: int, key: Path, user: str) -> list[str]:
-    return [
-        "ssh", "-tt", "-p", str(port), "-i", str(key), "-o", "IdentitiesOnly=yes",
-        "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-        "-o", "BatchMode=yes", "-o", "LogLevel=ERROR", "-F", "/dev/null", f"{user}@127.0.0.1",
-    ]  # fmt: skip
+    return ssh_command(port, key, user, "-tt")
 
 
 def pct(values: list[float], p: float) -> float:
@@ -169,12 +160,8 @@ def bench(mode: str, args: argparse.Namespace, key: Path, tmp: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--starts", type=int, default=10, help="sessions timed to the menu")
     parser.add_argument("--keys", type=int, default=50, help="keystrokes timed")
-    parser.add_argument("--levels", default="1,8,32", help="sessions open when memory is measured")
-    parser.add_argument("--modes", default="fresh,preload", help="fresh, preload (or both)")
-    args = parser.parse_args()
-    args.levels = [int(n) for n in args.levels.split(",")]
+    args = arguments(parser)
     tmp = Path(tempfile.mkdtemp(prefix="rattus-ssh-bench-"))
     key = tmp / "key"
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)

@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
 import statistics
 import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -179,26 +181,34 @@ def cold_start() -> None:
     print(f"  new process to the table's first paint (imports included): {best:.0f} ms")
 
 
-async def hosted_lag(players: int, seed: int) -> None:
-    """How long the screen's loop is blocked while a TUI-hosted network game runs: the human
-    seat (driven by keys) and ``players - 1`` bot seats in this process, over loopback. A
-    ticker asks for 5 ms sleeps; lateness is time the screen could not react to a key."""
+@contextlib.asynccontextmanager
+async def hosted_table(name: str, players: int) -> AsyncIterator[tuple[RattusNetApp, Any]]:
+    """A Rattus Cartus network table hosted by the app (at 80x24), its other seats filled with
+    bot seats, not started yet."""
     import tempfile
-
-    from tui_helpers import play_network_to_end
 
     from rattus_net.net.lobby import TableOptions
     from rattus_net.net.tables import HostLobby
 
     root = Path(tempfile.mkdtemp(prefix="rattus-bench-"))
-    lobby = HostLobby(
-        "Bench",
-        TableOptions.of("cartus", players, buildings="first-game"),
-        "Hana",
-        advertise=False,
-        root=root,
-    )
+    options = TableOptions.of("cartus", players, buildings="first-game")
+    lobby = HostLobby(name, options, "Hana", advertise=False, root=root)
     app = RattusNetApp(lobby=lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        while lobby.hosted is None:
+            await pilot.pause(0.05)
+        await pilot.press(*["b"] * (players - 1))
+        while len(lobby.state.seats) < players:
+            await pilot.pause(0.05)
+        yield app, pilot
+
+
+async def hosted_lag(players: int, seed: int) -> None:
+    """How long the screen's loop is blocked while a TUI-hosted network game runs: the human
+    seat (driven by keys) and ``players - 1`` bot seats in this process, over loopback. A
+    ticker asks for 5 ms sleeps; lateness is time the screen could not react to a key."""
+    from tui_helpers import play_network_to_end
+
     late: list[float] = []
 
     async def ticker() -> None:
@@ -207,12 +217,7 @@ async def hosted_lag(players: int, seed: int) -> None:
             await asyncio.sleep(0.005)
             late.append(time.perf_counter() - t - 0.005)
 
-    async with app.run_test(size=(80, 24)) as pilot:
-        while lobby.hosted is None:
-            await pilot.pause(0.05)
-        await pilot.press(*["b"] * (players - 1))
-        while len(lobby.state.seats) < players:
-            await pilot.pause(0.05)
+    async with hosted_table("Bench", players) as (app, pilot):
         ticking = asyncio.get_running_loop().create_task(ticker())
         started = time.perf_counter()
         await pilot.press("space")
@@ -233,26 +238,7 @@ async def hosted_lag(players: int, seed: int) -> None:
 async def idle_cpu(players: int, seconds: float) -> None:
     """CPU used by this process (the screen, the node, the bot seats' thread) while a hosted
     network game waits for the human's decision and nobody acts."""
-    import tempfile
-
-    from rattus_net.net.lobby import TableOptions
-    from rattus_net.net.tables import HostLobby
-
-    root = Path(tempfile.mkdtemp(prefix="rattus-bench-"))
-    lobby = HostLobby(
-        "Idle",
-        TableOptions.of("cartus", players, buildings="first-game"),
-        "Hana",
-        advertise=False,
-        root=root,
-    )
-    app = RattusNetApp(lobby=lobby)
-    async with app.run_test(size=(80, 24)) as pilot:
-        while lobby.hosted is None:
-            await pilot.pause(0.05)
-        await pilot.press(*["b"] * (players - 1))
-        while len(lobby.state.seats) < players:
-            await pilot.pause(0.05)
+    async with hosted_table("Idle", players) as (app, pilot):
         await pilot.press("space")
         while not isinstance(app.screen, DecisionDialog):
             await pilot.pause(0.1)

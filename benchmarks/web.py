@@ -27,7 +27,7 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from serving import settle, start_server, stop, tree
+from serving import arguments, settle, start_server, stop, tree
 
 MENU = b"Play against bots"
 MODES = {"fresh": ["--no-preload"], "preload": []}
@@ -106,12 +106,7 @@ async def bench(mode: str, args: argparse.Namespace, tmp: Path) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--starts", type=int, default=10, help="sessions timed to the menu")
-    parser.add_argument("--levels", default="1,8,32", help="sessions open when memory is measured")
-    parser.add_argument("--modes", default="fresh,preload", help="fresh, preload (or both)")
-    args = parser.parse_args()
-    args.levels = [int(n) for n in args.levels.split(",")]
+    args = arguments(argparse.ArgumentParser())
     tmp = Path(tempfile.mkdtemp(prefix="rattus-web-bench-"))
     for mode in args.modes.split(","):
         asyncio.run(bench(mode, args, tmp))

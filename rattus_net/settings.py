@@ -13,7 +13,6 @@ the previous file whole.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any
 from rattus_net.kit.errors import SetupError
 from rattus_net.kit.options import OptionValue, OptionValues
 from rattus_net.kit.registry import get_game
+from rattus_net.kit.saves import write_whole
 from rattus_net.paths import settings_path
 
 
@@ -109,13 +109,6 @@ def load_settings(path: Path | None = None) -> Settings:
 def save_settings(settings: Settings, path: Path | None = None) -> None:
     """Write the settings (raises ``OSError`` if the config dir cannot be written)."""
     path = path or settings_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # a name of its own per process: two programs of one account may save at the same time
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     data = asdict(settings)
     data["games"] = {k: dict(v) for k, v in settings.games.items()}
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(json.dumps(data, indent=2) + "\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    write_whole(path, json.dumps(data, indent=2) + "\n")

@@ -44,7 +44,13 @@ ALLOWED = {
         "rattus_net.paths",
     },
     # the browser's front door shares the SSH server's identities, limits and parent
-    "rattus_net/web": {"rattus_net.web", "rattus_net.serve", "rattus_net.net", "rattus_net.paths"},
+    "rattus_net/web": {
+        "rattus_net.web",
+        "rattus_net.serve",
+        "rattus_net.net",
+        "rattus_net.kit",
+        "rattus_net.paths",
+    },
 }
 # Packages only the CLI may import (nothing inside the game depends on them).
 EDGE_ONLY = ("rattus_net.serve", "rattus_net.web")

@@ -47,20 +47,31 @@ class SaveError(RattusNetError):
 # --- writing, whole or not at all ---------------------------------------------------------------
 
 
-def write_file(path: Path, body: dict[str, Any] | None) -> None:
-    """Write ``body`` to ``path`` whole or not at all: a temporary file, flushed to disk, then
-    renamed over the old save (a crash leaves the old save or the new one, never half of one).
-    ``None`` removes the save."""
-    if body is None:
-        path.unlink(missing_ok=True)
-        return
+def write_whole(path: Path, text: str, *, private: bool = False) -> None:
+    """Replace ``path`` with ``text`` (UTF-8) whole or not at all: a temporary file beside it,
+    flushed to disk, then renamed over it (a crash leaves the old file or the new one, never
+    half of one). For the saves, and for every other file replaced now and then (the settings,
+    the SSH names, the browser's players). ``private``: readable by its owner only, from the
+    first byte on. The temporary file's name is this process's own, so two programs of one
+    account may write the same file at once (the last one wins). Raises ``OSError`` when the
+    folder cannot be written."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(body, f)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if private else 0o666)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+
+
+def write_file(path: Path, body: dict[str, Any] | None) -> None:
+    """Write ``body`` to ``path`` whole or not at all (:func:`write_whole`); ``None`` removes
+    the save."""
+    if body is None:
+        path.unlink(missing_ok=True)
+        return
+    write_whole(path, json.dumps(body))
 
 
 class SaveWriter:

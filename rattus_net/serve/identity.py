@@ -24,6 +24,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from rattus_net.kit.saves import write_whole
+
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,23}")
 NAMES_FILE = "names.json"
 WEB_OWNER = "web"
@@ -115,13 +117,8 @@ class NameClaims:
         if most is not None and sum(o == fingerprint for o in claims.values()) >= most:
             return False
         claims[key] = fingerprint
-        tmp = self.path.with_name(self.path.name + ".tmp")
         try:
-            with open(tmp, "w", encoding="utf-8") as f:
-                json.dump(claims, f, indent=1, sort_keys=True)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
+            write_whole(self.path, json.dumps(claims, indent=1, sort_keys=True))
         except OSError as exc:
             raise ClaimError(f"cannot write {self.path}: {exc}") from None
         return True

@@ -13,11 +13,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from rattus_net.kit.saves import write_whole
 from rattus_net.serve.identity import check_name, folder_name
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
@@ -106,14 +106,8 @@ class PlayersFile:
         new = folder_name(name) not in players
         players[folder_name(name)] = (name, hash_password(password))
         lines = [f"{shown} {stored}\n" for shown, stored in players.values()]
-        tmp = self.path.with_name(self.path.name + ".tmp")
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.writelines(lines)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
+            write_whole(self.path, "".join(lines), private=True)
         except OSError as exc:
             raise PlayersFileError(f"cannot write {self.path}: {exc}") from None
         return new

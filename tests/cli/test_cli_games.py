@@ -83,7 +83,18 @@ def test_game_ids_take_their_game_s_name_in_front() -> None:
     assert game_of({}) is None and game_of({"game": "chess"}) is None  # (not resumable)
 
 
-def _unfinished(data: Path, meta: dict[str, object]) -> None:
+def _unfinished(data: Path, monkeypatch: pytest.MonkeyPatch, game: str | None = "cartus") -> None:
+    """An unfinished game of ``game`` (``None``: as an older version saved it, without the
+    game's name) in the data folder ``data``, which the commands then use."""
+    monkeypatch.setenv("RATTUS_DATA_DIR", str(data))
+    meta: dict[str, object] = {
+        "table": "Attic",
+        "seat": 0,
+        "players": ["Ann", "Bob"],
+        "status": "playing",
+    }
+    if game is not None:
+        meta["game"] = game
     seat = data / "games" / GID / "seat-1"
     seat.mkdir(parents=True)
     (seat / "meta.json").write_text(json.dumps(meta))
@@ -92,9 +103,7 @@ def _unfinished(data: Path, meta: dict[str, object]) -> None:
 def test_the_resume_list_names_each_game(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("RATTUS_DATA_DIR", str(tmp_path))
-    meta = {"table": "Attic", "seat": 0, "players": ["Ann", "Bob"], "status": "playing"}
-    _unfinished(tmp_path, {**meta, "game": "cartus"})
+    _unfinished(tmp_path, monkeypatch)
     code, out, _ = run(capsys, "resume")
     assert code == 0
     assert f"cartus-{GID}  Rattus Cartus at table 'Attic', seat of Ann, 2 players" in out
@@ -103,8 +112,7 @@ def test_the_resume_list_names_each_game(
 def test_the_resume_list_says_in_one_line_that_a_seat_naming_no_game_cannot_be_resumed(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("RATTUS_DATA_DIR", str(tmp_path))
-    _unfinished(tmp_path, {"table": "Attic", "seat": 0, "players": ["A", "B"], "status": "playing"})
+    _unfinished(tmp_path, monkeypatch, game=None)
     code, out, _ = run(capsys, "resume")
     assert code == 0
     assert out.splitlines()[1:] == [
@@ -115,9 +123,7 @@ def test_the_resume_list_says_in_one_line_that_a_seat_naming_no_game_cannot_be_r
 def test_resume_refuses_an_id_of_another_game_or_no_id_in_one_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("RATTUS_DATA_DIR", str(tmp_path))
-    meta = {"table": "Attic", "seat": 0, "players": ["A", "B"], "status": "playing"}
-    _unfinished(tmp_path, {**meta, "game": "cartus"})
+    _unfinished(tmp_path, monkeypatch)
     code, _, err = run(capsys, "resume", f"rattus-{GID}", "--bot", "random")
     assert code == 2
     assert err == f"rattus resume: game {GID[:16]} is a game of Rattus Cartus, not Rattus\n"

@@ -18,6 +18,8 @@ import ast
 import sys
 from pathlib import Path
 
+from test_layers import imports  # every import statement of a file, the layers' reading
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 FORBIDDEN = {
     "asyncio",
@@ -37,16 +39,6 @@ FORBIDDEN = {
 EDGE_NAMES = {"ui", "bots", "loader", "terminal"}
 KIT_EDGES = {"registry.py", "offline.py", "saves.py"}
 INNER = ("rattus_net.kit", "rattus_net.games", "rattus_net.bots")
-
-
-def imports(path: Path) -> list[str]:
-    names: list[str] = []
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Import):
-            names += [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.append(node.module)
-    return names
 
 
 def global_random_uses(path: Path) -> list[str]:

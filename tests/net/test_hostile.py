@@ -11,6 +11,7 @@ import os
 import re
 import signal
 import struct
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -108,22 +109,43 @@ async def hostile_burst(port: int, count: int) -> list[str]:
     return told
 
 
-async def flood(port: int, stop: asyncio.Event) -> None:
-    """Silent connections (preamble only) from 40 addresses, reopened as they are dropped."""
+async def keep_connecting(
+    port: int,
+    stop: asyncio.Event,
+    sources: Sequence[str | None],
+    *,
+    hold: float,
+    pause: float,
+    say: bytes = b"",
+    opened: list[int] | None = None,
+) -> None:
+    """One connection to the host from each of ``sources`` (a local address; ``None``:
+    127.0.0.1 itself), saying ``say`` (nothing: idle), held until the host drops it or
+    ``hold`` seconds pass, reopened ``pause`` seconds later, until ``stop``; ``opened``
+    counts the connections made."""
 
-    async def keep(source: str) -> None:
+    async def keep(source: str | None) -> None:
+        local = None if source is None else (source, 0)
         while not stop.is_set():
             try:
-                r, w = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
-                w.write(PREAMBLE)
+                r, w = await asyncio.open_connection("127.0.0.1", port, local_addr=local)
+                if opened is not None:
+                    opened[0] += 1
+                w.write(say)
                 with contextlib.suppress(Exception):
-                    await asyncio.wait_for(r.read(), 10)
+                    await asyncio.wait_for(r.read(), hold)
                 w.close()
             except OSError:
                 pass
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(pause)
 
-    await asyncio.gather(*(keep(f"127.0.2.{i}") for i in range(1, 41)))
+    await asyncio.gather(*(keep(source) for source in sources))
+
+
+async def flood(port: int, stop: asyncio.Event) -> None:
+    """Silent connections (preamble only) from 40 addresses, reopened as they are dropped."""
+    sources = [f"127.0.2.{i}" for i in range(1, 41)]
+    await keep_connecting(port, stop, sources, hold=10, pause=0.05, say=PREAMBLE)
 
 
 def test_strangers_cannot_hurt_a_table(tmp_path: Path) -> None:
@@ -171,20 +193,7 @@ def test_strangers_cannot_hurt_a_table(tmp_path: Path) -> None:
 async def idle_flood(port: int, count: int, stop: asyncio.Event, opened: list[int]) -> None:
     """``count`` idle connections from 127.0.0.1 (the guests' own address), each saying
     nothing, reopened as soon as the host drops it."""
-
-    async def keep() -> None:
-        while not stop.is_set():
-            try:
-                r, w = await asyncio.open_connection("127.0.0.1", port)
-                opened[0] += 1
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(r.read(), 2.0)
-                w.close()
-            except OSError:
-                pass
-            await asyncio.sleep(0.1)
-
-    await asyncio.gather(*(keep() for _ in range(count)))
+    await keep_connecting(port, stop, [None] * count, hold=2.0, pause=0.1, opened=opened)
 
 
 def test_idle_connections_from_the_guests_own_address_never_keep_them_out(

@@ -4,36 +4,18 @@ an aborted one as every seat saw it, up to the abort."""
 from __future__ import annotations
 
 import json
-import random
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from recordkit import random_chooser, table
 
 from protocol.memnet import MemoryNetwork
-from protocol.seeded import seeded_params
 from protocol.verify import public_replay, verify_record
 from rattus_net.cli import main
-from rattus_net.games.cartus.choices import legal_choices
-from rattus_net.games.cartus.config import BuildingSelection, GameConfig
-from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.moves import Move
-
-
-def _chooser(n: int, seed: int) -> Callable[[Game, int], Move]:
-    rngs = [random.Random(seed * 101 + s) for s in range(n)]
-
-    def choose(game: Game, seat: int) -> Move:
-        space = legal_choices(game, seat)
-        return space[rngs[seat].randrange(len(space))]
-
-    return choose
 
 
 def _net(n: int = 3, seed: int = 5) -> MemoryNetwork:
-    config = GameConfig(GameConfig.default_names(n), BuildingSelection.random_cards())
-    params, secrets = seeded_params(config, seed, "cartus")
-    net = MemoryNetwork(params, secrets, timeout=5.0)
+    net = MemoryNetwork(*table(n, seed), timeout=5.0)
     net.keep_going = True
     return net
 
@@ -52,7 +34,7 @@ def _aborted_record() -> bytes:
         return frame
 
     net.tamper = tamper
-    net.run(_chooser(3, 1))
+    net.run(random_chooser(3, 1))
     net.now = 100.0
     net.peers[0].tick(net.now)
     assert net.peers[0].abort is not None
@@ -63,7 +45,7 @@ def test_a_finished_network_record_replays_face_by_face(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     net = _net(2, 3)
-    net.run(_chooser(2, 3))
+    net.run(random_chooser(2, 3))
     data = net.peers[0].record_bytes()
     path = tmp_path / "record.rattusnet"
     path.write_bytes(data)

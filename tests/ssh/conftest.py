@@ -7,17 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from ssh.sshlib import Server, have_tools
+from ssh.sshlib import Servers, have_tools
 
 
 @pytest.fixture
-def serve(tmp_path: Path) -> Iterator[list[Server]]:
-    """Start servers with ``serve.append(Server(...))``; all are stopped at the end."""
+def serve(tmp_path: Path) -> Iterator[Servers]:
+    """Start servers with ``serve.start(...)`` (their state in ``tmp_path/state``) or
+    ``serve.append(Server(...))``; all are stopped at the end."""
     if not have_tools():
         pytest.fail(
             "the SSH tests need ssh, ssh-keygen and tmux (apt-get install openssh-client tmux)"
         )
-    servers: list[Server] = []
+    servers = Servers(tmp_path / "state")
     yield servers
     for s in servers:
         s.stop()

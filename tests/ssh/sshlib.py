@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 SSH = shutil.which("ssh") or "/usr/bin/ssh"
 LISTENING = re.compile(r"listening on \S+ port (\d+)")
@@ -34,6 +35,49 @@ def keygen(path: Path) -> Path:
         stdin=subprocess.DEVNULL,
     )
     return path
+
+
+def ssh_command(
+    port: int, key: Path | None, user: str, *extra: str, command: Sequence[str] = ()
+) -> list[str]:
+    """The ssh command line for a server on loopback at ``port`` (no host key checks: the key
+    is new; ``key`` ``None``: by name alone, as ``--open`` lets in). Options in ``extra``
+    come first: for ssh, the first value of an option wins."""
+    ident = ["-i", str(key), "-o", "IdentitiesOnly=yes"]
+    if key is None:  # by name alone (--open): keyboard-interactive with no question,
+        # which BatchMode would not even try
+        ident = ["-o", "IdentityFile=none", "-o", "BatchMode=no",
+                 "-o", "PreferredAuthentications=keyboard-interactive"]  # fmt: skip
+    return [
+        SSH, *extra, "-p", str(port), *ident,
+        "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+        "-o", "BatchMode=yes", "-o", "LogLevel=ERROR", "-F", "/dev/null",
+        f"{user}@127.0.0.1", *command,
+    ]  # fmt: skip
+
+
+def terminate(proc: subprocess.Popen[Any], seconds: float) -> None:
+    """Ask ``proc`` to stop (SIGTERM) and wait for it; killed after ``seconds``."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def parents() -> dict[int, int]:
+    """Every process's parent (read from ``/proc``; a process gone meanwhile is left out)."""
+    out = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            out[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    return out
 
 
 class Server:
@@ -83,32 +127,42 @@ class Server:
 
     def stop(self) -> str:
         """SIGTERM, wait, and return everything it printed."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        terminate(self.proc, 20)
         time.sleep(0.1)  # the reader thread takes the last lines
         return "".join(self.lines)
+
+    def login(
+        self, key: Path | None, user: str, *extra: str, command: Sequence[str] = ()
+    ) -> subprocess.CompletedProcess[str]:
+        """ssh to this server without a terminal of ours (a login the test expects to be
+        refused or to end at once), its output kept."""
+        return subprocess.run(
+            self.ssh(key, user, *extra, command=command),
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
 
     def ssh(
         self, key: Path | None, user: str, *extra: str, command: Sequence[str] = ()
     ) -> list[str]:
-        """The ssh command line for this server (no host key checks: the key is new). Options
-        in ``extra`` come first: for ssh, the first value of an option wins."""
-        ident = ["-i", str(key), "-o", "IdentitiesOnly=yes"]
-        if key is None:  # by name alone (--open): keyboard-interactive with no question,
-            # which BatchMode would not even try
-            ident = ["-o", "IdentityFile=none", "-o", "BatchMode=no",
-                     "-o", "PreferredAuthentications=keyboard-interactive"]  # fmt: skip
-        return [
-            SSH, *extra, "-p", str(self.port), *ident,
-            "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-            "-o", "BatchMode=yes", "-o", "LogLevel=ERROR", "-F", "/dev/null",
-            f"{user}@127.0.0.1", *command,
-        ]  # fmt: skip
+        """The ssh command line for this server: :func:`ssh_command`."""
+        return ssh_command(self.port, key, user, *extra, command=command)
+
+
+class Servers(list[Server]):
+    """The servers a test runs, all with their state in ``state`` (the ``serve`` fixture
+    stops them at the end)."""
+
+    def __init__(self, state: Path) -> None:
+        super().__init__()
+        self.state = state
+
+    def start(self, *args: str) -> Server:
+        """A new server with these options of ``rattus serve``."""
+        server = Server(self.state, *args)
+        self.append(server)
+        return server
 
 
 class Pane:
@@ -203,6 +257,18 @@ def keys_for_screen(screen: str) -> list[str] | None:
     if "YOUR TURN" in screen:
         return ["Enter"]
     return None
+
+
+def keys_until(screen: str, until: str, seat: int, done: set[int]) -> list[str] | None:
+    """For the players' screens driven to the end of a game: the keys that decide what the
+    screen of player ``seat`` shows (:func:`keys_for_screen`), or ``None`` once it shows
+    ``until`` (``seat`` is then put in ``done``, for good) or has nothing to decide. A game
+    that stopped fails the test."""
+    assert "THE GAME STOPPED" not in screen, screen
+    if until in screen or seat in done:
+        done.add(seat)
+        return None
+    return keys_for_screen(screen)
 
 
 def take_a_decision(pane: Pane, seconds: float = 30) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ssh.sshlib import Pane, Server, keygen
+from ssh.sshlib import Pane, Server, Servers, keygen
 
 pytestmark = pytest.mark.slow  # processes, SSH or a browser
 
@@ -20,19 +20,12 @@ MENU = r"Play against bots"
 
 def attempt(server: Server, key: Path, user: str, *command: str) -> str:
     """Log in (no terminal) and return what the client printed on stderr; it must fail."""
-    done = subprocess.run(
-        server.ssh(key, user, "-T", "-o", "LogLevel=INFO", command=command),
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
+    done = server.login(key, user, "-T", "-o", "LogLevel=INFO", command=command)
     assert done.returncode != 0, done
     return done.stderr + done.stdout
 
 
-def test_every_refusal_is_said_to_the_client_and_logged(
-    tmp_path: Path, serve: list[Server]
-) -> None:
+def test_every_refusal_is_said_to_the_client_and_logged(tmp_path: Path, serve: Servers) -> None:
     one, two, three = (keygen(tmp_path / n) for n in ("one", "two", "three"))
     server = Server(
         tmp_path / "state",
@@ -102,11 +95,10 @@ def server_key(path: Path) -> str:
 
 
 def test_too_many_connections_from_one_address_are_turned_away_in_words(
-    tmp_path: Path, serve: list[Server]
+    tmp_path: Path, serve: Servers
 ) -> None:
     key = keygen(tmp_path / "k")
-    server = Server(tmp_path / "state", "--per-address", "1")
-    serve.append(server)
+    server = serve.start("--per-address", "1")
     attempt(server, key, "hal", "nothing")  # the one connection this minute (a bad command)
     said = attempt(server, key, "hal")
     assert "too many connections from your address: try again in a minute" in said
@@ -114,11 +106,10 @@ def test_too_many_connections_from_one_address_are_turned_away_in_words(
 
 
 def test_a_typed_address_is_offered_only_where_the_server_allows_it(
-    tmp_path: Path, serve: list[Server]
+    tmp_path: Path, serve: Servers
 ) -> None:
     key = keygen(tmp_path / "k")
-    server = Server(tmp_path / "state", "--allow-join-address")
-    serve.append(server)
+    server = serve.start("--allow-join-address")
     pane = Pane(server.ssh(key, "ida", "-tt"))
     try:
         pane.wait_for(MENU)

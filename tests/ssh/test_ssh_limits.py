@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ssh.sshlib import Pane, Server, keygen, take_a_decision
+from ssh.sshlib import Pane, Servers, keygen, take_a_decision
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
@@ -39,11 +39,10 @@ def closed_by_server(s: socket.socket, seconds: float) -> bool:
 
 
 def test_a_hundred_stalled_connections_do_not_stop_a_real_player(
-    tmp_path: Path, serve: list[Server]
+    tmp_path: Path, serve: Servers
 ) -> None:
     key = keygen(tmp_path / "k")
-    server = Server(tmp_path / "state", "--login-timeout", "4", "--per-address", "20")
-    serve.append(server)
+    server = serve.start("--login-timeout", "4", "--per-address", "20")
     flood = [stalled_connection(server.port) for _ in range(100)]
     # logged in, but asks for no game (ssh -N): dropped too once the login time is up
     idle = subprocess.Popen(
@@ -75,15 +74,14 @@ def test_a_hundred_stalled_connections_do_not_stop_a_real_player(
             s.close()
 
 
-def test_one_connection_opens_one_session(tmp_path: Path, serve: list[Server]) -> None:
+def test_one_connection_opens_one_session(tmp_path: Path, serve: Servers) -> None:
     """A player cannot fill the server's game slots from a single connection."""
     import asyncio
 
     import asyncssh
 
     key = keygen(tmp_path / "k")
-    server = Server(tmp_path / "state")
-    serve.append(server)
+    server = serve.start()
 
     async def two_sessions() -> tuple[str, str]:
         async with asyncssh.connect(

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from protocol.verify import verify_record
-from ssh.sshlib import Pane, Server, keygen, keys_for_screen
+from ssh.sshlib import Pane, Servers, keygen, keys_until
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
@@ -64,11 +64,7 @@ def play_to_the_end(panes: list[Pane], seconds: float = 300, until: str = "GAME 
             screen = pane.screen()
             # ("Not allowed" may show for a moment: an Enter meant for the table can reach a
             # dialog that opened meanwhile; the dialog is then simply decided again)
-            assert "THE GAME STOPPED" not in screen, screen
-            if until in screen or i in done:
-                done.add(i)
-                continue
-            keys = keys_for_screen(screen)
+            keys = keys_until(screen, until, i, done)
             if keys is not None:
                 pane.send(*keys)
                 pane.wait_change(screen, 1)
@@ -76,11 +72,10 @@ def play_to_the_end(panes: list[Pane], seconds: float = 300, until: str = "GAME 
 
 
 def test_two_ssh_players_and_a_bot_play_a_network_game_to_a_fair_end(
-    tmp_path: Path, serve: list[Server]
+    tmp_path: Path, serve: Servers
 ) -> None:
     alice, bob = keygen(tmp_path / "alice"), keygen(tmp_path / "bob")
-    server = Server(tmp_path / "state")
-    serve.append(server)
+    server = serve.start()
     host = Pane(server.ssh(alice, "Alice", "-tt"), cols=100, rows=32)
     guest = Pane(server.ssh(bob, "bob", "-tt"), cols=100, rows=32)
     try:
@@ -132,9 +127,7 @@ def test_two_ssh_players_and_a_bot_play_a_network_game_to_a_fair_end(
         timeout=30,
     )
     assert fetched.returncode == 0 and fetched.stdout == records[1]
-    listed = subprocess.run(
-        server.ssh(bob, "bob", command=("records",)), capture_output=True, text=True, timeout=30
-    )
+    listed = server.login(bob, "bob", command=("records",))
     assert listed.returncode == 0 and command.group(2) in listed.stdout
     server.wait_line(r"bob ran 'records'")
     verdict = verify_record(records[0])

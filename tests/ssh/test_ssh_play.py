@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ssh.sshlib import Pane, Server, keygen, take_a_decision
+from ssh.sshlib import Pane, Server, Servers, keygen, parents, take_a_decision
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
@@ -23,11 +23,10 @@ MENU = r"Play against bots"
 
 
 def test_an_offline_game_survives_a_dropped_connection_and_the_name_is_the_keys(
-    tmp_path: Path, serve: list[Server]
+    tmp_path: Path, serve: Servers
 ) -> None:
     alice, mallory = keygen(tmp_path / "alice"), keygen(tmp_path / "mallory")
-    server = Server(tmp_path / "state")
-    serve.append(server)
+    server = serve.start()
     pane = Pane(server.ssh(alice, "alice", "-tt"))
     try:
         pane.wait_for(MENU)
@@ -57,21 +56,16 @@ def test_an_offline_game_survives_a_dropped_connection_and_the_name_is_the_keys(
     finally:
         again.close()
 
-    refused = subprocess.run(
-        server.ssh(mallory, "alice", "-tt", "-o", "LogLevel=INFO"),
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
+    refused = server.login(mallory, "alice", "-tt", "-o", "LogLevel=INFO")
     assert refused.returncode == 255
     assert "the name alice belongs to another key here" in refused.stderr
     assert "Permission denied" in refused.stderr
     # not even with other letters' case: the folder would be the same
-    assert subprocess.run(server.ssh(mallory, "ALICE", "-T"), capture_output=True).returncode == 255
+    assert server.login(mallory, "ALICE", "-T").returncode == 255
 
 
 def test_the_host_key_is_made_once_kept_owner_only_and_shown_as_ssh_shows_it(
-    tmp_path: Path, serve: list[Server]
+    tmp_path: Path, serve: Servers
 ) -> None:
     key = keygen(tmp_path / "k")
     first = Server(tmp_path / "state")
@@ -79,38 +73,22 @@ def test_the_host_key_is_made_once_kept_owner_only_and_shown_as_ssh_shows_it(
     first.stop()
     host_key = tmp_path / "state" / "host_key_ed25519"
     assert stat.S_IMODE(host_key.stat().st_mode) == 0o600
-    second = Server(tmp_path / "state")
-    serve.append(second)
+    second = serve.start()
     assert second.fingerprint == printed and "kept in" in "".join(second.lines)
-    seen = subprocess.run(
-        second.ssh(key, "bob", "-T", "-o", "LogLevel=DEBUG"),
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
+    seen = second.login(key, "bob", "-T", "-o", "LogLevel=DEBUG")
     assert f"Server host key: ssh-ed25519 {printed}" in seen.stderr
 
 
 def children(pid: int) -> list[int]:
     """The processes whose parent is ``pid`` (here: the games a server runs)."""
-    kids = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                kids.append(int(entry.name))
-    return kids
+    return [kid for kid, parent in parents().items() if parent == pid]
 
 
 def test_a_resize_reaches_the_app_and_a_stopping_server_says_so(
-    tmp_path: Path, serve: list[Server]
+    tmp_path: Path, serve: Servers
 ) -> None:
     key = keygen(tmp_path / "k")
-    server = Server(tmp_path / "state")
-    serve.append(server)
+    server = serve.start()
     pane = Pane(server.ssh(key, "carol", "-tt"), cols=90, rows=26)
 
     def footer_on_last_row(rows: int) -> None:
@@ -142,21 +120,15 @@ def test_a_resize_reaches_the_app_and_a_stopping_server_says_so(
         pane.close()
 
 
-def test_only_the_game_runs(tmp_path: Path, serve: list[Server]) -> None:
+def test_only_the_game_runs(tmp_path: Path, serve: Servers) -> None:
     """No terminal: one clear line. No commands, no SFTP, no forwarding, no odd names."""
     key = keygen(tmp_path / "k")
-    server = Server(tmp_path / "state")
-    serve.append(server)
+    server = serve.start()
 
     def run(
         *args: str, user: str = "dave", command: tuple[str, ...] = ()
     ) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            server.ssh(key, user, *args, command=command),
-            capture_output=True,
-            text=True,
-            timeout=30,
-        )
+        return server.login(key, user, *args, command=command)
 
     no_tty = run("-T")
     assert no_tty.returncode == 1
@@ -177,28 +149,19 @@ def test_only_the_game_runs(tmp_path: Path, serve: list[Server]) -> None:
     assert not (tmp_path / "state" / "players").exists()  # nobody got a folder
 
 
-def test_authorized_keys_and_the_session_limit(tmp_path: Path, serve: list[Server]) -> None:
+def test_authorized_keys_and_the_session_limit(tmp_path: Path, serve: Servers) -> None:
     erin, frank, stranger = (keygen(tmp_path / n) for n in ("erin", "frank", "stranger"))
     allowed = tmp_path / "authorized_keys"
     allowed.write_text(Path(f"{erin}.pub").read_text() + Path(f"{frank}.pub").read_text())
-    server = Server(tmp_path / "state", "--authorized-keys", str(allowed), "--max-sessions", "1")
-    serve.append(server)
-    refused = subprocess.run(
-        server.ssh(stranger, "stranger", "-tt", "-o", "LogLevel=INFO"),
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
+    server = serve.start("--authorized-keys", str(allowed), "--max-sessions", "1")
+    refused = server.login(stranger, "stranger", "-tt", "-o", "LogLevel=INFO")
     assert refused.returncode == 255 and "Permission denied" in refused.stderr
     assert "this key may not enter here" in refused.stderr
     pane = Pane(server.ssh(erin, "erin", "-tt"))
     try:
         pane.wait_for(MENU)
-        full = subprocess.run(
-            server.ssh(frank, "frank", "-tt", "-o", "LogLevel=INFO"),
-            capture_output=True,
-            text=True,
-            timeout=30,
+        full = server.login(
+            frank, "frank", "-tt", "-o", "LogLevel=INFO"
         )  # refused at login, in the banner
         assert full.returncode == 255 and "the server is full (1 games running)" in full.stderr
         # the same player coming back takes his own place instead
@@ -212,23 +175,15 @@ def test_authorized_keys_and_the_session_limit(tmp_path: Path, serve: list[Serve
         pane.close()
 
 
-def test_open_entry_keeps_nothing_and_idle_sessions_close(
-    tmp_path: Path, serve: list[Server]
-) -> None:
+def test_open_entry_keeps_nothing_and_idle_sessions_close(tmp_path: Path, serve: Servers) -> None:
     owner = keygen(tmp_path / "owner")
-    server = Server(tmp_path / "state", "--open", "--idle-timeout", "3")
-    serve.append(server)
+    server = serve.start("--open", "--idle-timeout", "3")
     pane = Pane(server.ssh(owner, "gina", "-tt"))  # gina's name is now her key's
     try:
         pane.wait_for(MENU)
     finally:
         pane.close()
-    taken = subprocess.run(
-        server.ssh(None, "gina", "-tt", "-o", "LogLevel=INFO"),
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
+    taken = server.login(None, "gina", "-tt", "-o", "LogLevel=INFO")
     assert taken.returncode == 255 and "belongs to a key here" in taken.stderr
     guest = Pane(server.ssh(None, "hugo", "-tt"))
     try:
@@ -236,9 +191,7 @@ def test_open_entry_keeps_nothing_and_idle_sessions_close(
         [folder] = (tmp_path / "state" / "open").iterdir()  # a temporary folder of his own
         assert folder.name.startswith("hugo-")
         # names are the login: another guest may not take the name while hugo plays
-        other = subprocess.run(
-            server.ssh(None, "hugo", "-tt"), capture_output=True, text=True, timeout=30
-        )
+        other = server.login(None, "hugo", "-tt")
         assert other.returncode == 1 and "someone plays as hugo here now" in other.stdout
         server.wait_line(r"refused 'hugo' from 127\.0\.0\.1: someone plays as hugo")
         guest.wait_for(r"idle for 3 s: disconnected \(your game is kept\)", 20)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Static
-from tui_helpers import cartus_table, controller_at, opened, play_to_end, showing, sync
+from tui_helpers import cartus_table, controller_at, opened, play_to_end, pressing, showing, sync
 
 from rattus_net.games.cartus.config import BuildingSelection
 from rattus_net.games.cartus.moves import DecisionKind, Enter
@@ -149,10 +149,7 @@ async def test_a_dialog_put_aside_stays_aside_until_asked_for() -> None:
     app = RattusNetApp(table=c)
     async with opened(app) as pilot:
         assert isinstance(app.screen, SupplyDialog)
-        await pilot.press("escape")
-        await pilot.pause()
-        table = app.screen
-        assert isinstance(table, TableScreen)
+        table = await pressing(pilot, app, TableScreen, "escape")
         table._net_redraw()  # what a network event does
         await pilot.pause()
         assert app.screen is table

@@ -12,6 +12,8 @@ text is on screen, that no click action and no escape character got through.
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 from textual.app import App
@@ -19,7 +21,15 @@ from textual.content import Content
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
-from tui_helpers import cartus_table, controller_at, keys_for, rattus_table, sync
+from tui_helpers import (
+    Offline,
+    cartus_table,
+    controller_at,
+    keys_for,
+    pushed,
+    rattus_table,
+    sync,
+)
 
 import rattus_net.games.cartus.ui.render as R
 import rattus_net.kit.offline as offline
@@ -109,18 +119,30 @@ async def drive(
     return where
 
 
+@asynccontextmanager
+async def names_shown(
+    start: Offline, at_end: Offline, end: type[Screen[None]]
+) -> AsyncIterator[tuple[RattusNetApp, Pilot[None], set[str]]]:
+    """A game's first decisions (``start``, a game at its start) and a game at its ``end``
+    screen (``at_end``), at 100x40, every screen checked: the second app, still running at its
+    end screen, and where the names showed."""
+    app = RattusNetApp(table=start)
+    async with app.run_test(size=(100, 40)) as pilot:
+        where = await drive(app, pilot, 12, end)
+    app = RattusNetApp(table=at_end)
+    async with app.run_test(size=(100, 40)) as pilot:
+        where |= await drive(app, pilot, 20, end)
+        assert isinstance(app.screen, end)
+        yield app, pilot, where
+
+
 @pytest.mark.usefixtures("hostile_bots")
 @sync
 async def test_cartus_game_shows_markup_names_literally() -> None:
     """Five players, four bots named with markup: the table, the dialogs, the summary of what
     happened, the log, the full log and the end screen show the names as typed."""
-    app = RattusNetApp(table=cartus_table(players=5, seed=3))
-    async with app.run_test(size=(100, 40)) as pilot:
-        where = await drive(app, pilot, 12, EndScreen)  # the first decisions
-    app = RattusNetApp(table=controller_at(None, players=5, seed=3))  # a game at its end
-    async with app.run_test(size=(100, 40)) as pilot:
-        where |= await drive(app, pilot, 20, EndScreen)
-        assert isinstance(app.screen, EndScreen)
+    start, at_end = cartus_table(players=5, seed=3), controller_at(None, players=5, seed=3)
+    async with names_shown(start, at_end, EndScreen) as (app, pilot, where):
         await pilot.press("l")
         await pilot.pause()
         assert isinstance(app.screen, LogScreen)
@@ -142,20 +164,16 @@ async def test_rattus_game_shows_markup_names_literally() -> None:
     the log and the end screen show the names as typed."""
     from rattus_helpers import rattus_at
 
-    app = RattusNetApp(table=rattus_table(players=4, seed=3, bots="random"))
-    async with app.run_test(size=(100, 40)) as pilot:
-        where = await drive(app, pilot, 12, RattusEndScreen)  # the first decisions
-    app = RattusNetApp(table=rattus_at(None, players=4, seed=3))  # a game at its end
-    async with app.run_test(size=(100, 40)) as pilot:
-        where |= await drive(app, pilot, 20, RattusEndScreen)
-        assert isinstance(app.screen, RattusEndScreen)
+    start = rattus_table(players=4, seed=3, bots="random")
     expected = {
         "RattusMapScreen#r-players",
         "RattusMapScreen#r-log",
         "RattusDialog#dlg-body",
         "RattusEndScreen#r-scoring",
     }
-    assert expected <= where, where
+    at_end = rattus_at(None, players=4, seed=3)
+    async with names_shown(start, at_end, RattusEndScreen) as (_, _, where):
+        assert expected <= where, where
 
 
 class HostileLobby(GuestLobby):
@@ -181,8 +199,7 @@ class HostileLobby(GuestLobby):
 async def test_lobby_and_join_list_show_markup_names_literally() -> None:
     app = RattusNetApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        app.push_screen(LobbyScreen(HostileLobby()))
-        await pilot.pause()
+        await pushed(pilot, LobbyScreen(HostileLobby()))
         await pilot.pause()
         shown = visible(app)
         where = literal_in(shown)
@@ -191,9 +208,7 @@ async def test_lobby_and_join_list_show_markup_names_literally() -> None:
         assert "[@click=app.quit]Quitter sat down." in shown["LobbyScreen#lobby-news"]
         await pilot.press("escape")
         await pilot.pause()
-        join = JoinScreen("Gus", discover=False)
-        app.push_screen(join)
-        await pilot.pause()
+        join = await pushed(pilot, JoinScreen("Gus", discover=False))
         join.tables_changed(
             {
                 "a": TableAdvert(

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 from test_tui_network import FixedLobby, _fits
-from textual.widgets import Static
-from tui_helpers import showing, sync
+from tui_helpers import pushed, showing, sync, text_of
 
 from rattus_net.games.rattus.definition import RattusDefinition
 from rattus_net.kit.registry import game_names, get_game, network_games
@@ -24,10 +23,6 @@ from tui.shell.menu import MenuScreen
 from tui.shell.resume import UnfinishedNetworkGame
 
 NOT_YET = "Rattus cannot be played on the network yet"
-
-
-def text_of(screen: object, selector: str) -> str:
-    return str(screen.query_one(selector, Static).render())  # type: ignore[attr-defined]
 
 
 @pytest.fixture
@@ -65,9 +60,7 @@ async def test_the_host_form_chooses_the_game_and_says_rattus_is_not_on_the_netw
 ) -> None:
     app = RattusNetApp(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
-        host = HostScreen("Hana")
-        app.push_screen(host)
-        await pilot.pause()
+        host = await pushed(pilot, HostScreen("Hana"))
         assert host.chosen.name == "cartus" and "buildings" in host.rows
         await pilot.press("down", "down")
         assert host.row == "game"
@@ -118,9 +111,7 @@ async def test_with_the_flag_on_rattus_tables_are_offered_everywhere() -> None:
         assert host.options().check().game == "rattus"
         assert text_of(host, "#form-message") == ""
         await pilot.press("escape")
-        join = JoinScreen("Gus", discover=False)
-        app.push_screen(join)
-        await pilot.pause()
+        join = await pushed(pilot, JoinScreen("Gus", discover=False))
         board = TableAdvert("Board", "12" * 8, 1, 1, "open", game="rattus", game_version=2)
         join.tables_changed({"r": board})
         assert "Board            Rattus        " in text_of(join, "#form-body")
@@ -133,9 +124,7 @@ async def test_the_table_list_shows_each_game_and_refuses_one_not_played_here(
 ) -> None:
     app = RattusNetApp(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
-        join = JoinScreen("Gus", discover=False)
-        app.push_screen(join)
-        await pilot.pause()
+        join = await pushed(pilot, JoinScreen("Gus", discover=False))
         join.tables_changed(
             {
                 "a": TableAdvert(
@@ -168,8 +157,7 @@ async def test_the_table_list_shows_each_game_and_refuses_one_not_played_here(
 async def test_the_lobby_shows_the_table_s_game() -> None:
     app = RattusNetApp(seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.push_screen(LobbyScreen(FixedLobby()))
-        await pilot.pause()
+        await pushed(pilot, LobbyScreen(FixedLobby()))
         assert "Game: Rattus Cartus\nOptions: 5 players" in text_of(app.screen, "#lobby-body")
 
 

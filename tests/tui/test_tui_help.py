@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual.command import CommandPalette
-from tui_helpers import controller_at, opened, showing, sync
+from tui_helpers import controller_at, opened, pressing, showing, sync
 
 from rattus_net.games.cartus.moves import DecisionKind
 from rattus_net.games.cartus.ui.table import TableScreen
@@ -58,10 +58,7 @@ async def test_the_command_palette_offers_and_runs_the_tables_actions() -> None:
     c = controller_at(DecisionKind.ENTER, players=3, seed=9, rounds=2)
     app = RattusNetApp(table=c)
     async with opened(app) as pilot:
-        await pilot.press("escape")
-        await pilot.pause()
-        table = app.screen
-        assert isinstance(table, TableScreen)
+        table = await pressing(pilot, app, TableScreen, "escape")
         titles = [cmd.title for cmd in app.get_system_commands(table)]
         assert {"Decide", "Log", "Rules", "Leave game", "Quit Rattus Net"} <= set(titles)
         await pilot.press("ctrl+p")

@@ -7,7 +7,7 @@ import asyncio
 import threading
 from pathlib import Path
 
-from tui_helpers import sync
+from tui_helpers import sync, until
 
 from rattus_net.net.botseats import hosted_seats
 from rattus_net.net.lobby import TableOptions
@@ -19,14 +19,6 @@ from rattus_net.net.tables import HostLobby
 
 def bot_threads() -> list[threading.Thread]:
     return [t for t in threading.enumerate() if t.name == "rattus-bot-seats" and t.is_alive()]
-
-
-async def until(cond: object, seconds: float = 30.0) -> None:
-    for _ in range(int(seconds * 20)):
-        if cond():  # type: ignore[operator]
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("timed out")
 
 
 @sync

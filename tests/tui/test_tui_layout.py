@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from textual.widget import Widget
 from textual.widgets import Markdown, Static
-from tui_helpers import controller_at, opened, showing, sync
+from tui_helpers import controller_at, opened, pressing, showing, sync
 
 import rattus_net.games.cartus.ui.render as R
 from rattus_net.games.cartus import data as D
@@ -81,10 +81,7 @@ async def test_five_players_fit_80x24_in_every_phase(kind: K, rounds: int) -> No
     c = controller_at(kind, players=5, seed=1, rounds=rounds, buildings=CARDS)
     app = RattusNetApp(table=c)
     async with opened(app) as pilot:
-        await pilot.press("escape")
-        await pilot.pause()
-        table = app.screen
-        assert isinstance(table, TableScreen)
+        table = await pressing(pilot, app, TableScreen, "escape")
         assert not table.allow_vertical_scroll or table.virtual_size.height <= 24
         for widget in table.query("*"):
             if widget.display:
@@ -162,10 +159,7 @@ async def test_the_rules_read_at_80_columns() -> None:
     app = RattusNetApp(seed=1)
     async with opened(app) as pilot:
         assert isinstance(app.screen, MenuScreen)
-        await pilot.press("r")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, RulesScreen)
+        screen = await pressing(pilot, app, RulesScreen, "r")
         markdown = screen.query_one(Markdown)
         assert markdown.region.width >= 76
         assert not list(screen.query("MarkdownTable"))

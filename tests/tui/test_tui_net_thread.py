@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import Static
-from tui_helpers import keys_for, sync
+from tui_helpers import keys_for, sync, until
 
 from rattus_net.games.cartus.ui.dialogs import DecisionDialog
 from rattus_net.games.cartus.ui.recap import RecapScreen
@@ -30,14 +30,6 @@ from rattus_net.net.seats import HUMAN
 from rattus_net.net.tables import HostLobby
 from tui.app import RattusNetApp
 from tui.common.log import LogScreen
-
-
-async def until(cond: Any, seconds: float = 60.0) -> None:
-    for _ in range(int(seconds * 20)):
-        if cond():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("timed out")
 
 
 @sync

@@ -20,7 +20,7 @@ import pytest
 from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
-from tui_helpers import play_network_to_end, sync
+from tui_helpers import play_network_to_end, pushed, sync
 
 from rattus_net.games.cartus.ui.table import EndScreen
 from rattus_net.kit.registry import get_game
@@ -171,8 +171,7 @@ async def test_join_a_closed_port_says_so_plainly() -> None:
 async def test_join_form_checks_the_address() -> None:
     app = RattusNetApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        app.push_screen(JoinScreen("Gus", discover=False))
-        await pilot.pause()
+        await pushed(pilot, JoinScreen("Gus", discover=False))
         await pilot.press("down", "down")  # past the colour row to the address row
         await pilot.press(*"nowhere", "enter")
         await pilot.pause()
@@ -239,9 +238,7 @@ def test_address_text() -> None:
 async def test_join_list_follows_the_adverts() -> None:
     app = RattusNetApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = JoinScreen("Gus", discover=False)
-        app.push_screen(screen)
-        await pilot.pause()
+        screen = await pushed(pilot, JoinScreen("Gus", discover=False))
         a = TableAdvert(
             "Kitchen", "ab" * 8, 1, 2, "open", host="10.0.0.5", port=7000, game="cartus"
         )
@@ -352,9 +349,7 @@ async def test_network_screens_fit_80x24(which: str, tmp_path: Path) -> None:
         elif which == "host":
             app.push_screen(HostScreen("Hana"))
         elif which == "join":
-            screen = JoinScreen("Gus", discover=False)
-            app.push_screen(screen)
-            await pilot.pause()
+            screen = await pushed(pilot, JoinScreen("Gus", discover=False))
             screen.tables_changed(
                 {
                     str(i): TableAdvert(

@@ -4,13 +4,11 @@ The verify dialog refuses another player's record in one line and checks the pla
 
 from __future__ import annotations
 
-import asyncio
-import time
 from pathlib import Path
 
 import pytest
 from textual.widgets import Input, Static
-from tui_helpers import sync
+from tui_helpers import pushed, sync, until
 
 from rattus_net.kit.registry import get_game
 from rattus_net.selfplay import play_secure_game
@@ -117,13 +115,6 @@ def body(app: RattusNetApp) -> str:
     return str(app.screen.query_one("#form-body", Static).render())
 
 
-async def until(cond: object, seconds: float = 30.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not cond():  # type: ignore[operator]
-        assert time.monotonic() < deadline, "timed out"
-        await asyncio.sleep(0.05)
-
-
 @sync
 async def test_verify_dialog_opens_only_the_players_own_records(
     folders: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
@@ -141,8 +132,7 @@ async def test_verify_dialog_opens_only_the_players_own_records(
     monkeypatch.chdir(alice)
     app = RattusNetApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        app.push_screen(VerifyScreen())
-        await pilot.pause()
+        await pushed(pilot, VerifyScreen())
         screen = app.screen
         assert isinstance(screen, VerifyScreen)
         folder = str(screen.query_one("#verify-folder", Static).render())

@@ -10,8 +10,8 @@ import pytest
 from rattus_helpers import play_rattus_to_end, rattus_at
 from rich.color import ColorSystem
 from rich.style import Style
-from textual.widgets import RichLog, Static
-from tui_helpers import opened, rattus_table, showing, sync
+from textual.widgets import RichLog
+from tui_helpers import opened, rattus_table, showing, sync, text_of
 
 import rattus_net.games.rattus.ui.render as R
 from rattus_net.games.rattus.decision import Kind
@@ -34,12 +34,12 @@ async def test_whole_game_through_the_map(players: int, seed: int, keys: bool) -
         assert {"start", "turn"} <= seen
         screen = app.screen
         assert isinstance(screen, RattusEndScreen)
-        text = str(screen.query_one("#r-scoring", Static).render())
+        text = text_of(screen, "#r-scoring")
         result = screen.controller.view.result
         assert result is not None
         assert "Winner:" in text and "palace" in text and "TOTAL" in text
         assert screen.controller.names[result.winner] in text.split("Winner:")[1]
-        final = str(screen.query_one("#r-final", Static).render())
+        final = text_of(screen, "#r-final")
         assert "the final outbreak (Up/Down scroll)" in final and "Outbreak in " in final
         assert "The game ends after" in final and "Final round" in final
         # from the start of the turn that ended the game
@@ -128,7 +128,7 @@ async def test_an_illegal_move_is_refused_in_words(monkeypatch: pytest.MonkeyPat
         for _ in range(4):
             await pilot.press("enter")
         assert isinstance(app.screen, RattusDialog)
-        assert "Gallia holds no rat tokens" in str(dialog.query_one("#dlg-error", Static).render())
+        assert "Gallia holds no rat tokens" in text_of(dialog, "#dlg-error")
 
 
 def test_outbreaks_are_told_step_by_step() -> None:
@@ -228,9 +228,9 @@ async def test_map_screen_shows_cards_players_and_log() -> None:
         await pilot.press("escape")
         screen = app.screen
         assert isinstance(screen, RattusMapScreen)
-        cards = str(screen.query_one("#r-cards", Static).render())
+        cards = text_of(screen, "#r-cards")
         assert all(card in cards for card in ("King", "Knight", "Monk", "Merchant", "Peasant"))
-        players = str(screen.query_one("#r-players", Static).render())
+        players = text_of(screen, "#r-players")
         assert all(name in players for name in c.names)
         assert screen.query_one("#r-log", RichLog).lines
         assert screen.log_lines and any(line.startswith("Outbreak") for line in screen.log_lines)
@@ -246,7 +246,7 @@ async def test_menu_plays_rattus_with_its_settings() -> None:
         await pilot.press("up", "up", "right", "right", "right")
         assert menu.game == 1 and menu.players == 4
         assert not any(item.startswith("option:") for item in menu.items)  # none of its own
-        body = str(menu.query_one("#menu-body", Static).render())
+        body = text_of(menu, "#menu-body")
         assert "Host a table on the network" in body and "only)" not in body  # Rattus too
         await pilot.press("enter")
         await pilot.pause()
@@ -277,7 +277,7 @@ async def test_after_an_outbreak_the_map_waits_and_shows_where_it_struck() -> No
         struck = screen.query_one(MapWidget).highlight
         last = [line for line in screen.log_lines if line.startswith("Outbreak in ")][-1]
         assert struck and c.view.regions[struck[-1]] in last
-        assert "where the plague struck" in str(screen.query_one("#r-awaited", Static).render())
+        assert "where the plague struck" in text_of(screen, "#r-awaited")
         await pilot.press("enter")
         assert isinstance(app.screen, RattusDialog)
 

@@ -5,15 +5,13 @@ Rattus end screen says so with the verdict on the record."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 from rattus_helpers import keys_for
-from textual.widgets import Static
-from tui_helpers import sync
+from tui_helpers import sync, text_of, until
 
 from rattus_net.games.rattus.ui.dialog import RattusDialog
 from rattus_net.games.rattus.ui.table import RattusEndScreen, RattusMapScreen
@@ -23,18 +21,6 @@ from rattus_net.net.tables import HostLobby
 from tui.app import RattusNetApp
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
-
-
-async def until(cond: Any, seconds: float = 60.0) -> None:
-    for _ in range(int(seconds * 20)):
-        if cond():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("timed out")
-
-
-def text_of(screen: Any, selector: str) -> str:
-    return str(screen.query_one(selector, Static).render())
 
 
 async def seat_bots_and_start(

@@ -12,7 +12,7 @@ import pytest
 from rattus_helpers import rattus_at
 from rattus_net_helpers import rattus_game_at, stand_in_game
 from textual.widgets import Static
-from tui_helpers import sync
+from tui_helpers import pushed, sync, text_of
 
 from protocol.messages import SHARES
 from rattus_net.games.rattus.decision import Kind
@@ -23,10 +23,6 @@ from tui.common.gameui import table_screen
 
 SIZE = (80, 24)
 LARGE = (120, 40)
-
-
-def text_of(screen: Any, selector: str) -> str:
-    return str(screen.query_one(selector, Static).render())
 
 
 def test_the_lobby_start_opens_the_rattus_map_for_a_rattus_network_game() -> None:
@@ -64,8 +60,7 @@ async def test_the_waiting_line_counts_down_for_a_player_away_and_w_waits_longer
     net.runner = SimpleNamespace(call=lambda f, *a: f(*a))  # (the node's thread, here)
     app = RattusNetApp(seed=1)
     async with app.run_test(size=SIZE) as pilot:
-        app.push_screen(table_screen(net))
-        await pilot.pause()
+        await pushed(pilot, table_screen(net))
         line = text_of(app.screen, "#r-awaited")
         assert "waiting for Agnes (Agnes not connected); ends in 1:3" in line
         assert "w: wait longer" in line
@@ -85,13 +80,11 @@ async def test_what_the_witch_saw_is_marked_for_her_holder_only() -> None:
     other = stand_in_game(game, seat=1)
     app = RattusNetApp(seed=1)
     async with app.run_test(size=SIZE) as pilot:
-        app.push_screen(table_screen(other))
-        await pilot.pause()
+        await pushed(pilot, table_screen(other))
         seen = app.screen.query_one("#r-seen", Static)
         assert not seen.display and "You saw" not in text_of(app.screen, "#r-seen")
         app.pop_screen()
-        app.push_screen(table_screen(holder))
-        await pilot.pause()
+        await pushed(pilot, table_screen(holder))
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, RattusMapScreen)  # (our decision is not asked by the node)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tui_helpers import Offline, rattus_table, showing, sync
+from tui_helpers import Offline, pressing, rattus_table, showing, sync
 
 from rattus_net.cli import main
 from rattus_net.games.rattus.ui.dialog import RattusDialog
@@ -65,10 +65,7 @@ async def test_the_menu_continues_a_saved_rattus_game() -> None:
     app = RattusNetApp(seed=1)
     async with showing(app, MenuScreen) as (pilot, menu):
         assert menu.items[0] == "continue-rattus"
-        await pilot.press("enter")
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, RattusDialog)
+        dialog = await pressing(pilot, app, RattusDialog, "enter")
         assert state(dialog.controller) == before
 
 

@@ -18,12 +18,14 @@ from test_tui_network import _fits
 from textual.widgets import Static
 from tui_helpers import (
     Offline,
+    back_to_menu,
     cartus_table,
     keys_for,
     opened,
     play_to_end,
     showing,
     sync,
+    text_of,
     to_dialog,
 )
 
@@ -61,11 +63,8 @@ async def test_leave_a_game_then_continue_it_from_the_menu() -> None:
         table = app.screen_stack[-2]
         assert isinstance(table, TableScreen)
         before = state_dict(table.controller.game)  # type: ignore[attr-defined]
-        await pilot.press("escape", "q", "q")
-        await pilot.pause()
-        menu = app.screen
-        assert isinstance(menu, MenuScreen)
-        body = str(menu.query_one("#menu-body", Static).render())
+        menu = await back_to_menu(pilot, app)
+        body = text_of(menu, "#menu-body")
         assert "> Continue the saved game (Rattus Cartus, round " in body and "a new game" in body
         await pilot.press("enter")
         await pilot.pause()
@@ -90,8 +89,8 @@ async def test_the_menu_says_when_a_save_cannot_be_continued() -> None:
     save_path("cartus").write_text("{not json")
     app = RattusNetApp(seed=4)
     async with showing(app, MenuScreen) as (_pilot, menu):
-        assert "Continue" not in str(menu.query_one("#menu-body", Static).render())
-        assert "damaged" in str(menu.query_one("#menu-help", Static).render())
+        assert "Continue" not in text_of(menu, "#menu-body")
+        assert "damaged" in text_of(menu, "#menu-help")
 
 
 @pytest.mark.slow

@@ -5,10 +5,13 @@ when a game is unfinished."""
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
-from textual.widgets import Input, Static
-from tui_helpers import opened, showing, sync, to_dialog
+from textual.pilot import Pilot
+from textual.widgets import Input
+from tui_helpers import back_to_menu, opened, pushed, showing, sync, text_of, to_dialog
 
 from rattus_net.games.cartus.ui.table import TableScreen
 from rattus_net.kit.saves import read_save, save_path
@@ -79,28 +82,31 @@ async def test_a_damaged_settings_file_is_a_note_in_the_menu() -> None:
     async with opened(app):
         menu = app.screen
         assert isinstance(menu, MenuScreen) and menu.players == 3
-        assert "damaged" in str(menu.query_one("#menu-help", Static).render())
+        assert "damaged" in text_of(menu, "#menu-help")
 
 
-@sync
-async def test_a_new_game_never_silently_replaces_a_saved_one() -> None:
+@asynccontextmanager
+async def a_game_left() -> AsyncIterator[tuple[RattusNetApp, Pilot[None], MenuScreen]]:
+    """The app back at its menu after a game against bots was begun and left (saved)."""
     app = RattusNetApp(seed=4)
     async with opened(app) as pilot:
         await pilot.press("p")
         await to_dialog(pilot, app)
-        await pilot.press("escape", "q", "q")  # leave: the game is saved
-        await pilot.pause()
-        menu = app.screen
-        assert isinstance(menu, MenuScreen)
+        yield app, pilot, await back_to_menu(pilot, app)
+
+
+@sync
+async def test_a_new_game_never_silently_replaces_a_saved_one() -> None:
+    async with a_game_left() as (app, pilot, menu):
         saved = read_save(save_path("cartus"))
         assert saved is not None
-        help_text = str(menu.query_one("#menu-help", Static).render())
+        help_text = text_of(menu, "#menu-help")
         assert "replaces" not in help_text and "Press" not in help_text  # no stale notice
         assert not list(app._notifications)  # nor "press q again" over the menu
         await pilot.press("p")  # a new game: asked first
         await pilot.pause()
         assert app.screen is menu
-        assert "replaces the saved one" in str(menu.query_one("#menu-help", Static).render())
+        assert "replaces the saved one" in text_of(menu, "#menu-help")
         await pilot.press("down")  # another key: the question is forgotten
         await pilot.press("p")
         await pilot.pause()
@@ -113,18 +119,11 @@ async def test_a_new_game_never_silently_replaces_a_saved_one() -> None:
 
 @sync
 async def test_q_in_the_menu_asks_when_a_game_is_unfinished() -> None:
-    app = RattusNetApp(seed=4)
-    async with opened(app) as pilot:
-        await pilot.press("p")
-        await to_dialog(pilot, app)
-        await pilot.press("escape", "q", "q")
-        await pilot.pause()
-        menu = app.screen
-        assert isinstance(menu, MenuScreen)
+    async with a_game_left() as (app, pilot, menu):
         await pilot.press("q")
         await pilot.pause()
         assert app.is_running and app.screen is menu
-        assert "press q again" in str(menu.query_one("#menu-help", Static).render())
+        assert "press q again" in text_of(menu, "#menu-help")
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code == 0 and read_save(save_path("cartus")) is not None
@@ -148,9 +147,7 @@ async def test_the_host_and_join_forms_start_from_the_last_name_and_colour() -> 
     save_settings(kept.with_options("cartus", {"buildings": "random-buildings"}))
     app = RattusNetApp(seed=1)
     async with opened(app) as pilot:
-        host = HostScreen()
-        app.push_screen(host)
-        await pilot.pause()
+        host = await pushed(pilot, HostScreen())
         assert host.query_one("#player", Input).value == "Hana"
         assert (host.colour, host.players, host.option_values()["buildings"]) == (
             3,
@@ -158,7 +155,5 @@ async def test_the_host_and_join_forms_start_from_the_last_name_and_colour() -> 
             "random-buildings",
         )
         app.pop_screen()
-        join = JoinScreen(discover=False)
-        app.push_screen(join)
-        await pilot.pause()
+        join = await pushed(pilot, JoinScreen(discover=False))
         assert join.query_one("#player", Input).value == "Hana" and join.colour == 3

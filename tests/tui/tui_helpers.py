@@ -13,6 +13,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.widgets import Static
 
 from rattus_net.games.cartus.config import BuildingSelection
 from rattus_net.games.cartus.moves import DecisionKind
@@ -30,6 +31,7 @@ from rattus_net.games.cartus.ui.table import EndScreen, TableScreen
 from rattus_net.kit.offline import OfflineSetup, OfflineTable
 from tui.app import RattusNetApp
 from tui.common.gameui import new_offline
+from tui.shell.menu import MenuScreen
 
 P = ParamSpec("P")
 S = TypeVar("S", bound=Screen[Any])
@@ -167,6 +169,34 @@ async def play_to_end(pilot: Pilot[None], app: RattusNetApp, seed: int = 0) -> s
     raise AssertionError("the game did not end")
 
 
+async def pressing(pilot: Pilot[None], app: RattusNetApp, kind: type[S], *keys: str) -> S:
+    """Press ``keys``, let the app settle, and return the screen that shows then, which must
+    be a ``kind``."""
+    await pilot.press(*keys)
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, kind), screen
+    return screen
+
+
+async def back_to_menu(pilot: Pilot[None], app: RattusNetApp) -> MenuScreen:
+    """Leave the game on screen as a player does (Escape, then q twice: the game is saved)
+    and return the menu that shows."""
+    return await pressing(pilot, app, MenuScreen, "escape", "q", "q")
+
+
+async def pushed(pilot: Pilot[None], screen: S) -> S:
+    """``screen`` shown over what the app shows, drawn."""
+    pilot.app.push_screen(screen)
+    await pilot.pause()
+    return screen
+
+
+def text_of(screen: Screen[Any], selector: str) -> str:
+    """The text the :class:`Static` ``selector`` of ``screen`` shows."""
+    return str(screen.query_one(selector, Static).render())
+
+
 async def to_dialog(pilot: Pilot[None], app: RattusNetApp) -> DecisionDialog:
     """Wait for the next decision's dialog, going on past a summary of what happened."""
     for _ in range(2000):
@@ -205,6 +235,15 @@ def plays_of(table: Offline) -> list[object]:
     played: list[object] = []
     table.play = played.append  # type: ignore[method-assign]
     return played
+
+
+async def until(cond: Callable[[], object], seconds: float = 60.0) -> None:
+    """Wait (on the test's event loop, so the app goes on) until ``cond()`` holds; fail after
+    ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not cond():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.05)
 
 
 def sync(fn: Callable[P, Coroutine[Any, Any, None]]) -> Callable[P, None]:

@@ -23,6 +23,7 @@ from typing import Any
 
 import aiohttp
 import pyte
+from ssh.sshlib import terminate
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = (
@@ -114,12 +115,7 @@ class Browser:
         if self.http is not None:
             await self.http.close()
         if self.proc is not None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+            terminate(self.proc, 10)
 
     async def page(self) -> Page:
         assert self.http is not None

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from ssh.sshlib import keys_for_screen
+from ssh.sshlib import keys_until, terminate
 
 from protocol.verify import verify_record
 from web.browser import Browser, Page, have_chromium
@@ -72,12 +72,7 @@ class WebServer:
             time.sleep(0.05)
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        terminate(self.proc, 20)
 
 
 @pytest.fixture
@@ -109,12 +104,7 @@ async def play_to_the_end(pages: list[Page], until: str, seconds: float = 300) -
     done: set[int] = set()
     while len(done) < len(pages):
         for i, page in enumerate(pages):
-            screen = await page.text()
-            assert "THE GAME STOPPED" not in screen, screen
-            if until in screen or i in done:
-                done.add(i)
-                continue
-            keys = keys_for_screen(screen)
+            keys = keys_until(await page.text(), until, i, done)
             if keys is not None:
                 await page.press(*keys)
                 await asyncio.sleep(0.15)

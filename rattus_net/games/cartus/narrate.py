@@ -79,6 +79,10 @@ class _Words:
     def verb(self, seat: int | None, you: str, other: str) -> str:
         return you if seat == self.viewer else other
 
+    def acts(self, seat: int | None, you: str, other: str) -> str:
+        """The subject and its verb: "You take" to the viewer, "Ann takes" to the others."""
+        return f"{self.who(seat)} {self.verb(seat, you, other)}"
+
 
 def _building(data: dict[str, Any], row: Sequence[int] | None) -> str:
     i = data.get("building")
@@ -138,9 +142,7 @@ def describe(
 
 def _round(e: Event, w: _Words, row: Sequence[int] | None) -> str:
     d = e.data
-    text = (
-        f"Round {d['round']} begins; {w.who(d['start'])} {w.verb(d['start'], 'start', 'starts')}."
-    )
+    text = f"Round {d['round']} begins; {w.acts(d['start'], 'start', 'starts')}."
     if d.get("last"):
         text += " This is the last round: no building actions, the premium gives 1 influence."
     return text
@@ -163,16 +165,11 @@ def _replace(e: Event, w: _Words, row: Sequence[int] | None) -> str:
     )
 
 
-def _deal(e: Event, w: _Words, row: Sequence[int] | None) -> str:
-    p = e.player
-    return f"{w.who(p)} {w.verb(p, 'are', 'is')} dealt {plural(e.data['count'], 'card')}."
-
-
 def _draw(e: Event, w: _Words, row: Sequence[int] | None) -> str:
     p, d = e.player, e.data
     if d["count"] == 0 and d.get("wanted"):
         return f"{w.who(p)} cannot draw: the deck and its discard pile are empty."
-    return f"{w.who(p)} {w.verb(p, 'draw', 'draws')} {plural(d['count'], 'card')}."
+    return f"{w.acts(p, 'draw', 'draws')} {plural(d['count'], 'card')}."
 
 
 def _supply(e: Event, w: _Words, row: Sequence[int] | None) -> str:
@@ -180,13 +177,7 @@ def _supply(e: Event, w: _Words, row: Sequence[int] | None) -> str:
     action = D.SUPPLY_ACTIONS[d["action"]].describe()
     card = d["card"]
     where = f" ({D.face_building(row[card]).label})" if row and card < len(row) else ""
-    take = w.verb(p, "take", "takes")
-    return f"{w.who(p)} {take} the supply action of card {card + 1}{where}: {action}."
-
-
-def _supply_chosen(e: Event, w: _Words, row: Sequence[int] | None) -> str:
-    p = e.player
-    return f"{w.who(p)} {w.verb(p, 'have', 'has')} chosen a supply action."
+    return f"{w.acts(p, 'take', 'takes')} the supply action of card {card + 1}{where}: {action}."
 
 
 def _rats(e: Event, w: _Words, row: Sequence[int] | None) -> str:
@@ -195,54 +186,16 @@ def _rats(e: Event, w: _Words, row: Sequence[int] | None) -> str:
     why = _RAT_REASONS.get(d.get("why", ""), "")
     why = f" {why}" if why else ""
     if delta > 0:
-        return f"{w.who(p)} {w.verb(p, 'gain', 'gains')} {plural(delta, 'rat')}{why}."
+        return f"{w.acts(p, 'gain', 'gains')} {plural(delta, 'rat')}{why}."
     if delta == 0:
-        return f"{w.who(p)} {w.verb(p, 'have', 'has')} no rat left to discard{why}."
-    return f"{w.who(p)} {w.verb(p, 'discard', 'discards')} {plural(-delta, 'rat')}{why}."
-
-
-def _look(e: Event, w: _Words, row: Sequence[int] | None) -> str:
-    p = e.player
-    return f"{w.who(p)} {w.verb(p, 'look', 'looks')} at nun-row card {e.data['position'] + 1}."
-
-
-def _enter(e: Event, w: _Words, row: Sequence[int] | None) -> str:
-    p, d = e.player, e.data
-    return (
-        f"{w.who(p)} {w.verb(p, 'enter', 'enters')} {_building(d, row)} on space {d['space']} "
-        f"with {plural(d['count'], 'card')} face down."
-    )
-
-
-def _pass(e: Event, w: _Words, row: Sequence[int] | None) -> str:
-    p = e.player
-    return f"{w.who(p)} {w.verb(p, 'play', 'plays')} a Pass."
-
-
-def _resolve(e: Event, w: _Words, row: Sequence[int] | None) -> str:
-    return f"Resolving {_building(e.data, row)}."
-
-
-def _reveal(e: Event, w: _Words, row: Sequence[int] | None) -> str:
-    p, d = e.player, e.data
-    return (
-        f"{w.who(p)} {w.verb(p, 'turn', 'turns')} up {cards_text(d['cards'])} "
-        f"in {_building(d, row)}."
-    )
-
-
-def _influence(e: Event, w: _Words, row: Sequence[int] | None) -> str:
-    p, d = e.player, e.data
-    return (
-        f"{w.who(p)} {w.verb(p, 'gain', 'gains')} {d['delta']} influence in "
-        f"{D.Klass(d['klass']).label} (now {d['total']})."
-    )
+        return f"{w.acts(p, 'have', 'has')} no rat left to discard{why}."
+    return f"{w.acts(p, 'discard', 'discards')} {plural(-delta, 'rat')}{why}."
 
 
 def _sword(e: Event, w: _Words, row: Sequence[int] | None) -> str:
     p, d = e.player, e.data
     g = d["giver"]
-    text = f"Sword in {_building(d, row)}: {w.who(p)} {w.verb(p, 'win', 'wins')}"
+    text = f"Sword in {_building(d, row)}: {w.acts(p, 'win', 'wins')}"
     if d["count"]:
         return f"{text}; {w.whom(g)} must give {plural(d['count'], 'card')}."
     return f"{text}, but {w.whom(g)} {w.verb(g, 'have', 'has')} no card to give."
@@ -251,16 +204,13 @@ def _sword(e: Event, w: _Words, row: Sequence[int] | None) -> str:
 def _give(e: Event, w: _Words, row: Sequence[int] | None) -> str:
     p, d = e.player, e.data
     why = f" ({d['reason']})" if d.get("reason") else ""
-    return (
-        f"{w.who(p)} {w.verb(p, 'give', 'gives')} {w.whom(d['to'])} "
-        f"{plural(d['count'], 'card')}{why}."
-    )
+    return f"{w.acts(p, 'give', 'gives')} {w.whom(d['to'])} {plural(d['count'], 'card')}{why}."
 
 
 def _gift(e: Event, w: _Words, row: Sequence[int] | None) -> str:
     p, d = e.player, e.data
     if e.private_to is None or w.viewer is None or e.private_to != w.viewer:
-        return f"{w.who(p)} {w.verb(p, 'give', 'gives')} {w.whom(d['to'])} some cards."
+        return f"{w.acts(p, 'give', 'gives')} {w.whom(d['to'])} some cards."
     if p == w.viewer:
         return f"You gave {w.whom(d['to'])}: {cards_text(d['cards'])}."
     return f"{w.who(p)} gave you: {cards_text(d['cards'])}."
@@ -270,8 +220,8 @@ def _flute(e: Event, w: _Words, row: Sequence[int] | None) -> str:
     p, d = e.player, e.data
     r = d["receiver"]
     if d["moved"]:
-        return f"Flute: {w.who(p)} {w.verb(p, 'pass', 'passes')} a rat to {w.whom(r)}."
-    return f"Flute: {w.who(p)} {w.verb(p, 'have', 'has')} no rat to pass to {w.whom(r)}."
+        return f"Flute: {w.acts(p, 'pass', 'passes')} a rat to {w.whom(r)}."
+    return f"Flute: {w.acts(p, 'have', 'has')} no rat to pass to {w.whom(r)}."
 
 
 def _take(e: Event, w: _Words, row: Sequence[int] | None) -> str:
@@ -282,34 +232,19 @@ def _take(e: Event, w: _Words, row: Sequence[int] | None) -> str:
         what = f"{count} Gold"
     else:
         what = plural(count, name, name + "es" if name.endswith("s") else None)
-    text = f"{w.who(p)} {w.verb(p, 'take', 'takes')} {what}"
+    text = f"{w.acts(p, 'take', 'takes')} {what}"
     if count < wanted:
         text += f" (the supply had only {count} of {wanted})"
     return text + "."
 
 
-def _vp(e: Event, w: _Words, row: Sequence[int] | None) -> str:
-    p = e.player
-    return f"{w.who(p)} {w.verb(p, 'take', 'takes')} {plural(e.data['delta'], 'VP token')}."
-
-
 def _action(e: Event, w: _Words, row: Sequence[int] | None) -> str:
     p, d = e.player, e.data
-    kind = "premium" if d["premium"] else "standard"
-    text = f"{w.who(p)} {w.verb(p, 'take', 'takes')} the {kind} action of {_building(d, row)}"
+    text = f"{w.acts(p, 'take', 'takes')} the {_action_kind(d)} action of {_building(d, row)}"
     if row is not None and 0 <= d["building"] < len(row):
         b = D.face_building(row[d["building"]])
         text += f": {D.BUILDING_ACTIONS[b][0 if d['premium'] else 1]}"
     return text + "."
-
-
-def _decline(e: Event, w: _Words, row: Sequence[int] | None) -> str:
-    p, d = e.player, e.data
-    kind = "premium" if d["premium"] else "standard"
-    return (
-        f"{w.who(p)} {w.verb(p, 'decline', 'declines')} the {kind} action of "
-        f"{_building(d, row)} ({plural(d.get('count', 0), 'card')} not taken)."
-    )
 
 
 def _guard_tower(e: Event, w: _Words, row: Sequence[int] | None) -> str:
@@ -324,10 +259,8 @@ def _guard_tower(e: Event, w: _Words, row: Sequence[int] | None) -> str:
 def _hospital(e: Event, w: _Words, row: Sequence[int] | None) -> str:
     p, d = e.player, e.data
     if not d["cards"]:
-        return f"{w.who(p)} {w.verb(p, 'discard', 'discards')} no cards at the Hospital."
-    return (
-        f"{w.who(p)} {w.verb(p, 'discard', 'discards')} {cards_text(d['cards'])} at the Hospital."
-    )
+        return f"{w.acts(p, 'discard', 'discards')} no cards at the Hospital."
+    return f"{w.acts(p, 'discard', 'discards')} {cards_text(d['cards'])} at the Hospital."
 
 
 def _last_round_premium(e: Event, w: _Words, row: Sequence[int] | None) -> str:
@@ -338,20 +271,12 @@ def _last_round_premium(e: Event, w: _Words, row: Sequence[int] | None) -> str:
     )
 
 
-def _reshuffle(e: Event, w: _Words, row: Sequence[int] | None) -> str:
-    return f"The discard pile ({plural(e.data['count'], 'card')}) is shuffled into a new deck."
-
-
-def _end_round(e: Event, w: _Words, row: Sequence[int] | None) -> str:
-    return f"Round {e.data['round']} ends; the starting-player card passes to the left."
-
-
 def _game_over(e: Event, w: _Words, row: Sequence[int] | None) -> str:
     winners = e.data["winners"]
     if not winners:
         return "Game over: the plague killed everyone. Nobody wins."
     if len(winners) == 1:
-        return f"Game over: {w.who(winners[0])} {w.verb(winners[0], 'win', 'wins')}!"
+        return f"Game over: {w.acts(winners[0], 'win', 'wins')}!"
     return "Game over: shared win for " + ", ".join(w.whom(s) for s in winners) + "."
 
 
@@ -361,34 +286,86 @@ def _warning(e: Event, w: _Words, row: Sequence[int] | None) -> str:
     return text if text.endswith((".", "!")) else text + "."
 
 
-_DESCRIBERS: dict[str, Callable[[Event, _Words, Sequence[int] | None], str]] = {
+_Describer = Callable[["Event", _Words, Sequence[int] | None], str]
+_Rest = Callable[[dict[str, Any], Sequence[int] | None], str]
+
+
+def _acts(you: str, other: str, rest: _Rest) -> _Describer:
+    """An event told in one sentence, "<player> <verb> <rest>.": ``rest`` reads the event's
+    data (and the row, to name buildings)."""
+
+    def describe(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+        return f"{w.acts(e.player, you, other)} {rest(e.data, row)}."
+
+    return describe
+
+
+def _says(text: _Rest) -> _Describer:
+    """An event that names no player, told in one sentence."""
+
+    def describe(e: Event, w: _Words, row: Sequence[int] | None) -> str:
+        return f"{text(e.data, row)}."
+
+    return describe
+
+
+def _action_kind(d: dict[str, Any]) -> str:
+    return "premium" if d["premium"] else "standard"
+
+
+_DESCRIBERS: dict[str, _Describer] = {
     "round": _round,
     "row": _row,
     "replace": _replace,
-    "deal": _deal,
+    "deal": _acts("are", "is", lambda d, row: f"dealt {plural(d['count'], 'card')}"),
     "draw": _draw,
     "supply": _supply,
-    "supply-chosen": _supply_chosen,
+    "supply-chosen": _acts("have", "has", lambda d, row: "chosen a supply action"),
     "rats": _rats,
-    "look": _look,
-    "enter": _enter,
-    "pass": _pass,
-    "resolve": _resolve,
-    "reveal": _reveal,
-    "influence": _influence,
+    "look": _acts("look", "looks", lambda d, row: f"at nun-row card {d['position'] + 1}"),
+    "enter": _acts(
+        "enter",
+        "enters",
+        lambda d, row: (
+            f"{_building(d, row)} on space {d['space']} with {plural(d['count'], 'card')} face down"
+        ),
+    ),
+    "pass": _acts("play", "plays", lambda d, row: "a Pass"),
+    "resolve": _says(lambda d, row: f"Resolving {_building(d, row)}"),
+    "reveal": _acts(
+        "turn", "turns", lambda d, row: f"up {cards_text(d['cards'])} in {_building(d, row)}"
+    ),
+    "influence": _acts(
+        "gain",
+        "gains",
+        lambda d, row: f"{d['delta']} influence in {D.Klass(d['klass']).label} (now {d['total']})",
+    ),
     "sword": _sword,
     "give": _give,
     "gift": _gift,
     "flute": _flute,
     "take": _take,
-    "vp": _vp,
+    "vp": _acts("take", "takes", lambda d, row: plural(d["delta"], "VP token")),
     "action": _action,
-    "decline": _decline,
+    "decline": _acts(
+        "decline",
+        "declines",
+        lambda d, row: (
+            f"the {_action_kind(d)} action of {_building(d, row)} "
+            f"({plural(d.get('count', 0), 'card')} not taken)"
+        ),
+    ),
     "guard-tower": _guard_tower,
     "hospital": _hospital,
     "last-round-premium": _last_round_premium,
-    "reshuffle": _reshuffle,
-    "end-round": _end_round,
+    "reshuffle": _says(
+        lambda d, row: (
+            f"The discard pile ({plural(d['count'], 'card')}) is shuffled into a new deck"
+        )
+    ),
+    "end-round": _says(
+        lambda d, row: f"Round {d['round']} ends; the starting-player card passes to the left"
+    ),
     "game-over": _game_over,
     "warning": _warning,
 }

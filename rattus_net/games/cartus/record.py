@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -322,8 +323,8 @@ def result_summary(game: Game) -> dict[str, Any]:
     assert r is not None
     names = game.config.players
     return {
-        "vp": {names[s]: r.totals[s] for s in range(game.n)},
-        "rats": {names[s]: r.rats[s] for s in range(game.n)},
+        "vp": dict(zip(names, r.totals, strict=True)),
+        "rats": dict(zip(names, r.rats, strict=True)),
         "nuns": r.nuns,
         "dead": [names[s] for s in range(game.n) if r.dead[s]],
         "winners": [names[s] for s in r.winners],
@@ -352,30 +353,31 @@ def _field(obj: dict[str, Any], key: str, kind: type, default: Any) -> Any:
     return value
 
 
-def _faces(items: Any, where: str) -> list[int]:
+def _parsed(
+    items: Any, where: str, what: str, parse: Callable[[Any], int], hint: str = ""
+) -> list[int]:
+    """``items``, a list of ``what`` by name, parsed one by one with ``parse``."""
     if not isinstance(items, list):
-        raise RecordError(f"{where} must be a list of cards")
+        raise RecordError(f"{where} must be a list of {what}s")
     out = []
     for item in items:
         try:
-            out.append(D.parse_face(item))
+            out.append(parse(item))
         except (KeyError, TypeError):
-            raise RecordError(f"{where}: unknown card {item!r}") from None
-        if out[-1] >= D.JOKER:
+            raise RecordError(f"{where}: unknown {what} {item!r}{hint}") from None
+    return out
+
+
+def _faces(items: Any, where: str) -> list[int]:
+    out = _parsed(items, where, "card", D.parse_face)
+    for item, face in zip(items, out, strict=True):
+        if face >= D.JOKER:
             raise RecordError(f"{where}: {item} is not a population card")
     return out
 
 
 def _building_cards(items: Any, where: str) -> list[int]:
-    if not isinstance(items, list):
-        raise RecordError(f"{where} must be a list of building cards")
-    out = []
-    for item in items:
-        try:
-            out.append(D.parse_building_card(item))
-        except (KeyError, TypeError):
-            raise RecordError(f"{where}: unknown building card {item!r} (e.g. Farm/A)") from None
-    return out
+    return _parsed(items, where, "building card", D.parse_building_card, " (e.g. Farm/A)")
 
 
 def _take(pool: Counter[int], faces: list[int], where: str) -> None:

@@ -8,6 +8,8 @@ cards go back. Every step is a task of the game's stack (``state.py``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.moves import DecisionKind
 from rattus_net.games.cartus.state import CartusState, Decision, Task
@@ -73,8 +75,8 @@ class Resolve(CartusState):
             *self._mixing(),  # hands that gained while their play lay face down
             (Resolve._t_reveal_laid, (seats,)),
             (Resolve._t_apply_cards, (i,)),
-            (Resolve._t_sword, (i,)),
-            (Resolve._t_flute, (i,)),
+            (Resolve._t_majority, (i, D.SWORD, "sword")),
+            (Resolve._t_majority, (i, D.FLUTE, "flute")),
             (Resolve._t_actions, (i,)),
             (Resolve._t_discard_played, (i,)),
             *self._mixing(),
@@ -106,23 +108,26 @@ class Resolve(CartusState):
         winner = seats[counts.index(hi)]
         return winner, [s for s, c in zip(seats, counts, strict=True) if c == lo]
 
-    def _t_sword(self, i: int) -> None:
-        m = self._majority(i, D.SWORD)
+    def _t_majority(self, i: int, face: int, reason: str) -> None:
+        """The Sword or the Flute (``reason``, played as ``face``) in row building ``i``: the
+        player with the most acts on the one with the fewest (:data:`MAJORITY_STEPS`), whom he
+        chooses when several tie."""
+        m = self._majority(i, face)
         if m is None:
             return
         winner, fewest = m
         if len(fewest) == 1:
-            self._then((Resolve._t_sword_give, (i, fewest[0], winner)))
+            self._then((MAJORITY_STEPS[reason], (i, winner, fewest[0])))
         else:
             self.pending = Decision(
                 DecisionKind.CHOOSE_PLAYER,
                 (winner,),
                 candidates=tuple(fewest),
-                reason="sword",
+                reason=reason,
                 building=i,
             )
 
-    def _t_sword_give(self, i: int, giver: int, winner: int) -> None:
+    def _t_sword_give(self, i: int, winner: int, giver: int) -> None:
         k = len(self.hands[giver]) // 2  # ruling 9.5: the hand when the Sword resolves
         self.emit("sword", winner, giver=giver, count=k, building=i)
         if k:
@@ -130,27 +135,11 @@ class Resolve(CartusState):
                 DecisionKind.GIVE, (giver,), count=k, to=winner, reason="sword", building=i
             )
 
-    def _t_flute(self, i: int) -> None:
-        m = self._majority(i, D.FLUTE)
-        if m is None:
-            return
-        winner, fewest = m
-        if len(fewest) == 1:
-            self._then((Resolve._t_flute_rat, (winner, fewest[0])))
-        else:
-            self.pending = Decision(
-                DecisionKind.CHOOSE_PLAYER,
-                (winner,),
-                candidates=tuple(fewest),
-                reason="flute",
-                building=i,
-            )
-
-    def _t_flute_rat(self, giver: int, receiver: int) -> None:
+    def _t_flute_rat(self, i: int, giver: int, receiver: int) -> None:
         moved = 1 if self.rats[giver] > 0 else 0  # ruling 9.6
         self.rats[giver] -= moved
         self.rats[receiver] += moved
-        self.emit("flute", giver, receiver=receiver, moved=moved)
+        self.emit("flute", giver, receiver=receiver, moved=moved)  # (no building: i unused)
 
     def premium_seat(self, i: int) -> int | None:
         """Who takes the premium of row building ``i`` (its cards must be turned up)."""
@@ -298,3 +287,12 @@ class Resolve(CartusState):
             for h in self.laid[s]:
                 self._return_card(h)
             self.laid[s] = []
+
+
+MAJORITY_STEPS: dict[str, Callable[..., None]] = {
+    "sword": Resolve._t_sword_give,
+    "flute": Resolve._t_flute_rat,
+}
+"""What a Sword or Flute majority does, by reason: ``step(game, building, winner, fewest)``
+(the Sword: the fewest gives the winner half his hand; the Flute: the winner passes him a
+rat)."""

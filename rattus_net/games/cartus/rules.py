@@ -28,7 +28,7 @@ from rattus_net.games.cartus.moves import (
     Supply,
     TakeAction,
 )
-from rattus_net.games.cartus.resolve import Resolve
+from rattus_net.games.cartus.resolve import MAJORITY_STEPS, Resolve
 from rattus_net.games.cartus.state import ENTER_DECISIONS, CartusState, Decision, Task
 from rattus_net.kit.errors import (
     BadChoice,
@@ -215,10 +215,7 @@ class CartusRules(Resolve):
             raise BadChoice("choose one of the tied players")
         self.pending = None
         assert d.building is not None
-        if d.reason == "sword":
-            self._then((Resolve._t_sword_give, (d.building, move.player, seat)))
-        else:
-            self._then((Resolve._t_flute_rat, (seat, move.player)))
+        self._then((MAJORITY_STEPS[d.reason], (d.building, seat, move.player)))
 
     def _apply_action(self, d: Decision, seat: int, move: TakeAction | DeclineAction) -> None:
         assert d.building is not None

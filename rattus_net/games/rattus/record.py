@@ -228,9 +228,9 @@ def result_summary(game: RattusGame) -> dict[str, Any]:
     assert r is not None
     names = game.config.players
     return {
-        "cubes": {names[s]: r.totals[s] for s in range(game.n)},
-        "palace": {names[s]: r.palace[s] for s in range(game.n)},
-        "struck": {names[s]: r.struck[s] for s in range(game.n)},
+        "cubes": dict(zip(names, r.totals, strict=True)),
+        "palace": dict(zip(names, r.palace, strict=True)),
+        "struck": dict(zip(names, r.struck, strict=True)),
         "ended_by": names[r.ender],
         "reason": r.reason,
         "final_round": [names[s] for s in r.final_order],

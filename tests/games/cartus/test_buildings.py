@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.data import GOLD, JOKER, PASS, SWORD, Building
 from rattus_net.games.cartus.moves import DecisionKind, Discard, Give, Look
@@ -55,20 +57,28 @@ def test_brewery_premium_counts_only_population_and_jokers() -> None:
     assert len(sc.game.hands[0]) == 4 + 1
 
 
-def test_marketplace_takes_jokers() -> None:
-    sc = Scenario(3, hands=[[B(0)]], rows=[[Building.MARKETPLACE, CASTLE]])
-    sc.round([(0, 0, [B(0)]), (1, 0, []), (2, 1, [])])
-    assert sc.hand(0).count(JOKER) == 2
-    assert sc.hand(1).count(JOKER) == 1
-    assert len(sc.game.supply[JOKER]) == 15 - 3
-
-
-def test_office_takes_pass_cards() -> None:
-    sc = Scenario(3, hands=[[B(0)]], rows=[[Building.OFFICE, CASTLE]])
-    sc.round([(0, 0, [B(0)]), (1, 0, []), (2, 1, [])])
-    assert sc.hand(0).count(PASS) == 2
-    assert sc.hand(1).count(PASS) == 1
-    assert len(sc.game.supply[PASS]) == 12 - 3
+@pytest.mark.parametrize(
+    ("building", "card", "entered_with"),
+    [
+        (Building.MARKETPLACE, JOKER, B(0)),
+        (Building.OFFICE, PASS, B(0)),
+        (CASTLE, SWORD, K(0)),
+        (Building.PIED_PIPER, D.FLUTE, M(0)),
+        (Building.TREASURY, GOLD, R(0)),
+    ],
+    ids=["marketplace", "office", "castle", "pied piper", "treasury"],
+)
+def test_buildings_that_take_cards_from_a_supply(
+    building: Building, card: int, entered_with: int
+) -> None:
+    """The premium takes 2 of the building's cards, the standard 1, from its supply pile."""
+    other = PALACE if building is CASTLE else CASTLE
+    sc = Scenario(3, hands=[[entered_with]], rows=[[building, other]])
+    before = len(sc.game.supply[card])
+    sc.round([(0, 0, [entered_with]), (1, 0, []), (2, 1, [])])
+    assert sc.hand(0).count(card) == 2
+    assert sc.hand(1).count(card) == 1
+    assert len(sc.game.supply[card]) == before - 3
 
 
 def test_monastery_discards_rats() -> None:
@@ -127,13 +137,6 @@ def test_hospital_limit_is_the_hand_size_when_smaller() -> None:
     assert d is not None and d.players == (1,) and d.count == 1
 
 
-def test_castle_takes_swords() -> None:
-    sc = Scenario(3, hands=[[K(0)]], rows=[[CASTLE, PALACE]])
-    sc.round([(0, 0, [K(0)]), (1, 0, []), (2, 1, [])])
-    assert sc.hand(0).count(SWORD) == 2
-    assert sc.hand(1).count(SWORD) == 1
-
-
 def test_fortune_teller_looks_at_the_nun_row() -> None:
     sc = Scenario(3, hands=[[M(0)]], rows=[[Building.FORTUNE_TELLER, PALACE]])
     g = sc.game
@@ -150,24 +153,10 @@ def test_fortune_teller_looks_at_the_nun_row() -> None:
     assert g.faces[g.nun_row[2]] == sc.view(1).nun_row_known[2]
 
 
-def test_pied_piper_takes_flutes() -> None:
-    sc = Scenario(3, hands=[[M(0)]], rows=[[Building.PIED_PIPER, PALACE]])
-    sc.round([(0, 0, [M(0)]), (1, 0, []), (2, 1, [])])
-    assert sc.hand(0).count(D.FLUTE) == 2
-    assert sc.hand(1).count(D.FLUTE) == 1
-
-
 def test_palace_gives_vp_tokens() -> None:
     sc = Scenario(3, hands=[[R(0)]], rows=[[PALACE, CASTLE]])
     sc.round([(0, 0, [R(0)]), (1, 0, []), (2, 1, [])])
     assert sc.game.vp == [2, 1, 0]
-
-
-def test_treasury_gives_gold() -> None:
-    sc = Scenario(3, hands=[[R(0)]], rows=[[Building.TREASURY, CASTLE]])
-    sc.round([(0, 0, [R(0)]), (1, 0, []), (2, 1, [])])
-    assert sc.hand(0).count(GOLD) == 2
-    assert sc.hand(1).count(GOLD) == 1
 
 
 def test_supply_piles_are_limited_ruling_9_11() -> None:

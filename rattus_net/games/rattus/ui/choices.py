@@ -29,7 +29,7 @@ from rattus_net.games.rattus.moves import (
     Witch,
 )
 from rattus_net.games.rattus.report import origin_text
-from rattus_net.games.rattus.ui.narrate import clean, plural
+from rattus_net.games.rattus.ui.narrate import clean, decision_region, plural
 from rattus_net.games.rattus.ui.render import letter
 from rattus_net.games.rattus.view import RattusView
 
@@ -251,11 +251,10 @@ def heading(view: RattusView, step: int) -> str:
     if d.kind is Kind.SWAP:
         return "Witch: swap the two tokens you saw, or keep them?"
     if d.kind is Kind.SPREAD:
-        region = view.regions[d.region] if d.region is not None else "?"
+        region = decision_region(view)
         return f"Spread: where does the plague of {region} put {plural(d.count, 'new token')}?"
     if d.kind is Kind.TURN_UP:
-        region = view.regions[d.region] if d.region is not None else "?"
-        return f"Outbreak in {region}: which token is turned up next?"
+        return f"Outbreak in {decision_region(view)}: which token is turned up next?"
     if d.kind is Kind.FINAL:
         return "Final round: use your class cards, then Done"
     done = []

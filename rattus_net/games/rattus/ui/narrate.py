@@ -193,6 +193,13 @@ class Narrator:
         return f"{why} symbol ({holder})"
 
 
+def decision_region(view: RattusView) -> str:
+    """The region the pending decision is about (where the plague spreads from, where it
+    breaks out), by name."""
+    d = view.decision
+    return "?" if d is None or d.region is None else view.regions[d.region]
+
+
 def decision_words(view: RattusView) -> str:
     """What the view's pending decision asks of its seat, in words."""
     d = view.decision
@@ -211,11 +218,9 @@ def decision_words(view: RattusView) -> str:
     if d.kind is Kind.SWAP:
         return "swap the two tokens the Witch saw, or keep them."
     if d.kind is Kind.SPREAD:
-        region = view.regions[d.region] if d.region is not None else "?"
-        return f"place {plural(d.count, 'new token')} next to {region}."
+        return f"place {plural(d.count, 'new token')} next to {decision_region(view)}."
     if d.kind is Kind.TURN_UP:
-        region = view.regions[d.region] if d.region is not None else "?"
-        return f"choose the next token to turn up in {region}."
+        return f"choose the next token to turn up in {decision_region(view)}."
     return "final round: use your class cards, then Done."
 
 
