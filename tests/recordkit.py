@@ -8,7 +8,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from protocol.memnet import MemoryNetwork
-from protocol.messages import SIG_DOMAIN
+from protocol.messages import RAND_COMMIT, SIG_DOMAIN
 from protocol.params import GameParams, PeerSecrets
 from protocol.record import RECORD_LIMITS
 from protocol.seeded import seeded_params
@@ -29,9 +29,27 @@ def random_chooser(n: int, seed: int) -> Callable[[Game, int], Move]:
     return choose
 
 
-def table(n: int, seed: int) -> tuple[GameParams, list[PeerSecrets]]:
-    config = GameConfig(GameConfig.default_names(n), BuildingSelection.random_cards())
+def table(n: int, seed: int, simultaneous: bool = False) -> tuple[GameParams, list[PeerSecrets]]:
+    config = GameConfig(GameConfig.default_names(n), BuildingSelection.random_cards(), simultaneous)
     return seeded_params(config, seed, "cartus")
+
+
+def public_state(g: Game) -> tuple[object, ...]:
+    """Everything of a Rattus Cartus game every peer knows (to compare two peers' games)."""
+    return (
+        g.round,
+        g.phase,
+        g.start_player,
+        tuple(g.rats),
+        tuple(g.vp),
+        tuple(tuple(r) for r in g.influence),
+        tuple(tuple(r) for r in g.arrival),
+        tuple(g.hand_size(s) for s in range(g.n)),
+        tuple(g.row),
+        tuple(g.deck),
+        tuple(g.discard),
+        g.pending if g.decision is not None else None,
+    )
 
 
 @lru_cache(maxsize=8)
@@ -100,6 +118,27 @@ def resign(
     kind, body = inner_of(frame)
     kind = change(kind, body)
     return sign_as(secrets, kind, body)
+
+
+def equivocate_to_seat_2(net: MemoryNetwork, secrets: list[PeerSecrets]) -> list[bool]:
+    """Make seat 0 send seat 2 another random-number commitment than seat 1 gets, really signed
+    by seat 0 (an equivocation): the network's ``tamper``. The list returned holds True once
+    it was sent."""
+    done = [False]
+
+    def tamper(sender: int, receiver: int, frame: bytes) -> bytes | None:
+        if sender != 0 or receiver != 2 or done[0] or inner_of(frame)[0] != RAND_COMMIT:
+            return frame
+        done[0] = True
+
+        def change(kind: str, body: dict[str, WireValue]) -> str:
+            body["x"] = {"c": bytes(range(32))}
+            return kind
+
+        return resign(frame, secrets[0], change)
+
+    net.tamper = tamper
+    return done
 
 
 # --- the tamper fuzzer ---------------------------------------------------------------------------

@@ -4,55 +4,18 @@ cheater tests (a message re-signed by its cheating author, the kind of a frame, 
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
 from dataclasses import dataclass
 
+from recordkit import random_chooser, table
+
 from protocol.memnet import MemoryNetwork
-from protocol.messages import (
-    SIG_DOMAIN,
-)
 from protocol.params import GameParams, PeerSecrets
-from protocol.seeded import SeededChance, seeded_params
+from protocol.seeded import SeededChance
 from protocol.session import PeerFault
-from protocol.wire import WireValue, decode_message, encode_message
-from rattus_net.games.cartus.choices import legal_choices
-from rattus_net.games.cartus.config import BuildingSelection, GameConfig
+from protocol.wire import decode_message
 from rattus_net.games.cartus.game import Game
-from rattus_net.games.cartus.moves import Move
 from rattus_net.kit.local import LocalTable
 from rattus_net.kit.play import play_to_end
-
-
-def random_chooser(n: int, seed: int) -> Callable[[Game, int], Move]:
-    rngs = [random.Random(seed * 101 + s) for s in range(n)]
-
-    def choose(game: Game, seat: int) -> Move:
-        space = legal_choices(game, seat)
-        return space[rngs[seat].randrange(len(space))]
-
-    return choose
-
-
-def table(n: int, seed: int, simultaneous: bool = False) -> tuple[GameParams, list[PeerSecrets]]:
-    config = GameConfig(GameConfig.default_names(n), BuildingSelection.random_cards(), simultaneous)
-    return seeded_params(config, seed, "cartus")
-
-
-def public_state(g: Game) -> tuple[object, ...]:
-    return (
-        g.round,
-        g.phase,
-        g.start_player,
-        tuple(g.rats),
-        tuple(g.vp),
-        tuple(tuple(r) for r in g.influence),
-        tuple(g.hand_size(s) for s in range(g.n)),
-        tuple(g.row),
-        tuple(g.deck),
-        tuple(g.discard),
-        g.pending if g.decision is not None else None,
-    )
 
 
 @dataclass
@@ -73,22 +36,6 @@ def play(n: int, seed: int, simultaneous: bool = False) -> Played:
     ltable = LocalTable(seed, chance_source=SeededChance(params, secrets))
     play_to_end(local, ltable, random_chooser(n, seed))
     return Played(params, secrets, net, net.peers[0].record_bytes(), local, ltable)
-
-
-def resign(
-    frame: bytes, secrets: PeerSecrets, change: Callable[[str, dict[str, WireValue]], str]
-) -> bytes:
-    """Decode a frame, let ``change`` edit its body (and maybe return a new kind), sign again
-    with the author's key: a message the cheater really signed."""
-    outer = decode_message(frame)
-    inner = outer.body["m"]
-    assert isinstance(inner, bytes)
-    msg = decode_message(inner)
-    body = dict(msg.body)
-    kind = change(msg.kind, body)
-    new_inner = encode_message(kind, body)
-    sig = secrets.identity().sign(SIG_DOMAIN + new_inner)
-    return encode_message("signed", {"m": new_inner, "s": sig})
 
 
 def kind_of(frame: bytes) -> str:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from sessionkit import kind_of, random_chooser, table
+from recordkit import random_chooser, table
+from sessionkit import kind_of
 
 from protocol.errors import ProofError
 from protocol.memnet import MemoryNetwork

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from sessionkit import assert_blamed, kind_of, public_state, random_chooser, resign, setup_net
+from recordkit import equivocate_to_seat_2, public_state, random_chooser, resign
+from sessionkit import assert_blamed, kind_of, setup_net
 
 from protocol.crypto.elgamal import card_point, mask
 from protocol.crypto.group import G, Scalar
@@ -17,7 +18,6 @@ from protocol.messages import (
     MIX,
     MOVE,
     OPEN,
-    RAND_COMMIT,
     SHARES,
     SHUFFLE,
     SIG_DOMAIN,
@@ -275,23 +275,9 @@ def test_replayed_message_is_rejected_and_the_game_goes_on() -> None:
 
 def test_equivocation_is_detected_and_the_equivocator_named() -> None:
     net, secrets = setup_net()
-    done = False
-
-    def tamper(sender: int, receiver: int, frame: bytes) -> bytes | None:
-        nonlocal done
-        if sender != 0 or receiver != 2 or done or kind_of(frame) != RAND_COMMIT:
-            return frame
-        done = True
-
-        def change(kind: str, body: dict[str, WireValue]) -> str:
-            body["x"] = {"c": bytes(range(32))}
-            return kind
-
-        return resign(frame, secrets[0], change)
-
-    net.tamper = tamper
+    done = equivocate_to_seat_2(net, secrets)
     net.run(random_chooser(3, 1))
-    assert done
+    assert done[0]
     assert_blamed(net, 0, [1, 2])
     assert net.peers[1].abort is not None
     assert "equivocation" in net.peers[1].abort.reason

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from sessionkit import Played, play, public_state, random_chooser, table
+from recordkit import public_state, random_chooser, table
+from sessionkit import Played, play
 
 from protocol.audit import (
     computable_faces,

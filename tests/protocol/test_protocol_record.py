@@ -7,7 +7,8 @@ import dataclasses
 import random
 
 import pytest
-from sessionkit import Played, play, table
+from recordkit import table
+from sessionkit import Played, play
 
 from protocol.errors import DecodeError
 from protocol.params import GameParams

@@ -7,7 +7,17 @@ from __future__ import annotations
 import json
 
 import pytest
-from recordkit import author, honest, inner_of, messages, pack, random_chooser, resign, sign_as
+from recordkit import (
+    author,
+    equivocate_to_seat_2,
+    honest,
+    inner_of,
+    messages,
+    pack,
+    random_chooser,
+    resign,
+    sign_as,
+)
 
 from protocol.memnet import MemoryNetwork
 from protocol.messages import ABORT, RAND_COMMIT, RAND_REVEAL
@@ -277,23 +287,9 @@ def test_a_seat_sending_two_versions_of_its_message_is_named_and_the_records_agr
     params, secrets = table(3, 21)
     net = MemoryNetwork(params, secrets, timeout=5.0)
     net.keep_going = True
-    done = False
-
-    def tamper(sender: int, receiver: int, frame: bytes) -> bytes | None:
-        nonlocal done
-        if sender != 0 or receiver != 2 or done or inner_of(frame)[0] != RAND_COMMIT:
-            return frame
-        done = True
-
-        def change(kind: str, body: dict[str, WireValue]) -> str:
-            body["x"] = {"c": bytes(range(32))}
-            return kind
-
-        return resign(frame, secrets[0], change)
-
-    net.tamper = tamper
+    done = equivocate_to_seat_2(net, secrets)
     net.run(random_chooser(3, 1))
-    assert done
+    assert done[0]
     verdicts = [verify_record(net.peers[s].record_bytes()) for s in (1, 2)]
     for v in verdicts:
         assert v.kind == CHEATER and v.cheater == 0, v.text()

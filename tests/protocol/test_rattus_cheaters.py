@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from sessionkit import assert_blamed, kind_of, resign
+from recordkit import resign
+from sessionkit import assert_blamed, kind_of
 from test_rattus_secure import chooser, rattus_table
 
 from protocol.crypto.elgamal import decryption_share

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from recordkit import public_state
 
 from rattus_net.games.cartus.choices import legal_choices
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
@@ -50,23 +51,6 @@ class PeerTable:
             game.answer([self.master.face_of[h] if own else None for h in req.new])
         else:  # pragma: no cover - the game would be over
             raise AssertionError(req)
-
-
-def public_state(g: Game) -> tuple[object, ...]:
-    return (
-        g.round,
-        g.phase,
-        g.start_player,
-        tuple(g.rats),
-        tuple(g.vp),
-        tuple(tuple(r) for r in g.influence),
-        tuple(tuple(r) for r in g.arrival),
-        tuple(g.hand_size(s) for s in range(g.n)),
-        tuple(g.row),
-        tuple(g.deck),
-        tuple(g.discard),
-        g.pending if g.decision is not None else None,
-    )
 
 
 def settle_all(master: Game, mtable: LocalTable, peers: list[Game], ptables: list[PeerTable]):
