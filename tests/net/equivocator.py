@@ -25,10 +25,9 @@ from protocol.errors import RemoteProtocolError
 from protocol.messages import SHUFFLE, open_frame
 from protocol.params import PeerSecrets
 from protocol.session import Session
-from rattus_net.net.mesh import COUNT, Link
+from rattus_net.net.mesh import Link
 from rattus_net.net.node import PeerNode
 from rattus_net.net.play import headless_reporter
-from rattus_net.net.transport import TransportError
 
 
 def second_version(node: PeerNode) -> tuple[bytes, bytes]:
@@ -78,28 +77,13 @@ def main() -> int:
     first, second = second_version(node)
     headless_reporter(node, lambda line: print(line, flush=True))
 
-    async def writer(link: Link) -> None:  # Mesh._writer, with the second version
-        with contextlib.suppress(TransportError):
-            while True:
-                await link.wake.wait()
-                link.wake.clear()
-                if link.ask is not None:
-                    index, link.ask = link.ask, None
-                    await link.conn.send(b"R" + COUNT.pack(index))
-                while link.heard and link.sent_upto < len(node.sent):
-                    frame = node.sent[link.sent_upto]
-                    if link.seat == victim and frame == first:
-                        frame = second
-                        print("equivocated", flush=True)
-                    await link.conn.send(b"F" + frame)
-                    link.sent_upto += 1
-                if link.done and link.heard and not link.done_said:
-                    link.done_said = True
-                    await link.conn.send(b"D")
-                    node.told_done.add(link.seat)
-                    node._said_done()
+    def outgoing(link: Link, frame: bytes) -> bytes:  # the second version to the victim
+        if link.seat == victim and frame == first:
+            print("equivocated", flush=True)
+            return second
+        return frame
 
-    node._writer = writer  # type: ignore[method-assign]
+    node._outgoing = outgoing  # type: ignore[method-assign]
     outcome = asyncio.run(node.run())
     print(f"record: {outcome.record}", flush=True)
     return 0
