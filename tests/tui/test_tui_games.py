@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from test_tui_network import FixedLobby, _fits
+from textual.pilot import Pilot
 from tui_helpers import pushed, showing, sync, text_of
 
 from rattus_net.games.rattus.definition import RattusDefinition
@@ -171,36 +172,29 @@ async def test_the_menu_and_the_lobby_offer_the_bots_the_game_has(
     from rattus_net.net.tables import HostLobby
 
     monkeypatch.setattr(RattusDefinition, "bot_kinds", ("random", "heuristic"))
-    app = RattusNetApp(seed=1)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        menu = app.screen
-        assert isinstance(menu, MenuScreen)
-        menu.choose_game("rattus")
+
+    async def offered(pilot: Pilot[None], menu: MenuScreen, game: str) -> set[str]:
+        """The bot kinds the menu's bots row goes round for ``game`` (four steps right)."""
+        menu.choose_game(game)
         menu.look_for_save()
         menu.cursor = menu.items.index("bots")
         seen = set()
         for _ in range(4):
             await pilot.press("right")
             seen.add(menu.bot_kind)
-        assert seen == {"random", "heuristic"}
-        menu.choose_game("cartus")  # which offers all three
-        menu.look_for_save()
-        menu.cursor = menu.items.index("bots")
-        seen = set()
-        for _ in range(3):
-            await pilot.press("right")
-            seen.add(menu.bot_kind)
-        assert seen == {"random", "heuristic", "search"}
+        return seen
+
+    async with showing(RattusNetApp(seed=1), MenuScreen) as (pilot, menu):
+        assert await offered(pilot, menu, "rattus") == {"random", "heuristic"}
+        # Rattus Cartus offers all three
+        assert await offered(pilot, menu, "cartus") == {"random", "heuristic", "search"}
         while menu.bot_kind != "search":
             await pilot.press("right")
         menu.choose_game("rattus")  # a kind it does not offer: its default instead
         assert menu.bot_kind == "heuristic"
         lobby = HostLobby("Loop", TableOptions.of("rattus", 2), "Hana", advertise=False,
                           root=tmp_path)  # fmt: skip
-        screen = LobbyScreen(lobby)
-        app.push_screen(screen)
-        await pilot.pause()
+        screen = await pushed(pilot, LobbyScreen(lobby))
         kinds = set()
         for _ in range(4):
             await pilot.press("k")
