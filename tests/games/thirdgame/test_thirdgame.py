@@ -15,7 +15,7 @@ import random
 import re
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,19 @@ here): taken out again, so that only the tests that ask for it (``nibble``) see 
 FOLDER = Path(games.thirdgame.__file__).parent
 TESTS = FOLDER.parent.parent
 MODULE = "games.thirdgame"
+
+
+@contextlib.asynccontextmanager
+async def at_the_menu(seed: int) -> AsyncIterator[tuple[Any, Any, Any]]:
+    """The app at 80x24 with its menu drawn: (app, pilot, menu)."""
+    from tui.app import RattusNetApp
+    from tui.shell.menu import MenuScreen
+
+    app = RattusNetApp(seed=seed)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        yield app, pilot, app.screen
 
 
 @pytest.fixture(autouse=True)
@@ -260,7 +273,6 @@ def test_the_menu_the_host_form_and_the_lobby_offer_it(
     from textual.widgets import Markdown, Static
 
     import tui.shell.host as host_module
-    from tui.app import RattusNetApp
     from tui.common.rules import RulesScreen
     from tui.shell.host import HostScreen
     from tui.shell.lobby import LobbyScreen
@@ -280,11 +292,7 @@ def test_the_menu_the_host_form_and_the_lobby_offer_it(
         return str(screen.query_one(selector, Static).render())
 
     async def go() -> None:
-        app = RattusNetApp(seed=1)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            menu = app.screen
-            assert isinstance(menu, MenuScreen)
+        async with at_the_menu(1) as (app, pilot, menu):
             assert [g.name for g in menu.games] == ["cartus", "rattus", "nibble"]
             menu.cursor = menu.items.index("game")
             await pilot.press("left")  # from the first game back round to the last
@@ -336,16 +344,10 @@ def test_a_whole_game_against_bots_in_the_tui(nibble: AnyGame) -> None:
     """Started from the menu, played on the generic table by key presses to its end screen."""
     from textual.widgets import Static
 
-    from tui.app import RattusNetApp
     from tui.common.generic import GenericEnd, GenericTable, MoveDialog
-    from tui.shell.menu import MenuScreen
 
     async def go() -> None:
-        app = RattusNetApp(seed=4)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            menu = app.screen
-            assert isinstance(menu, MenuScreen)
+        async with at_the_menu(4) as (app, pilot, menu):
             menu.choose_game("nibble")
             menu.players = 3
             menu.look_for_save()  # (the menu's rows for the game chosen, redrawn)
