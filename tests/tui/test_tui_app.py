@@ -69,6 +69,16 @@ async def test_menu_starts_a_game_with_its_settings() -> None:
 
 
 @sync
+async def test_the_menu_counts_the_bots_in_words() -> None:
+    """ "(you and 1 bot)", "(you and 2 bots)": the players row reads as a sentence."""
+    async with showing(RattusNetApp(seed=5), MenuScreen) as (pilot, menu):
+        body = lambda: str(menu.query_one("#menu-body", Static).render())  # noqa: E731
+        assert "(you and 2 bots)" in body()
+        await pilot.press("down", "left")
+        assert menu.players == 2 and "(you and 1 bot)" in body()
+
+
+@sync
 async def test_illegal_move_is_shown_not_raised() -> None:
     c = controller_at(DecisionKind.ENTER, players=3, seed=2)
     app = RattusNetApp(table=c)

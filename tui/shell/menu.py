@@ -188,13 +188,18 @@ class MenuScreen(Screen[None]):
             return ""
         return f" ({game_titles(network_games())} only)"
 
+    def _bots_word(self) -> str:
+        """``1 bot``, ``2 bots``..."""
+        n = self.players - 1
+        return f"{n} bot" if n == 1 else f"{n} bots"
+
     def redraw(self) -> None:
         labels = {
             "network": "Back to the network game"
             + (f" ({self.unfinished.describe()})" if self.unfinished else ""),
             "play": "Play against bots" + (" (a new game)" if self.saves else ""),
             "game": f"  Game         < {self.chosen.title} >",
-            "players": f"  Players      < {self.players} >  (you and {self.players - 1} bots)",
+            "players": f"  Players      < {self.players} >  (you and {self._bots_word()})",
             "bots": f"  Bots         < {BOT_LEVELS[self.bot_kind]} ({self.bot_kind}) >",
             # say which games network tables play while another one is chosen
             "host": "Host a table on the network" + self._network_note(),
