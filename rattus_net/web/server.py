@@ -43,7 +43,6 @@ from typing import Any, TextIO, cast
 
 from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
-from textual_serve.download_manager import DownloadManager
 
 from rattus_net.net.served import Served
 from rattus_net.serve.identity import (
@@ -60,6 +59,7 @@ from rattus_net.serve.preload import Launched, Launcher
 from rattus_net.serve.running import RunningServer, run_until_signal
 from rattus_net.serve.session import Player, base_environment, game_environment
 from rattus_net.web import pages
+from rattus_net.web.downloads import PatientDownloads
 from rattus_net.web.players import PlayersFile, PlayersFileError
 
 COOKIE = "rattus_visitor"
@@ -202,7 +202,7 @@ class WebServer(RunningServer):
         self.limiter = RateLimiter(options.per_address)
         self.visitors: dict[str, Visitor] = {}
         self.sessions: dict[str, Session] = {}  # by folder name
-        self.downloads = DownloadManager()
+        self.downloads = PatientDownloads()
         self.launcher = Launcher(base_environment(), preload=options.preload)
         self.tables = options.state_dir / "tables"
         self.guests = options.state_dir / "web-guests"
