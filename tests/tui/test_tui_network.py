@@ -70,15 +70,20 @@ async def host_guest_and_bot(tmp_path: Path, options: TableOptions) -> AsyncIter
     bot the host seated (b)."""
     lobby = HostLobby("Loopback", options, "Hana", advertise=False, root=tmp_path / "h")
     host = RattusNetApp(lobby=lobby)
-    async with host.run_test(size=(80, 24)) as hp:
-        await wait_until(hp, lambda: lobby.hosted is not None)
-        guest_lobby = GuestLobby(("127.0.0.1", lobby.port), "Gus", root=tmp_path / "g")
-        guest = RattusNetApp(lobby=guest_lobby)
-        async with guest.run_test(size=(80, 24)) as gp:
-            await wait_until(gp, lambda: guest_lobby.state is not None)
-            await hp.press("b")  # a bot in the free seat
-            await wait_until(hp, lambda: len(lobby.state.seats) == 3)
-            yield TwoApps(lobby, host, hp, guest_lobby, guest, gp)
+    try:
+        async with host.run_test(size=(80, 24)) as hp:
+            await wait_until(hp, lambda: lobby.hosted is not None)
+            guest_lobby = GuestLobby(("127.0.0.1", lobby.port), "Gus", root=tmp_path / "g")
+            guest = RattusNetApp(lobby=guest_lobby)
+            async with guest.run_test(size=(80, 24)) as gp:
+                await wait_until(gp, lambda: guest_lobby.state is not None)
+                await hp.press("b")  # a bot in the free seat
+                await wait_until(hp, lambda: len(lobby.state.seats) == 3)
+                yield TwoApps(lobby, host, hp, guest_lobby, guest, gp)
+    finally:
+        # A test that ends in the lobby closes it as a player leaving would: the bot seats'
+        # thread ends with it, rather than live on into the next test of this process.
+        await lobby.close()
 
 
 @pytest.mark.slow
