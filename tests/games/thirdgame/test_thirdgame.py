@@ -15,7 +15,7 @@ import random
 import re
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,14 @@ here): taken out again, so that only the tests that ask for it (``nibble``) see 
 FOLDER = Path(games.thirdgame.__file__).parent
 TESTS = FOLDER.parent.parent
 MODULE = "games.thirdgame"
+
+
+async def until(pilot: Any, cond: Callable[[], object], what: str, seconds: float = 10) -> None:
+    """Let the app run until ``cond()`` holds; fail saying ``what`` after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not cond():
+        assert time.monotonic() < deadline, what
+        await pilot.pause(0.05)
 
 
 @contextlib.asynccontextmanager
@@ -315,10 +323,11 @@ def test_the_menu_the_host_form_and_the_lobby_offer_it(
             host.cursor = host.rows.index("open")
             host.focus_row()
             await pilot.press("enter")
-            deadline = time.monotonic() + 10
-            while not (made and made[0].hosted is not None and isinstance(app.screen, LobbyScreen)):
-                assert time.monotonic() < deadline, "the table did not open"
-                await pilot.pause(0.05)
+            await until(
+                pilot,
+                lambda: made and made[0].hosted is not None and isinstance(app.screen, LobbyScreen),
+                "the table did not open",
+            )
             assert made[0].options.game == "nibble"
             body = text(app.screen, "#lobby-body")
             assert "Game: Nibble\nOptions: 3 players" in body and "Seat 3  (free)" in body
@@ -327,10 +336,7 @@ def test_the_menu_the_host_form_and_the_lobby_offer_it(
             assert made[0].options.players == 2
             assert "Options: 2 players" in text(app.screen, "#lobby-body")
             await pilot.press("b")  # a bot takes the free seat
-            deadline = time.monotonic() + 10
-            while len(made[0].state.seats) < 2:
-                assert time.monotonic() < deadline, "no bot sat down"
-                await pilot.pause(0.05)
+            await until(pilot, lambda: len(made[0].state.seats) >= 2, "no bot sat down")
             assert "bot:" in text(app.screen, "#lobby-body")
             await pilot.press("escape")
             await pilot.pause()
@@ -396,14 +402,10 @@ def test_a_network_game_in_the_tui_against_a_hosted_bot(nibble: AnyGame, tmp_pat
         )
         app = RattusNetApp(lobby=lobby)
         async with app.run_test(size=(80, 24)) as pilot:
-            deadline = time.monotonic() + 120
-            while lobby.hosted is None:
-                assert time.monotonic() < deadline, "the table did not open"
-                await pilot.pause(0.05)
+            await until(pilot, lambda: lobby.hosted is not None, "the table did not open", 120)
             await pilot.press("b")
-            while len(lobby.state.seats) < 2:
-                assert time.monotonic() < deadline, "no bot sat down"
-                await pilot.pause(0.05)
+            await until(pilot, lambda: len(lobby.state.seats) >= 2, "no bot sat down", 120)
+            deadline = time.monotonic() + 120
             await pilot.press("space")  # ready: the game starts
             while not isinstance(app.screen, GenericEnd):
                 assert time.monotonic() < deadline, "the game did not end"
