@@ -60,7 +60,6 @@ from rattus_net.net.recovery import Recovery
 from rattus_net.net.relink import Asks
 from rattus_net.net.seats import (
     HUMAN,
-    JOURNAL,
     NodeError,
     Outcome,
     Setup,
@@ -68,7 +67,7 @@ from rattus_net.net.seats import (
     open_journal,
 )
 from rattus_net.net.transport import DEFAULT_TRANSPORT, Listener, TransportLimits
-from rattus_net.paths import RECORD_FILE
+from rattus_net.paths import JOURNAL_FILE, RECORD_FILE
 
 log = logging.getLogger(__name__)
 
@@ -190,7 +189,7 @@ class PeerNode(Comeback):
         """A new game: write the setup as the journal's first record (in the seat's own
         folder, locked while we play it)."""
         directory = seat_dir(setup.game_id, setup.seat, root)
-        journal = Journal.open(directory / JOURNAL)
+        journal = Journal.open(directory / JOURNAL_FILE)
         if len(journal) == 0:
             journal.append(["setup", setup.to_wire()])
         node = cls(setup, journal, directory, **kw)

@@ -1,9 +1,9 @@
 """Where a seat's game is kept, and what it is: the setup record, the outcome, finding a seat.
 
 A seat of a network game lives in a folder of its own in the data directory
-(:func:`rattus_net.net.persist.seat_dir`): its journal (:data:`JOURNAL`, the :class:`Setup`
-first), its ``meta.json`` and, once the game is over, its record
-(:data:`rattus_net.paths.RECORD_FILE`).
+(:func:`rattus_net.net.persist.seat_dir`): its journal (the :class:`Setup` first), its
+``meta.json`` and, once the game is over, its record (their file names are in
+:mod:`rattus_net.paths`).
 :func:`find_seat` picks the folder ``rattus resume`` means; :func:`read_setup` reads a seat's
 setup without replaying its game (:class:`~rattus_net.net.node.PeerNode` does that).
 """
@@ -19,8 +19,6 @@ from protocol.params import GameParams
 from protocol.wire import WireValue
 from rattus_net.net.persist import Journal, JournalError, is_locked, read_meta, seat_dirs
 from rattus_net.paths import JOURNAL_FILE
-
-JOURNAL = JOURNAL_FILE
 
 
 class NodeError(Exception):
@@ -151,7 +149,7 @@ def find_seat(game_id: str, root: Path | None = None, seat: int | None = None) -
 
 
 def open_journal(directory: Path) -> tuple[Path, Journal, Setup]:
-    path = directory / JOURNAL
+    path = directory / JOURNAL_FILE
     if not path.exists():
         raise NodeError(f"no journal in {directory}")
     journal = Journal.open(path)
@@ -169,7 +167,7 @@ def open_journal(directory: Path) -> tuple[Path, Journal, Setup]:
 def read_setup(game_id: str, root: Path | None = None, seat: int | None = None) -> Setup:
     """The setup of a journaled game (who plays the seat, say), without replaying it."""
     directory = find_seat(game_id, root, seat)
-    path = directory / JOURNAL
+    path = directory / JOURNAL_FILE
     with Journal.open(path, lock=False) as journal:
         first = journal.records[0] if journal.records else None
     if not isinstance(first, list) or len(first) != 2 or first[0] != "setup":
@@ -184,7 +182,6 @@ def new_master() -> bytes:
 
 __all__ = [
     "HUMAN",
-    "JOURNAL",
     "NodeError",
     "Outcome",
     "Setup",

@@ -15,7 +15,8 @@ from recordkit import table
 from rattus_net.net.botseats import HostedBots
 from rattus_net.net.node import PeerNode
 from rattus_net.net.persist import seat_dir
-from rattus_net.net.seats import JOURNAL, Setup
+from rattus_net.net.seats import Setup
+from rattus_net.paths import JOURNAL_FILE
 
 
 def _master(seed: int, seat: int) -> bytes:
@@ -34,7 +35,7 @@ def test_a_bot_seat_that_cannot_come_back_is_said_and_stops_its_game(
     for setup in (host, bot):
         PeerNode.create(setup, tmp_path).journal.close()
     gid = host.game_id
-    (seat_dir(gid, 1, tmp_path) / JOURNAL).unlink()  # the bot seat's journal is gone
+    (seat_dir(gid, 1, tmp_path) / JOURNAL_FILE).unlink()  # the bot seat's journal is gone
     node = PeerNode.load(gid, tmp_path, seat=0)
     events: list[tuple[str, int | None, str]] = []
     node.on_event = lambda kind, seat, detail: events.append((kind, seat, detail))

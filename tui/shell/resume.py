@@ -12,7 +12,8 @@ from pathlib import Path
 
 from rattus_net.kit.registry import get_game
 from rattus_net.net.persist import game_of, unfinished_games
-from rattus_net.net.seats import HUMAN, JOURNAL
+from rattus_net.net.seats import HUMAN
+from rattus_net.paths import JOURNAL_FILE
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +45,7 @@ def unfinished_network_game(root: Path | None = None) -> UnfinishedNetworkGame |
         if not 0 <= seat < len(players):
             continue
         try:
-            when = (Path(str(meta.get("dir"))) / JOURNAL).stat().st_mtime
+            when = (Path(str(meta.get("dir"))) / JOURNAL_FILE).stat().st_mtime
         except OSError:
             continue
         table, game = str(meta.get("table", "")), game_of(meta)
