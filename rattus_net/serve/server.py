@@ -160,9 +160,11 @@ class GameServer(SessionHost, RunningServer):
         if self.acceptor is not None:
             self.acceptor.close()
             await self.acceptor.wait_closed()
-        for s in self.sessions:
+        said = list(self.sessions)  # (end() makes the server forget them)
+        for s in said:
             s.close_with("the server is stopping (your game is kept)")
         await asyncio.gather(*(s.end() for s in list(self.sessions)))
+        await asyncio.gather(*(s.last_words_sent() for s in said))
         await self.launcher.close()
 
     # --- players -----------------------------------------------------------------------------

@@ -48,6 +48,10 @@ HANGUP_GRACE = 5.0
 MAX_TERMINAL = 1000
 """Rows or columns beyond this are a client's mistake (or mischief): clamp them."""
 
+LAST_WORDS_SECONDS = 5.0
+"""How long a stopping server waits for a closed session's last words to reach its client (a
+client that reads nothing is not waited for longer)."""
+
 RESTORE_TERMINAL = "\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?25h\x1b[?1049l"
 """What a closed session writes before its last words: attributes reset, mouse reporting off,
 cursor shown, back from the alternate screen (the game's own exit would have done it)."""
@@ -269,6 +273,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.last_input = 0.0
         self._idle: asyncio.TimerHandle | None = None
         self._closed = False
+        self._said_last_words = False  # close_with ran: nothing more goes to the player
         self._tasks: set[asyncio.Task[None]] = set()  # kept, so they are not collected
 
     # --- requests ----------------------------------------------------------------------------
@@ -370,9 +375,19 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         The game cannot put the terminal back any more (its output no longer reaches the
         player once the channel closes), so this does: off the alternate screen, cursor
         shown, attributes and mouse reporting reset; then the reason, on the normal screen."""
-        if self.chan is not None and not self._closed:
+        if self.chan is not None and not self._closed and not self._said_last_words:
+            self._said_last_words = True
             self.chan.write(f"{RESTORE_TERMINAL}\r\nrattus: {why}\r\n".encode())
             self.chan.exit(1)
+
+    async def last_words_sent(self, seconds: float = LAST_WORDS_SECONDS) -> None:
+        """Wait (at most ``seconds``) until the channel has closed, so what was written to it
+        last has reached the client. The exit status goes out at once, but data may wait for
+        the client's window: a server that ended sooner would lose the reason it gave."""
+        if self.chan is None or self._closed:
+            return
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.chan.wait_closed(), seconds)
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         if self.game is not None:
@@ -402,11 +417,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self.game.resume_output()
 
     def _output(self, data: bytes) -> None:
-        if self.chan is not None and not self._closed:
+        if self.chan is not None and not self._closed and not self._said_last_words:
             self.chan.write(data)
 
     def _exited(self, status: int) -> None:
-        if self.chan is not None and not self._closed:
+        if self.chan is not None and not self._closed and not self._said_last_words:
             self.chan.exit(status & 0xFF)
 
     # --- ending ------------------------------------------------------------------------------

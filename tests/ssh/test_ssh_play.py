@@ -120,6 +120,54 @@ def test_a_resize_reaches_the_app_and_a_stopping_server_says_so(
         pane.close()
 
 
+def test_a_stopping_servers_last_words_wait_for_a_slow_client(
+    tmp_path: Path, serve: Servers
+) -> None:
+    """A client that reads slowly (its window full when the server stops) still gets the
+    reason: the exit status goes out at once, the words wait for the window, and the server
+    waits for them rather than ending with them unsent."""
+    import asyncio
+
+    import asyncssh
+
+    key = keygen(tmp_path / "k")
+    server = serve.start()
+
+    class Slow(asyncssh.SSHClientSession[bytes]):
+        """Reads nothing until told: the server may send no more than the window."""
+
+        def __init__(self) -> None:
+            self.got = bytearray()
+
+        def connection_made(self, chan: asyncssh.SSHClientChannel[bytes]) -> None:
+            chan.pause_reading()
+
+        def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+            self.got += data
+
+    async def session() -> bytes:
+        async with asyncssh.connect(
+            "127.0.0.1", server.port, username="nell", client_keys=[str(key)],
+            known_hosts=None, agent_path=None,
+        ) as conn:  # fmt: skip
+            chan, slow = await conn.create_session(
+                Slow, term_type="xterm", term_size=(90, 26), encoding=None, window=512
+            )
+            await asyncio.to_thread(server.wait_line, r"nell is playing", 30)
+            await asyncio.sleep(3)  # the menu is drawn: more than the window, most unsent
+            stopping = asyncio.get_running_loop().run_in_executor(None, server.stop)
+            await asyncio.to_thread(server.wait_line, r"stopping", 30)
+            await asyncio.sleep(1.5)  # longer than hanging up the game takes
+            chan.resume_reading()
+            await asyncio.wait_for(chan.wait_closed(), 30)
+            await stopping
+            return bytes(slow.got)
+
+    got = asyncio.run(session())
+    assert b"rattus: the server is stopping (your game is kept)" in got
+    assert server.proc.returncode == 0
+
+
 def test_only_the_game_runs(tmp_path: Path, serve: Servers) -> None:
     """No terminal: one clear line. No commands, no SFTP, no forwarding, no odd names."""
     key = keygen(tmp_path / "k")
