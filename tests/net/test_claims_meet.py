@@ -139,3 +139,36 @@ def test_the_pause_watch_sees_a_stopped_process_not_a_busy_one() -> None:
         assert 39.0 < gap < 41.0 and watch.take() == 0.0  # told once
     finally:
         watch.stop()
+
+
+def test_the_pause_watch_tells_a_pause_before_its_thread_has_looked_again() -> None:
+    """Woken, the event loop may ask before the watch's thread has had its next look: the
+    asking sees the thread's last look is too old and tells the pause itself, once (the
+    thread's next look does not count it again)."""
+    now = [0.0]
+    looked = threading.Event()
+    hold = threading.Event()
+    hold.set()
+
+    def clock() -> float:
+        if threading.current_thread().name == "pause-watch":
+            looked.set()
+            hold.wait(5.0)  # (the thread is held here: it has not looked since the pause)
+        return now[0]
+
+    watch = PauseWatch(period=0.01, threshold=5.0, clock=clock)
+    watch.start()
+    try:
+        assert looked.wait(2.0)
+        hold.clear()  # the thread's next look waits
+        looked.clear()
+        assert looked.wait(2.0)
+        now[0] += 40.0  # stopped for 40 s; the process is woken and the loop asks first
+        gap = watch.take()
+        assert 39.0 < gap < 41.0
+        hold.set()  # the thread looks again: nothing more to tell
+        time.sleep(0.1)
+        assert watch.take() == 0.0
+    finally:
+        watch.stop()
+        hold.set()
