@@ -176,7 +176,7 @@ def test_the_witch_look_stays_marked_on_the_map() -> None:
     seen = R.seen_text(view).plain
     r, i = looked[0]
     face = view.tokens(r)[i]
-    assert face is not None and f"{view.regions[r]} {i + 1}: {face.text()}" in seen
+    assert face is not None and f"{view.regions[r]} {i + 1}: {face.words()}" in seen
     # another seat's view of the same game shows no mark and no face
     from rattus_net.games.rattus.view import RattusView
 

@@ -1,11 +1,13 @@
 """What every game's decision dialogs share: a panel docked at the bottom of the table, keyboard
 only, that hands a move to the seat and stays open, saying why, if the rules refuse it.
 
-A game's dialog draws its title, body and help line and builds the move (:class:`GameDialog`'s
-hooks); this base lays them out (title, body, the refusal and the warning lines, help), plays
-the move, and opens the log (``l``), the rules (``r``) and the keys (``?``/F1) over itself. It
-dismisses with ``True`` once the move was accepted, ``False`` when the player closes it to
-look at the table (Enter on the table opens it again).
+A game's dialog draws its title, body, hint and help line and builds the move
+(:class:`GameDialog`'s hooks); this base lays them out (title, body, the hint a game gives where
+the player decides, the refusal and the warning lines, help), plays the move (a move the game
+declares a give-up waits for a second Enter, :meth:`GameDialog.second_enter`), and opens the
+log (``l``), the rules (``r``) and the keys (``?``/F1) over itself. It dismisses with ``True``
+once the move was accepted, ``False`` when the player closes it to look at the table (Enter on
+the table opens it again).
 """
 
 from __future__ import annotations
@@ -105,6 +107,7 @@ class GameDialog(TablePanel[bool]):
         padding: 0 1;
     }
     GameDialog #dlg-title { text-style: bold; }
+    GameDialog #dlg-hint { color: $text-muted; }
     GameDialog #dlg-error { color: $error; text-style: bold; }
     GameDialog #dlg-warning { text-style: bold reverse; }
     GameDialog #dlg-help { color: $text-muted; }
@@ -125,6 +128,7 @@ class GameDialog(TablePanel[bool]):
             yield Static(id="dlg-title")
             yield from self.compose_above()
             yield Static(id="dlg-body")
+            yield Static(id="dlg-hint")
             yield Static(id="dlg-error")
             yield Static(id="dlg-warning")
             yield Static(id="dlg-help")
@@ -136,6 +140,10 @@ class GameDialog(TablePanel[bool]):
     def redraw(self) -> None:
         self.query_one("#dlg-title", Static).update(self.title_line())
         self.query_one("#dlg-body", Static).update(self.body())
+        hint = self.query_one("#dlg-hint", Static)
+        words = self.hint()
+        hint.update(words)
+        hint.display = bool(words.plain)
         err = self.query_one("#dlg-error", Static)
         err.update(Text(f"Not allowed: {self.error}" if self.error else ""))
         err.display = bool(self.error)
@@ -160,17 +168,38 @@ class GameDialog(TablePanel[bool]):
     def body(self) -> Text:
         return Text()
 
+    def hint(self) -> Text:
+        """What helps to decide here (the game's words: what a choice does and risks, what
+        the seat knows); nothing by default. Shown between the body and the help line."""
+        return Text()
+
     def help_line(self) -> str:
         return "Enter confirm  Esc back"
+
+    def second_enter(self, move: object) -> str | None:
+        """Why ``move`` gives something up (a warning the player reads before a second Enter
+        plays it), or ``None`` when one Enter is enough. The game declares its give-ups here;
+        :meth:`submit` asks."""
+        return None
 
     def refused(self) -> None:
         """The rules refused the move just submitted (the dialog stays open)."""
 
+    def held(self) -> None:
+        """The move just submitted waits for a second Enter (see :meth:`second_enter`): a
+        dialog that walks steps goes back to the step that built it."""
+
     # --- shared -------------------------------------------------------------------------------
 
     def submit(self, move: object) -> None:
-        """Play the move; the table lets the others play once the dialog is closed. If the
-        rules refuse it, say why and stay open."""
+        """Play the move; the table lets the others play once the dialog is closed. A give-up
+        (:meth:`second_enter`) is played only at the second Enter; the first one says what
+        would be given up. If the rules refuse it, say why and stay open."""
+        words = self.second_enter(move)
+        if words is not None and not self.give_up(words):
+            self.held()
+            self.redraw()
+            return
         try:
             self.controller.play(move)
         except RattusNetError as exc:  # IllegalMove, a decision withdrawn: say why, stay open
@@ -241,12 +270,14 @@ class ListDialog(GameDialog):
                 else max(0, min(count - 1, self.cursor + delta))
             )
         self.error = ""
+        self.warning = None
         self.redraw()
 
     def action_digit(self, value: int) -> None:
         if 1 <= value <= len(self.rows()):
             self.cursor = value - 1
             self.error = ""
+            self.warning = None
             self.redraw()
 
 

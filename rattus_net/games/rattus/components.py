@@ -40,6 +40,12 @@ MAX_DEPTH = 8
 value anywhere is refused before anything else is read."""
 
 
+def face_words(text: str) -> str:
+    """A token face written as :meth:`Token.text` does (``1 Pea Chi``), its class symbols
+    named after their cards (``1 Peasant Knight``): what players read on screen."""
+    return " ".join(CARD_OF.get(word, word) for word in text.split())
+
+
 class ComponentsError(SetupError):
     """A components file that cannot be used; the message names the field at fault."""
 
@@ -66,6 +72,11 @@ class Token:
         if self.all_:
             words.append("A")
         return " ".join(words + list(self.symbols))
+
+    def words(self) -> str:
+        """The face for players: its class symbols named after their cards (``2 M Peasant``,
+        ``1 Peasant Knight``); :meth:`text` keeps the rules' codes for records."""
+        return face_words(self.text())
 
     @staticmethod
     def parse(text: str, start: bool, where: str) -> Token:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rattus_net.games.rattus.components import CARD_OF, face_words
 from rattus_net.games.rattus.decision import CUBES_OUT, SUPPLY
 from rattus_net.games.rattus.game import Kind, Phase, RattusGame, Result
 from rattus_net.games.rattus.person import Persons
@@ -44,9 +45,9 @@ def origin_text(origin: str) -> str:
 
 
 def token_text(face: Any, ring: bool) -> str:
-    """A token as the text table shows it: ``[2 M Pea]`` if seen, else ``@`` or ``?``."""
+    """A token as the text table shows it: ``[2 M Peasant]`` if seen, else ``@`` or ``?``."""
     if face is not None:
-        return f"[{face.text()}]"
+        return f"[{face.words()}]"
     return RING if ring else "?"
 
 
@@ -162,7 +163,7 @@ def turn_up_text(view: RattusView, region: int) -> str:
     for i, (face, ring, origin) in enumerate(
         zip(toks, view.rings(region), view.origins(region), strict=True)
     ):
-        what = f"you saw {face.text()}" if face is not None else ("ringed" if ring else "plain")
+        what = f"you saw {face.words()}" if face is not None else ("ringed" if ring else "plain")
         out.append(f"{i + 1}: {what}, {origin_text(origin)}")
     return f"{view.regions[region]} tokens: " + "; ".join(out)
 
@@ -367,7 +368,7 @@ def event_text(event: Any, names: tuple[str, ...], seat: int | None = None) -> s
         a, b = d["first"], d["second"]
         return p.says(pl, "look", f"at token {a[1]} of {a[0]} and token {b[1]} of {b[0]} (Witch)")
     if kind == "witch-look":
-        return f"{p.subject(pl)} saw: {' and '.join(str(f) for f in d['faces'])}"
+        return f"{p.subject(pl)} saw: {' and '.join(face_words(str(f)) for f in d['faces'])}"
     if kind in ("swap", "keep"):
         if kind == "swap":
             return p.says(pl, "swap", "the two tokens")
@@ -381,7 +382,9 @@ def event_text(event: Any, names: tuple[str, ...], seat: int | None = None) -> s
         empty = "; the rat supply is empty" if d.get("left", 1) == 0 else ""
         return f"new tokens: {where}{empty}"
     if kind == "loss":
-        return "  " + p.says(pl, "lose", f"a cube in {d['region']} ({d['why']})")
+        why = d["why"]
+        why = f"{CARD_OF[why]} symbol" if why in CARD_OF else why
+        return "  " + p.says(pl, "lose", f"a cube in {d['region']} ({why})")
     if kind == "end-trigger":
         why = reason_text(d["reason"], pl, p)
         return f"the game ends after {p.possessive(pl)} turn: {why}"
@@ -399,7 +402,8 @@ def _table_event(kind: str, d: dict[str, Any], p: Persons) -> str | None:
     """Events of nobody in particular: the table and the plague."""
     if kind == "turn-up":
         what = "strikes" if d["strikes"] else "no effect"
-        return f"{d['region']}: {d['token']} turned up ({d['counted']} counted): {what}"
+        token = face_words(str(d["token"]))
+        return f"{d['region']}: {token} turned up ({d['counted']} counted): {what}"
     if kind == "final-outbreak":
         return "the plague breaks out in every region"
     if kind == "plague-start":

@@ -8,12 +8,15 @@ again).
 
 One key rule in every dialog: digits and arrows *choose* (a row, a count, a nun-row card),
 Enter *confirms*. A choice that gives something up (lay no cards, play a Pass, discard none)
-asks for a second Enter. ``l`` (log), ``r`` (rules) and ``?``/F1 (keys) open over the dialog,
-which is back when they close.
+asks for a second Enter (declared in ``second_enter``, asked by the shared dialog). ``l``
+(log), ``r`` (rules) and ``?``/F1 (keys) open over the dialog, which is back when they close.
 
 Dialogs are docked at the bottom so that the status and the building row stay visible, and
-they repeat the player's hand, known nun-row cards and rats, which they cover. Taking or
-declining an offered action has its own dialog (``decline.py``).
+they repeat the player's hand, known nun-row cards and rats, which they cover. Where rats or
+the nun row are at stake (the supply and the Fortune-teller's looks, laying cards, the
+Hospital's discards), the hint line says how the plague looks: the rats against the nuns seen,
+and the worst case of the unseen cards (``outlook.py``). Taking or declining an offered action
+has its own dialog (``decline.py``).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from rattus_net.games.cartus.moves import (
     Supply,
 )
 from rattus_net.games.cartus.narrate import decision_words
+from rattus_net.games.cartus.outlook import plague_outlook
 from rattus_net.games.cartus.ui.pickers import CountPicker, NunPicker, can_pass, list_height, window
 from rattus_net.games.cartus.view import PlayerView
 from tui.common.dialog import DIALOG_KEYS, PANEL_KEYS, GameDialog
@@ -72,6 +76,8 @@ class DecisionDialog(GameDialog):
 
     title_text = "Decide"
     help_text = "Enter confirm  Esc back"
+    plague_hint = False
+    """Whether the dialog shows how the plague looks (rats or the nun row at stake)."""
 
     def __init__(self, controller: Seat) -> None:
         super().__init__(controller)
@@ -99,8 +105,29 @@ class DecisionDialog(GameDialog):
     def help_line(self) -> str:
         return self.help_text
 
+    def rats_after(self) -> int:
+        """The rats the seat would have after the choice in the dialog (for the hint)."""
+        return self.view.rats[self.view.seat]
+
+    def hint(self) -> Text:
+        if not self.plague_hint:
+            return Text()
+        return Text(plague_outlook(self.view, self.rats_after()).words())
+
     def confirm(self) -> None:
         """Build the move (or go to the next step)."""
+
+    def second_enter(self, move: object) -> str | None:
+        """Rattus Cartus's give-ups, each played at a second Enter: a Pass, laying no cards,
+        discarding none."""
+        if isinstance(move, PlayPass):
+            return "You play a Pass and enter no building now."
+        if isinstance(move, Enter) and not move.cards:
+            where = self.building_label(move.building)
+            return f"You lay no cards: you enter the {where} with none."
+        if isinstance(move, Discard) and not move.cards:
+            return "You discard no cards: no rat goes away."
+        return None
 
     def cursor(self, delta: int) -> None:
         pass
@@ -174,6 +201,8 @@ class DecisionDialog(GameDialog):
 class SupplyDialog(DecisionDialog):
     """Phase B: a row card, then the nun-row positions its supply action looks at."""
 
+    plague_hint = True
+
     def __init__(self, controller: Seat) -> None:
         super().__init__(controller)
         self.card = 0
@@ -238,6 +267,8 @@ class EnterDialog(DecisionDialog):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("p", "play_pass", "Choose a Pass")]
 
+    plague_hint = True
+
     def __init__(self, controller: Seat) -> None:
         super().__init__(controller)
         self.choice = 0
@@ -274,11 +305,21 @@ class EnterDialog(DecisionDialog):
         t.append_text(self.preview())
         return t
 
+    def new_rats(self) -> int:
+        """Rats the cards chosen would bring (population cards of another class)."""
+        if self.stage == 0:
+            return 0
+        klass = D.face_building(self.view.row[self.choice]).klass
+        return sum(1 for f in self.picker.cards() if f < D.JOKER and D.face_class(f) != klass)
+
+    def rats_after(self) -> int:
+        return self.view.rats[self.view.seat] + self.new_rats()
+
     def preview(self) -> Text:
         klass = D.face_building(self.view.row[self.choice]).klass
         cards = self.picker.cards()
         pop = sum(1 for f in cards if f <= D.JOKER)
-        rats = sum(1 for f in cards if f < D.JOKER and D.face_class(f) != klass)
+        rats = self.new_rats()
         extra = []
         for face in (D.SWORD, D.FLUTE):
             k = cards.count(face)
@@ -322,17 +363,11 @@ class EnterDialog(DecisionDialog):
     def confirm(self) -> None:
         if self.stage == 0:
             if self.passable and self.choice == len(self.view.row):
-                if self.give_up("You play a Pass and enter no building now."):
-                    self.submit(PlayPass())
+                self.submit(PlayPass())
                 return
             self.stage = 1
             return
-        cards = tuple(sorted(self.picker.cards()))
-        if not cards and not self.give_up(
-            f"You lay no cards: you enter the {self.building_label(self.choice)} with none."
-        ):
-            return
-        self.submit(Enter(self.choice, cards))
+        self.submit(Enter(self.choice, tuple(sorted(self.picker.cards()))))
 
 
 class CardsDialog(DecisionDialog):
@@ -342,6 +377,10 @@ class CardsDialog(DecisionDialog):
         super().__init__(controller)
         self.picker = CountPicker(Counter(self.view.hand), self.decision.count)
         self.exact = self.decision.kind is DecisionKind.GIVE
+        self.plague_hint = not self.exact  # discarding cards sends rats away
+
+    def rats_after(self) -> int:
+        return max(0, self.view.rats[self.view.seat] - self.picker.total)
 
     def heading(self) -> str:
         words = R.decision_words(self.view, self.controller.names)
@@ -382,12 +421,14 @@ class CardsDialog(DecisionDialog):
                 self.error = f"choose exactly {R.plural(self.decision.count, 'card')}"
                 return
             self.submit(Give(cards))
-        elif cards or self.give_up("You discard no cards: no rat goes away."):
+        else:
             self.submit(Discard(cards))
 
 
 class LookDialog(DecisionDialog):
     """Fortune-teller's Tent: the nun-row positions to look at."""
+
+    plague_hint = True
 
     def __init__(self, controller: Seat) -> None:
         super().__init__(controller)

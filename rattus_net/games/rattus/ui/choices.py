@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rattus_net.games.rattus.decision import Kind
+from rattus_net.games.rattus.hints import card_hint
 from rattus_net.games.rattus.moves import (
     Done,
     King,
@@ -36,10 +37,12 @@ from rattus_net.games.rattus.view import RattusView
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """One option of a step: its words, and the regions (indexes) to show on the map."""
+    """One option of a step: its words, the regions (indexes) to show on the map, and what
+    helps to decide while the cursor is on it (a class card's ability and risk)."""
 
     label: str
     regions: tuple[int, ...] = ()
+    hint: str = ""
 
 
 Path = tuple[Choice, ...]
@@ -77,7 +80,7 @@ class Paths:
         r = self.index[name]
         face = self.view.tokens(r)[slot - 1]
         if face is not None:
-            what = f"you saw [{face.text()}]"
+            what = f"you saw [{face.words()}]"
         else:
             what = "ringed" if self.view.rings(r)[slot - 1] else "plain"
         where = origin_text(self.view.origins(r)[slot - 1])
@@ -145,7 +148,7 @@ class Paths:
         if isinstance(m, Take):
             holder = view.holders[m.card]
             src = "unclaimed" if holder is None else f"from {clean(view.names[holder])}"
-            return [(top, Choice(f"{m.card} ({src})"))]
+            return [(top, Choice(f"{m.card} ({src})", hint=card_hint(view, m.card)))]
         if isinstance(m, Place):
             if m.region is None:
                 return [(Choice("Place the Peasant's cube"), self.region(str(m.extra)))]

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from rich.text import Text
 
 from rattus_net.games.rattus.decision import Kind
+from rattus_net.games.rattus.hints import plague_warning
 from rattus_net.games.rattus.ui.choices import Choice, ChoiceTree, heading, tree_for
 from rattus_net.games.rattus.ui.render import seen_text
 from rattus_net.games.rattus.view import RattusView
@@ -25,7 +26,7 @@ class RattusDialog(ListDialog):
     """Dismisses with True once the move was accepted, False when closed to look at the map."""
 
     DEFAULT_CSS = """
-    RattusDialog > #dialog { max-height: 12; }
+    RattusDialog > #dialog { max-height: 14; }
     """
 
     def __init__(
@@ -67,6 +68,18 @@ class RattusDialog(ListDialog):
         body.append_text(self.list_text())
         return body
 
+    def hint(self) -> Text:
+        """The ability and risk of the class card under the cursor (while taking one)."""
+        opts = self.options
+        return Text(opts[self.cursor].hint if opts else "")
+
+    def second_enter(self, move: object) -> str | None:
+        """Moving the plague onto one's own cubes asks for a second Enter."""
+        return plague_warning(self.view, move)
+
+    def held(self) -> None:
+        self.choices.back()
+
     def help_line(self) -> str:
         back = "Esc back" if self.choices.chosen else "Esc look at the map"
         return f"Up/Down or 1-9 choose, Enter confirm, {back}"
@@ -99,6 +112,7 @@ class RattusDialog(ListDialog):
 
     def action_back(self) -> None:
         self.error = ""
+        self.warning = None
         if self.choices.back():
             self.cursor = 0
             self.redraw()

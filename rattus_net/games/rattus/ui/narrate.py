@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from protocol.safetext import safetext
-from rattus_net.games.rattus.components import CARD_OF
+from rattus_net.games.rattus.components import CARD_OF, face_words
 from rattus_net.games.rattus.game import Event, Kind
 from rattus_net.games.rattus.person import Persons, cap
 from rattus_net.games.rattus.report import reason_text
@@ -91,7 +91,7 @@ class Narrator:
         if k == "witch-look":
             seen = []
             for pos, face in zip(self.looked, d["faces"], strict=False):
-                seen.append(f"{pos[0]} token {pos[1]} is {face}")
+                seen.append(f"{pos[0]} token {pos[1]} is {face_words(str(face))}")
             return ["You saw (only you): " + "; ".join(seen) + "."]
         if k == "swap":
             return [f"{p.subject(pl)} swapped the two tokens."]
@@ -165,11 +165,11 @@ class Narrator:
             verdict = f"{cubes}{plus} >= {number}: it strikes ({self.effects(token)})"
         else:
             verdict = f"{cubes}{plus} < {number}: no effect"
-        out.append(f"  token [{token}] turned up: {verdict}.")
+        out.append(f"  token [{face_words(token)}] turned up: {verdict}.")
         return out
 
     def effects(self, token: str) -> str:
-        """What a token's effects mean: ``M: majority; Pea: Peasant, held by Cecily``."""
+        """What a token's effects mean: ``M: majority; Peasant symbol: held by Cecily``."""
         out = []
         for word in token.split()[1:]:
             if word == "M":
@@ -180,7 +180,7 @@ class Narrator:
                 card = CARD_OF.get(word, word)
                 seat = self.holders.get(card)
                 held = "nobody holds it" if seat is None else f"held by {self.who(seat)}"
-                out.append(f"{word}: {card}, {held}")
+                out.append(f"{card} symbol: {held}")
         return "; ".join(out)
 
     def why(self, why: str, seat: int | None) -> str:
@@ -190,7 +190,7 @@ class Narrator:
             return "all (every colour there loses one)"
         card = CARD_OF.get(why, why)
         holder = f"the {card}" if seat is None else self.p.says(seat, "hold", f"the {card}")
-        return f"{why} symbol ({holder})"
+        return f"{card} symbol ({holder})"
 
 
 def decision_region(view: RattusView) -> str:

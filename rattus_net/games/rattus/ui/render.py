@@ -175,7 +175,7 @@ def region_box(view: RattusView, r: int, width: int, height: int) -> list[Text]:
     head.append(right, style="bold")
     lines = [head, cube_text(view.cubes[r])]
     if height > 2:
-        seen = [f"{i + 1}:{t.text()}" for i, t in enumerate(view.tokens(r)) if t is not None]
+        seen = [f"{i + 1}:{t.words()}" for i, t in enumerate(view.tokens(r)) if t is not None]
         lines.append(Text(" ".join(seen), style="italic") if seen else Text(""))
     return lines
 
@@ -370,7 +370,7 @@ def seen_text(view: RattusView) -> Text:
     for r, region in enumerate(view.regions):
         for i, t in enumerate(view.tokens(r)):
             if t is not None:
-                parts.append(f"{region} {i + 1}: {t.text()}")
+                parts.append(f"{region} {i + 1}: {t.words()}")
     if not parts:
         return Text("")
     out = Text("You saw: ", style="bold")
