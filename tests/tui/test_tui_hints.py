@@ -10,10 +10,11 @@ import pytest
 from rattus_helpers import rattus_at
 from tui_helpers import Offline, controller_at, plays_of, showing, sync, text_of
 
+from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.config import BuildingSelection
 from rattus_net.games.cartus.moves import DecisionKind, Discard
 from rattus_net.games.cartus.outlook import plague_outlook
-from rattus_net.games.cartus.ui.dialogs import CardsDialog, LookDialog
+from rattus_net.games.cartus.ui.dialogs import CardsDialog, LookDialog, SupplyDialog
 from rattus_net.games.rattus.components import CARDS
 from rattus_net.games.rattus.decision import Kind
 from rattus_net.games.rattus.hints import ABILITIES, plague_warning
@@ -79,14 +80,21 @@ async def choose_plague(pilot: Any, dialog: RattusDialog, move: Plague) -> None:
     assert dialog.cursor == i
 
 
+@pytest.mark.parametrize("onto_yours", [True, False])
 @sync
-async def test_moving_the_plague_onto_your_own_cubes_asks_a_second_enter() -> None:
-    c, warned, _ = placed_with_plague_choices()
+async def test_the_plague_onto_your_own_cubes_asks_a_second_enter_elsewhere_one(
+    onto_yours: bool,
+) -> None:
+    c, warned, calm = placed_with_plague_choices()
+    move = warned if onto_yours else calm
     app = RattusNetApp(table=c)
     async with showing(app, RattusDialog, SIZE) as (pilot, dialog):
         played = plays_of(c)
-        await choose_plague(pilot, dialog, warned)
+        await choose_plague(pilot, dialog, move)
         await pilot.press("enter")
+        if not onto_yours:
+            assert played == [calm] and dialog.warning is None
+            return
         assert played == [] and app.screen is dialog
         warning = text_of(dialog, "#dlg-warning")
         assert f"{warned.to} holds" in warning and "of yours" in warning
@@ -98,17 +106,6 @@ async def test_moving_the_plague_onto_your_own_cubes_asks_a_second_enter() -> No
         assert played == [] and dialog.warning
         await pilot.press("enter")
         assert played == [warned]
-
-
-@sync
-async def test_moving_the_plague_elsewhere_takes_one_enter() -> None:
-    c, _, calm = placed_with_plague_choices()
-    app = RattusNetApp(table=c)
-    async with showing(app, RattusDialog, SIZE) as (pilot, dialog):
-        played = plays_of(c)
-        await choose_plague(pilot, dialog, calm)
-        await pilot.press("enter")
-        assert played == [calm] and dialog.warning is None
 
 
 @sync
@@ -130,6 +127,28 @@ async def test_the_cartus_hospital_discard_shows_the_known_nuns_and_the_worst_ca
         assert f"your {view.rats[view.seat] - 1} rats (after this)" in after
         await pilot.press("enter")
         assert played and isinstance(played[0], Discard)
+
+
+@sync
+async def test_the_cartus_supply_outlook_follows_the_card_under_the_cursor() -> None:
+    """A supply action that discards rats shows the rats it would leave; a look does not."""
+    for seed in range(1, 40):
+        c = controller_at(DecisionKind.SUPPLY, players=4, seed=seed)
+        actions = [D.face_supply(f) for f in c.view.row]
+        if any(a.rats for a in actions) and any(not a.rats for a in actions):
+            break
+    else:
+        raise AssertionError("no row with both kinds of supply action")
+    app = RattusNetApp(table=c)
+    async with showing(app, SupplyDialog, SIZE) as (pilot, dialog):
+        rats = c.view.rats[c.seat]
+        for i, action in enumerate(actions):
+            await pilot.press(str(i + 1))
+            hint = text_of(dialog, "#dlg-hint")
+            if action.rats:
+                assert f"your {max(0, rats - action.rats)} rats (after this)" in hint
+            else:
+                assert f"your {rats} rats:" in hint
 
 
 @sync

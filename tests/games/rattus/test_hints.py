@@ -11,16 +11,7 @@ from rattus_net.games.rattus.hints import ABILITIES, card_hint, card_risk, plagu
 from rattus_net.games.rattus.moves import Place, Plague, Witch
 from rattus_net.games.rattus.view import RattusView
 
-from .helpers import (
-    COMPS,
-    after_setup,
-    give,
-    leave,
-    on_empty_board,
-    put,
-    resolve,
-    seat_cubes,
-)
+from .helpers import COMPS, after_setup, give, leave, on_empty_board, put, resolve, seat_cubes
 
 
 def test_face_words_name_the_symbols_after_their_cards() -> None:

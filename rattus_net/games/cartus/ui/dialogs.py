@@ -122,7 +122,7 @@ class DecisionDialog(GameDialog):
         discarding none."""
         if isinstance(move, PlayPass):
             return "You play a Pass and enter no building now."
-        if isinstance(move, Enter) and not move.cards:
+        if isinstance(move, Enter) and not move.cards and 0 <= move.building < len(self.view.row):
             where = self.building_label(move.building)
             return f"You lay no cards: you enter the {where} with none."
         if isinstance(move, Discard) and not move.cards:
@@ -210,6 +210,11 @@ class SupplyDialog(DecisionDialog):
 
     def looks(self, card: int) -> int:
         return D.face_supply(self.view.row[card]).looks
+
+    def rats_after(self) -> int:
+        """Rats left after the supply action under the cursor (never below zero, ruling 15)."""
+        rats = self.view.rats[self.view.seat]
+        return max(0, rats - D.face_supply(self.view.row[self.card]).rats)
 
     def heading(self) -> str:
         if self.stage == 0:
