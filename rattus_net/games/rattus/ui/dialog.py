@@ -26,7 +26,7 @@ class RattusDialog(ListDialog):
     """Dismisses with True once the move was accepted, False when closed to look at the map."""
 
     DEFAULT_CSS = """
-    RattusDialog > #dialog { max-height: 14; }
+    RattusDialog > #dialog { max-height: 15; }
     """
 
     def __init__(
