@@ -1,14 +1,16 @@
-"""What a seat knows of the plague that ends the game (rules section 7, "The plague"): its rats
-against the nuns of the nun-row cards it has seen, and the fewest and the most nuns the cards
-it has not seen could show.
+"""What a seat knows of the plague that ends the game (rules section 7, "The plague" [C]): its
+rats against the nuns of the nun-row cards it has seen, and the fewest and the most nuns the
+cards it has not seen could show.
 
 A player whose rats are more than the nuns of the whole row dies. The row is five population
-cards dealt at the setup that never move, so any population card the seat sees elsewhere right
-now (its hand, its face-down cards, the discard pile, the cards it knows in other hands) is
-not one of them: each physical card lies in one place only. The unseen positions hold some of
-the remaining copies, and the worst case for the seat is that they hold those with the fewest
-nuns. Computed from the seat's view (:class:`~rattus_net.games.cartus.view.PlayerView`) only,
-never from hidden state. Pure: the dialogs show it.
+cards dealt at the setup that never move (section 2 [C]); the nuns printed on the 84 cards are
+those of ``data.NUNS_PER_CLASS`` (section 1, [C] in all, [I] per class). So any population
+card the seat sees elsewhere right now (its hand, its face-down cards, the discard pile, the
+cards it knows in other hands) is not one of them: each physical card lies in one place only.
+The unseen positions hold some of the remaining copies, and the worst case for the seat is that
+they hold those with the fewest nuns. Computed from the seat's view
+(:class:`~rattus_net.games.cartus.view.PlayerView`) only, never from hidden state. Pure: the
+dialogs show it.
 """
 
 from __future__ import annotations

@@ -1,12 +1,15 @@
 """Hints where a Rattus player decides: what a class card does, what holding it risks, and why
 moving the plague onto one's own cubes deserves a second look.
 
-The words follow the rules: section 3, "Class abilities", for what each card does; section 1,
-"Rat tokens", for its risk (a struck token's class symbol costs one cube, per matching symbol,
-to every player with cubes in the region who holds that card); section 3, "The plague strikes",
-for the outbreak (a region with at least one cube and one token turns its tokens up). Computed
-from the seat's view only: the tokens it has not seen are :meth:`RattusView.unseen_faces`.
-Pure: the TUI shows these words, the bots never read them.
+The words follow the rules (shared rules reference, with its tags): section 3, "Class
+abilities" [C], for what each card does; section 1, "Rat tokens" [C format], for its risk (a
+struck token's class symbol costs one cube, per matching symbol, to every player with cubes in
+the region who holds that card); section 3, "The plague strikes" [C], for the outbreak (a
+region with at least one cube and one token turns its tokens up; a token strikes when the cubes
+there reach its number). How many tokens show a symbol comes from the components file, whose
+faces are reconstructed [R]: a corrected file changes the count, not the words. Computed from
+the seat's view only: the tokens it has not seen are :meth:`RattusView.unseen_faces`. Pure:
+the TUI shows these words, the bots never read them.
 """
 
 from __future__ import annotations
