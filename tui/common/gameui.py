@@ -18,6 +18,8 @@ import importlib
 from pathlib import Path
 from typing import Any
 
+from rich.console import RenderableType
+from rich.text import Text
 from textual.screen import Screen
 
 from protocol.safetext import safetext
@@ -26,7 +28,7 @@ from rattus_net.kit.offline import OfflineSetup, OfflineTable, WordsFactory
 from rattus_net.kit.registry import get_game, ui_module
 from rattus_net.kit.saves import SavedGame
 from rattus_net.net.netgame import NetworkGame
-from tui.common.generic import GenericTable
+from tui.common.generic import GenericTable, generic_board
 from tui.common.seat import Seat
 
 
@@ -40,6 +42,16 @@ class GameUi:
     def table(self, seat: Seat) -> Screen[None]:
         """The table screen of ``seat``."""
         return GenericTable(seat)
+
+    def replay_board(self, view: Any, width: int) -> RenderableType:
+        """The table as ``view``'s seat saw it, for the replay viewer (:mod:`.replay`): by
+        default how far the game had come and who must act."""
+        return generic_board(view)
+
+    def replay_secrets(self, view: Any, width: int) -> Text:
+        """What only ``view``'s seat held (its hand), shown seat by seat when the replay
+        shows everything; empty if the board shows it all."""
+        return Text("")
 
 
 _UIS: dict[str, GameUi] = {}

@@ -2,8 +2,12 @@
 (outbreaks told step by step) and its rules summary (``rules.md``). The TUI finds it through
 the game registry (:mod:`tui.common.gameui`); nothing else imports it."""
 
+from rich.console import Group
+
+import rattus_net.games.rattus.ui.render as R
 from rattus_net.games.rattus.ui.narrate import MapWords
 from rattus_net.games.rattus.ui.table import RattusMapScreen
+from rattus_net.games.rattus.view import RattusView
 from tui.common.gameui import GameUi
 from tui.common.seat import Seat
 
@@ -15,6 +19,12 @@ class RattusUi(GameUi):
 
     def table(self, seat: Seat) -> RattusMapScreen:
         return RattusMapScreen(seat)
+
+    def replay_board(self, view: RattusView, width: int) -> Group:
+        """The map and the panels below it (the faces the seat saw, for everything: all)."""
+        parts = [R.status(view), R.map_text(view, width), R.cards_line(view)]
+        parts += [R.players_text(view, width), R.seen_text(view)]
+        return Group(*parts)
 
 
 UI = RattusUi()

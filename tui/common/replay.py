@@ -1,0 +1,284 @@
+"""The replay viewer, any game: a record read back step by step.
+
+The steps are the kit's (:class:`rattus_net.kit.replay.Replay`); the table at each step is
+drawn by the game's own screens (``GameUi.replay_board``, and ``GameUi.replay_secrets`` for
+what each seat alone held when everything is shown), the log lines of each step are the
+game's own narration, told as the chosen seat read it. Keys: Left/Right a step, PgUp/PgDn a
+turn, Home/End the start and the end, ``j`` jump to a round or a turn, ``v`` the next
+viewpoint (each seat, then everything), ``l`` the whole log so far, Esc back.
+
+A record is read in a worker thread (a signed record is verified first: seconds), the screen
+saying so meanwhile; a record that cannot be read says why in one line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Input, Static
+
+from protocol.safetext import safetext
+from rattus_net.kit.errors import RecordError
+from rattus_net.kit.interface import TableWords
+from rattus_net.kit.replay import EVERYTHING, Replay
+from tui.common.gameui import game_ui
+from tui.common.log import LogScreen
+
+LOADING = "Reading the record..."
+LOG_ROWS = 6
+
+
+def parse_jump(text: str, replay: Replay) -> int:
+    """The step a jump prompt names: ``r3`` (round 3), ``t12`` or ``12`` (turn 12), ``s40``
+    (step 40); ``ValueError`` with the line to show otherwise."""
+    words = text.strip().lower().replace(" ", "")
+    kind, digits = ("t", words) if words[:1].isdigit() else (words[:1], words[1:])
+    if kind not in ("r", "t", "s") or not digits.isdigit():
+        raise ValueError("type r and a round, t and a turn, or s and a step (r3, t12, s40)")
+    number = int(digits)
+    if kind == "s":
+        if number > replay.last:
+            raise ValueError(f"there are steps 0 to {replay.last}")
+        return number
+    found = replay.find_round(number) if kind == "r" else replay.find_turn(number)
+    if found is None:
+        what = "round" if kind == "r" else "turn"
+        most = replay.rounds if kind == "r" else replay.turns
+        raise ValueError(f"no {what} {number} in this game (up to {most})")
+    return found
+
+
+class JumpPrompt(ModalScreen[int | None]):
+    """Where to jump: a round, a turn or a step; a wrong answer says why and stays."""
+
+    DEFAULT_CSS = """
+    JumpPrompt { align: center middle; }
+    JumpPrompt > Vertical {
+        width: 60; height: auto; border: solid $primary; padding: 0 1; background: $panel;
+    }
+    JumpPrompt #jump-error { height: auto; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, replay: Replay) -> None:
+        super().__init__()
+        self.replay = replay
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(
+                f"Jump to: r3 (round 3), t12 (turn 12) or s40 (step 40); "
+                f"{self.replay.turns} turns, steps 0-{self.replay.last}"
+            )
+            yield Input(id="jump-input", placeholder="t12")
+            yield Static("", id="jump-error")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        try:
+            self.dismiss(parse_jump(event.value, self.replay))
+        except ValueError as exc:
+            self.query_one("#jump-error", Static).update(Text(str(exc), style="bold"))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ReplayScreen(Screen[None]):
+    """The replay viewer (see the module's docstring)."""
+
+    HELP_TITLE = "the replay"
+    DEFAULT_CSS = f"""
+    ReplayScreen #rp-status {{ height: 2; background: $boost; }}
+    ReplayScreen #rp-board {{ height: 1fr; }}
+    ReplayScreen #rp-log {{
+        height: {LOG_ROWS + 1}; border-top: solid $primary; overflow-y: auto;
+    }}
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # (priority: the board's scroll would take these keys; Up/Down still scroll it)
+        Binding("left", "step(-1)", "Back", priority=True),
+        Binding("right", "step(1)", "Step", priority=True),
+        Binding("pageup", "turn(-1)", "Turn-", priority=True),
+        Binding("pagedown", "turn(1)", "Turn+", priority=True),
+        Binding("home", "start", "Start", priority=True),
+        Binding("end", "end", "End", priority=True),
+        Binding("j", "jump", "Jump"),
+        Binding("v", "viewpoint", "View"),
+        Binding("l", "full_log", "Log", show=False),
+        Binding("escape,q", "leave", "Back"),
+    ]
+
+    def __init__(
+        self,
+        source: Path | Callable[[], Replay],
+        *,
+        viewpoint: int = EVERYTHING,
+        at_end: bool = False,
+    ) -> None:
+        """``source``: a record file, or what makes the replay (read in a worker thread).
+        ``viewpoint``: the seat first shown (or everything); ``at_end``: open at the end."""
+        super().__init__()
+        self.source = source
+        self.replay: Replay | None = None
+        self.index = 0
+        self.viewpoint = viewpoint
+        self.at_end = at_end
+        self.problem: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(LOADING, style="italic"), id="rp-status")
+        with VerticalScroll(id="rp-board"):
+            yield Static("", id="rp-table")
+        yield Static("", id="rp-log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#rp-board", VerticalScroll).focus()
+        self.run_worker(self._load, thread=True, group="replay")
+
+    def _load(self) -> None:
+        source = self.source
+        try:
+            if isinstance(source, Path):
+                from rattus_net.replays import open_replay
+
+                replay = open_replay(source)
+            else:
+                replay = source()
+        except RecordError as exc:
+            self.app.call_from_thread(self._failed, str(exc))
+            return
+        self.app.call_from_thread(self._loaded, replay)
+
+    def _failed(self, problem: str) -> None:
+        self.problem = safetext(problem)
+        status = self.query_one("#rp-status", Static)
+        status.update(Text(f"This record cannot be replayed: {self.problem}", style="bold"))
+
+    def _loaded(self, replay: Replay) -> None:
+        self.replay = replay
+        if not (self.viewpoint == EVERYTHING or 0 <= self.viewpoint < replay.n):
+            self.viewpoint = EVERYTHING
+        self.index = replay.last if self.at_end else 0
+        if replay.note:
+            self.notify(safetext(replay.note), timeout=8)
+        self.show()
+
+    # --- drawing ------------------------------------------------------------------------------
+
+    def viewpoint_name(self) -> str:
+        replay = self.replay
+        if replay is None or self.viewpoint == EVERYTHING:
+            revealed = replay is not None and replay.note is not None
+            return "with everything revealed" if revealed else "with everything"
+        return f"as {safetext(replay.names[self.viewpoint])} saw it"
+
+    def words(self) -> Callable[[Sequence[str], int], TableWords]:
+        """The game's words for the log, the names made safe to show."""
+        assert self.replay is not None
+        definition = self.replay.definition
+        factory = game_ui(definition).words or definition.table_words
+        return lambda names, seat: factory(tuple(safetext(n) for n in names), seat)
+
+    def show(self) -> None:
+        replay = self.replay
+        if replay is None:
+            return
+        i, vp = self.index, self.viewpoint
+        status = Text(f"REPLAY of {replay.definition.title}", style="bold")
+        status.append(f", viewed {self.viewpoint_name()} (v: another)\n{replay.where(i)}")
+        self.query_one("#rp-status", Static).update(status)
+        self.query_one("#rp-table", Static).update(self.board())
+        step = replay.steps[i]
+        log = Text(safetext(step.text), style="bold")
+        lines = replay.lines(vp, self.words())[i]
+        for line in lines or ["(nothing told at this step)"]:
+            log.append("\n" + line)
+        self.query_one("#rp-log", Static).update(log)
+
+    def board(self) -> RenderableType:
+        """The table after the step, as the viewpoint saw it; for everything, what each seat
+        alone held below it."""
+        replay = self.replay
+        assert replay is not None
+        ui = game_ui(replay.definition)
+        width = max(40, self.app.size.width - 1)
+        view = replay.view(self.index, self.viewpoint)
+        parts: list[RenderableType] = [ui.replay_board(view, width)]
+        if self.viewpoint == EVERYTHING:
+            for seat in range(replay.n):
+                secrets = ui.replay_secrets(replay.view(self.index, seat), width)
+                if secrets.plain:
+                    head = Text(f"{safetext(replay.names[seat])}: ", style="bold")
+                    parts.append(head + secrets)
+        return Group(*parts)
+
+    # --- keys ---------------------------------------------------------------------------------
+
+    def go(self, index: int) -> None:
+        if self.replay is None:
+            return
+        self.index = max(0, min(self.replay.last, index))
+        self.show()
+
+    def action_step(self, delta: int) -> None:
+        self.go(self.index + delta)
+
+    def action_turn(self, delta: int) -> None:
+        if self.replay is not None:
+            r = self.replay
+            self.go(r.next_turn(self.index) if delta > 0 else r.previous_turn(self.index))
+
+    def action_start(self) -> None:
+        self.go(0)
+
+    def action_end(self) -> None:
+        if self.replay is not None:
+            self.go(self.replay.last)
+
+    def action_viewpoint(self) -> None:
+        replay = self.replay
+        if replay is None:
+            return
+        order = [*range(replay.n), EVERYTHING]
+        self.viewpoint = order[(order.index(self.viewpoint) + 1) % len(order)]
+        self.show()
+        self.notify(f"Viewpoint: {self.viewpoint_name()}", timeout=2)
+
+    def action_jump(self) -> None:
+        if self.replay is None:
+            return
+
+        def jumped(index: int | None) -> None:
+            if index is not None:
+                self.go(index)
+
+        self.app.push_screen(JumpPrompt(self.replay), jumped)
+
+    def action_full_log(self) -> None:
+        replay = self.replay
+        if replay is None:
+            return
+        told = replay.lines(self.viewpoint, self.words())[: self.index + 1]
+        self.app.push_screen(LogScreen([line for lines in told for line in lines]))
+
+    def action_leave(self) -> None:
+        self.app.pop_screen()
+
+
+def offline_replay(definition: Any, record: str, values: Any) -> Callable[[], Replay]:
+    """What makes the replay of an offline game's face-level record (the end screen's)."""
+    from rattus_net.kit.replay import replay_record
+
+    return lambda: replay_record(definition, record, values)
+
+
+__all__ = ["JumpPrompt", "ReplayScreen", "offline_replay", "parse_jump"]
