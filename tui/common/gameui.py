@@ -28,7 +28,8 @@ from rattus_net.kit.offline import OfflineSetup, OfflineTable, WordsFactory
 from rattus_net.kit.registry import get_game, ui_module
 from rattus_net.kit.saves import SavedGame
 from rattus_net.net.netgame import NetworkGame
-from tui.common.generic import GenericTable, generic_board
+from tui.common.generic import GenericTable
+from tui.common.replay import generic_board
 from tui.common.seat import Seat
 
 

@@ -17,7 +17,6 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer, RichLog, Static
 
-from protocol.safetext import safetext
 from rattus_net.kit.interface import AnyGame
 from rattus_net.net.netgame import NetworkGame
 from tui.common.dialog import ListDialog
@@ -31,17 +30,6 @@ def seat_state(seat: Seat) -> Any:
     everything: only the seat's view and its legal moves are shown of it), the seat's own
     engine at a network table (it knows what the seat knows)."""
     return seat.snapshot.game if isinstance(seat, NetworkGame) else seat.game
-
-
-def generic_board(view: Any) -> Text:
-    """Who must act, for a game without screens of its own (the replay viewer's table)."""
-    t = Text(f"Players: {', '.join(safetext(n) for n in view.names)}")
-    d = view.decision
-    if view.is_over:
-        t.append("\nThe game is over.", style="bold")
-    elif d is not None:
-        t.append(f"\nTo act: {', '.join(safetext(view.names[s]) for s in d.players)}")
-    return t
 
 
 class MoveDialog(ListDialog):
@@ -123,4 +111,4 @@ class GenericEnd(GameEndScreen):
         yield Static(t, id="g-result")
 
 
-__all__ = ["GenericEnd", "GenericTable", "MoveDialog", "generic_board", "seat_state"]
+__all__ = ["GenericEnd", "GenericTable", "MoveDialog", "seat_state"]

@@ -13,9 +13,10 @@ saying so meanwhile; a record that cannot be read says why in one line.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -27,13 +28,57 @@ from textual.widgets import Footer, Input, Static
 
 from protocol.safetext import safetext
 from rattus_net.kit.errors import RecordError
-from rattus_net.kit.interface import TableWords
+from rattus_net.kit.interface import AnyGame, TableWords
+from rattus_net.kit.registry import ui_module
 from rattus_net.kit.replay import EVERYTHING, Replay
-from tui.common.gameui import game_ui
 from tui.common.log import LogScreen
 
 LOADING = "Reading the record..."
 LOG_ROWS = 6
+
+
+class Boards(Protocol):
+    """What the viewer asks of a game's screens (``tui.common.gameui.GameUi`` has it)."""
+
+    words: Callable[[Sequence[str], int], TableWords] | None
+
+    def replay_board(self, view: Any, width: int) -> RenderableType: ...
+
+    def replay_secrets(self, view: Any, width: int) -> Text: ...
+
+
+def generic_board(view: Any) -> Text:
+    """The players and who must act: the table of a game without screens of its own."""
+    t = Text(f"Players: {', '.join(safetext(n) for n in view.names)}")
+    d = view.decision
+    if view.is_over:
+        t.append("\nThe game is over.", style="bold")
+    elif d is not None:
+        t.append(f"\nTo act: {', '.join(safetext(view.names[s]) for s in d.players)}")
+    return t
+
+
+class GenericBoards:
+    """The viewer's table of a game without screens of its own."""
+
+    words: Callable[[Sequence[str], int], TableWords] | None = None
+
+    def replay_board(self, view: Any, width: int) -> RenderableType:
+        return generic_board(view)
+
+    def replay_secrets(self, view: Any, width: int) -> Text:
+        return Text("")
+
+
+def boards_of(definition: AnyGame) -> Boards:
+    """The game's screens (its ``ui`` package's ``UI``, as ``tui.common.gameui.game_ui``
+    finds it: imported by name here, since that module leads back to this one through the
+    end screen), or the generic ones."""
+    module = ui_module(definition)
+    if module is None:
+        return GenericBoards()
+    ui: Boards = importlib.import_module(module).UI
+    return ui
 
 
 def parse_jump(text: str, replay: Replay) -> int:
@@ -185,8 +230,12 @@ class ReplayScreen(Screen[None]):
         """The game's words for the log, the names made safe to show."""
         assert self.replay is not None
         definition = self.replay.definition
-        factory = game_ui(definition).words or definition.table_words
+        factory = self.ui().words or definition.table_words
         return lambda names, seat: factory(tuple(safetext(n) for n in names), seat)
+
+    def ui(self) -> Boards:
+        assert self.replay is not None
+        return boards_of(self.replay.definition)
 
     def show(self) -> None:
         replay = self.replay
@@ -209,7 +258,7 @@ class ReplayScreen(Screen[None]):
         alone held below it."""
         replay = self.replay
         assert replay is not None
-        ui = game_ui(replay.definition)
+        ui = self.ui()
         width = max(40, self.app.size.width - 1)
         view = replay.view(self.index, self.viewpoint)
         parts: list[RenderableType] = [ui.replay_board(view, width)]
@@ -281,4 +330,12 @@ def offline_replay(definition: Any, record: str, values: Any) -> Callable[[], Re
     return lambda: replay_record(definition, record, values)
 
 
-__all__ = ["JumpPrompt", "ReplayScreen", "offline_replay", "parse_jump"]
+__all__ = [
+    "Boards",
+    "JumpPrompt",
+    "ReplayScreen",
+    "boards_of",
+    "generic_board",
+    "offline_replay",
+    "parse_jump",
+]
