@@ -6,7 +6,7 @@ player must decide again), each with a copy of the game after it. Steps are grou
 turns (a turn starts at a move of another seat than the move before) and rounds (the game's
 own ``progress`` number). The game after a step is seen as one seat saw it (``view(i,
 seat)``: the game's own seat view) or as everything the game knows (``view(i,
-EVERYTHING)``: every face the engine knows shown to the first seat's view; a face-level
+EVERYTHING)``: every face the game or its table knows, shown to the first seat; a face-level
 record knows every face, the public engine of a network game that stopped knows only what
 was revealed). The log lines of each step are the game's own narration, asked of words made
 for the viewpoint (:meth:`Replay.lines`).
@@ -18,12 +18,13 @@ reads the text or bytes it is given, and every problem is a ``RecordError``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from rattus_net.kit.errors import IllegalMove, RattusNetError, RecordError, SetupError
 from rattus_net.kit.interface import AnyGame, GameRecordLike, TableWords
+from rattus_net.kit.local import LocalTable
 from rattus_net.kit.options import OptionValues
 
 EVERYTHING = -1
@@ -60,7 +61,10 @@ class Replay:
         steps: Sequence[Step],
         *,
         note: str | None = None,
+        faces: Mapping[int, int] | None = None,
     ) -> None:
+        """``faces``: the face of every piece the table knew (a local table knows them all,
+        those never turned up too: the nun row, the deck); everything shows them."""
         if not steps:
             raise RecordError("a replay needs at least its start")
         self.definition = definition
@@ -68,6 +72,7 @@ class Replay:
         self.note = note
         """Why only part of the game is known (a network game that stopped), if so."""
         self.names: tuple[str, ...] = tuple(steps[0].state.config.players)
+        self.faces = dict(faces or {})
         self._lines: dict[int, list[list[str]]] = {}
         self._everything: dict[int, Any] = {}
 
@@ -99,7 +104,7 @@ class Replay:
             return state
         seeing = self._everything.get(index)
         if seeing is None:
-            seeing = _all_seen(state)
+            seeing = _all_seen(state, self.faces)
             self._everything[index] = seeing
         return seeing
 
@@ -209,8 +214,8 @@ class StepsBuilder:
         self._moves.clear()
         self.steps.append(Step(len(self.steps), seat, text, self._turn, number, state.clone()))
 
-    def replay(self, note: str | None = None) -> Replay:
-        return Replay(self.definition, self.steps, note=note)
+    def replay(self, note: str | None = None, faces: Mapping[int, int] | None = None) -> Replay:
+        return Replay(self.definition, self.steps, note=note, faces=faces)
 
 
 def play_steps(
@@ -234,7 +239,7 @@ def play_steps(
             raise RecordError(f"move {i} ({text}) is illegal: {exc}") from None
         except SetupError as exc:
             raise RecordError(f"after move {i}: {exc}") from None
-    return steps.replay()
+    return steps.replay(faces=table.face_of if isinstance(table, LocalTable) else None)
 
 
 def replay_record(definition: AnyGame, text: str, values: OptionValues) -> Replay:
@@ -254,10 +259,11 @@ def replay_of(definition: AnyGame, record: GameRecordLike) -> Replay:
     return play_steps(definition, game, table, list(end.history))
 
 
-def _all_seen(state: Any) -> Any:
+def _all_seen(state: Any, faces: Mapping[int, int]) -> Any:
     """A copy of ``state`` in which the first seat has seen every piece whose face the game
-    knows (what other seats hold in hand, the viewer shows seat by seat)."""
+    or its table knows (what other seats hold in hand, the viewer shows seat by seat)."""
     seeing = state.clone()
+    seeing.faces = {**faces, **seeing.faces}
     seeing.seen[0] = set(seeing.seen[0]) | set(seeing.faces)
     return seeing
 

@@ -1,0 +1,220 @@
+"""The replay viewer (tui/common/replay.py): stepping through a Rattus Cartus and a Rattus
+record, viewpoints, first/last, jumps; the menu's Replays; the end screen's Replay."""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+from recordkit import random_chooser
+from tui_helpers import opened, sync, text_of
+
+from protocol.memnet import MemoryNetwork
+from protocol.seeded import seeded_params
+from rattus_net.games.cartus.config import BuildingSelection, GameConfig
+from rattus_net.kit.registry import get_game
+from rattus_net.kit.replay import EVERYTHING
+from rattus_net.replays import REPLAYS_DIR
+from rattus_net.selfplay import play_game
+from tui.app import RattusNetApp
+from tui.common.replay import JumpPrompt, ReplayScreen, parse_jump
+from tui.shell.menu import MenuScreen
+from tui.shell.replays import ReplaysScreen
+
+
+@lru_cache(maxsize=4)
+def record_text(name: str, players: int = 3, seed: int = 4) -> str:
+    game = get_game(name)
+    played = play_game(game, players, seed, ["heuristic"], {})
+    return game.record_of(played.game, played.table, {})
+
+
+def record_file(tmp_path: Path, name: str) -> Path:
+    path = tmp_path / f"{name}.json"
+    path.write_text(record_text(name))
+    return path
+
+
+def board_of(screen: ReplayScreen) -> str:
+    """The table the viewer draws, as plain text."""
+    console = Console(width=80, record=True, file=io.StringIO())
+    console.print(screen.board())
+    return console.export_text()
+
+
+async def loaded(pilot: Any) -> ReplayScreen:
+    screen = pilot.app.screen
+    assert isinstance(screen, ReplayScreen)
+    for _ in range(200):
+        if screen.replay is not None or screen.problem is not None:
+            break
+        await pilot.pause(0.05)
+    await pilot.pause()
+    return screen
+
+
+@pytest.mark.parametrize("name", ["cartus", "rattus"])
+@sync
+async def test_the_viewer_steps_forward_and_back(name: str, tmp_path: Path) -> None:
+    path = record_file(tmp_path, name)
+    app = RattusNetApp()
+    async with opened(app) as pilot:
+        app.push_screen(ReplayScreen(path))
+        screen = await loaded(pilot)
+        replay = screen.replay
+        assert replay is not None and screen.index == 0
+        assert "step 0/" in text_of(screen, "#rp-status")
+        await pilot.press("right", "right", "right")
+        assert screen.index == 3
+        log = text_of(screen, "#rp-log")
+        assert replay.steps[3].text in log
+        for line in replay.lines(EVERYTHING)[3]:
+            assert line in log
+        await pilot.press("left")
+        assert screen.index == 2
+        await pilot.press("end")
+        assert screen.index == replay.last and "step" in text_of(screen, "#rp-status")
+        await pilot.press("home")
+        assert screen.index == 0
+        await pilot.press("pagedown", "pagedown")
+        assert replay.steps[screen.index].turn == 2
+        await pilot.press("pageup")
+        assert replay.steps[screen.index].turn == 1
+        await pilot.press("escape")
+        assert isinstance(app.screen, MenuScreen)
+
+
+@sync
+async def test_viewpoints_show_a_seats_secrets_or_everything(tmp_path: Path) -> None:
+    path = record_file(tmp_path, "cartus")
+    app = RattusNetApp()
+    async with opened(app) as pilot:
+        app.push_screen(ReplayScreen(path))
+        screen = await loaded(pilot)
+        replay = screen.replay
+        assert replay is not None
+        await pilot.press("right")
+        board = board_of(screen)
+        names = replay.names
+        assert all(f"{n}: Hand" in board for n in names)  # every seat's hand, by name
+        assert "with everything" in text_of(screen, "#rp-status")
+        await pilot.press("v")
+        assert screen.viewpoint == 0
+        assert f"as {names[0]} saw it" in text_of(screen, "#rp-status")
+        board = board_of(screen)
+        assert "Nun row: 1:? " in board and f"{names[1]}: Hand" not in board
+        assert any("You" in line for line in replay.lines(0)[1])
+        await pilot.press("v", "v", "v")  # seats 1, 2, then everything again
+        assert screen.viewpoint == EVERYTHING
+        assert "Nun row: 1:?" not in board_of(screen)
+
+
+@sync
+async def test_jump_to_a_round_or_a_turn(tmp_path: Path) -> None:
+    path = record_file(tmp_path, "rattus")
+    app = RattusNetApp()
+    async with opened(app) as pilot:
+        app.push_screen(ReplayScreen(path))
+        screen = await loaded(pilot)
+        replay = screen.replay
+        assert replay is not None
+        await pilot.press("j")
+        assert isinstance(app.screen, JumpPrompt)
+        await pilot.press("r", "9", "9", "enter")
+        assert isinstance(app.screen, JumpPrompt)  # no round 99: said, and the prompt stays
+        assert "no round 99" in text_of(app.screen, "#jump-error")
+        await pilot.press(*["backspace"] * 3, "r", "3", "enter")
+        assert app.screen is screen and screen.index == replay.find_round(3)
+        await pilot.press("j", "t", "1", "0", "enter")
+        assert replay.steps[screen.index].turn == 10
+        await pilot.press("j", "escape")
+        assert app.screen is screen
+
+
+def test_jump_words() -> None:
+    from rattus_net.kit.replay import replay_record
+
+    replay = replay_record(get_game("rattus"), record_text("rattus"), {})
+    assert parse_jump("12", replay) == replay.find_turn(12)
+    assert parse_jump(" T 12 ", replay) == replay.find_turn(12)
+    assert parse_jump("s5", replay) == 5
+    for bad in ("", "x3", "r", f"s{replay.last + 1}", "t100000"):
+        with pytest.raises(ValueError):
+            parse_jump(bad, replay)
+
+
+@sync
+async def test_a_bad_file_says_why_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "junk.json"
+    path.write_text("not json at all")
+    app = RattusNetApp()
+    async with opened(app) as pilot:
+        app.push_screen(ReplayScreen(path))
+        screen = await loaded(pilot)
+        status = text_of(screen, "#rp-status")
+        assert "cannot be replayed" in status and "not JSON" in status
+        await pilot.press("right", "v", "j")  # nothing to move: no crash
+        assert app.screen is screen
+
+
+@sync
+async def test_the_menu_lists_recent_games_and_opens_one(
+    tmp_path: Path, _own_data_dir: Path
+) -> None:
+    kept = _own_data_dir / REPLAYS_DIR
+    kept.mkdir()
+    (kept / "rattus-20261201-120000.json").write_text(record_text("rattus"))
+    app = RattusNetApp()
+    async with opened(app) as pilot:
+        await pilot.press("e")
+        assert isinstance(app.screen, ReplaysScreen)
+        body = text_of(app.screen, "#form-body")
+        assert "Rattus" in body and "won by" in body and "heuristic-1" in body
+        await pilot.press("enter")  # nothing picked yet: said
+        assert "Pick a game" in text_of(app.screen, "#form-body")
+        await pilot.press("down", "enter")
+        screen = await loaded(pilot)
+        assert screen.replay is not None and screen.replay.definition.name == "rattus"
+        await pilot.press("escape")
+        assert isinstance(app.screen, ReplaysScreen)
+        # a path typed that is no file
+        field = app.screen.query_one("#path")
+        field.value = str(tmp_path / "nothing.json")  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        assert "no such file" in text_of(app.screen, "#form-body")
+        assert isinstance(app.screen, ReplaysScreen)
+
+
+@sync
+async def test_a_network_record_in_the_viewer(tmp_path: Path) -> None:
+    config = GameConfig(GameConfig.default_names(2), BuildingSelection.random_cards())
+    net = MemoryNetwork(*seeded_params(config, 3, "cartus"), timeout=5.0)
+    net.run(random_chooser(2, 3))
+    path = tmp_path / "record.rattusnet"
+    path.write_bytes(net.peers[0].record_bytes())
+    app = RattusNetApp()
+    async with opened(app) as pilot:
+        app.push_screen(ReplayScreen(path, viewpoint=1))
+        screen = await loaded(pilot)
+        assert screen.replay is not None and screen.viewpoint == 1
+        await pilot.press("end")
+        assert "game over" in text_of(screen, "#rp-log").lower()
+        await pilot.press("v")
+        assert screen.viewpoint == EVERYTHING
+        board = board_of(screen)
+        assert "P1: Hand" in board and "P2: Hand" in board
+
+
+def test_snapshot_of_the_viewer(snap_compare: Any, tmp_path: Path) -> None:
+    path = record_file(tmp_path, "rattus")
+
+    async def run_before(pilot: Any) -> None:
+        pilot.app.push_screen(ReplayScreen(path, viewpoint=0))
+        await loaded(pilot)
+        await pilot.press(*["pagedown"] * 6)
+
+    assert snap_compare(RattusNetApp(seed=1), run_before=run_before, terminal_size=(80, 24))
