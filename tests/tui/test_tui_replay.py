@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.console import Console
 from recordkit import random_chooser
+from rich.console import Console
 from tui_helpers import opened, sync, text_of
 
 from protocol.memnet import MemoryNetwork
@@ -218,3 +218,53 @@ def test_snapshot_of_the_viewer(snap_compare: Any, tmp_path: Path) -> None:
         await pilot.press(*["pagedown"] * 6)
 
     assert snap_compare(RattusNetApp(seed=1), run_before=run_before, terminal_size=(80, 24))
+
+
+def test_rattus_replay_opens_the_viewer_in_a_terminal_and_prints_when_piped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    import tui.app
+    from rattus_net.cli import main
+
+    path = record_file(tmp_path, "rattus")
+    opened_with: list[Any] = []
+    monkeypatch.setattr(tui.app, "run_replay", lambda r: opened_with.append(r) or 0)
+    assert main(["replay", str(path)]) == 0  # piped (pytest's stdout): the text as before
+    assert "Winner:" in capsys.readouterr().out and not opened_with
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    assert main(["replay", str(path), "--json"]) == 0  # --json: printed even in a terminal
+    assert not opened_with
+    capsys.readouterr()
+    assert main(["replay", str(path)]) == 0  # a terminal: the viewer, on the whole game
+    assert len(opened_with) == 1 and opened_with[0].steps[-1].state.is_over
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    assert main(["replay", str(bad)]) == 1  # a bad record: one line, no screen
+    assert "not a game record" in capsys.readouterr().err and len(opened_with) == 1
+
+
+@sync
+async def test_the_end_screen_replays_the_game_just_played() -> None:
+    from tui_helpers import cartus_table
+
+    from rattus_net.kit.play import play_to_end
+
+    table = cartus_table(3, seed=2)
+    definition = table.definition
+    bots = [definition.make_bot("random", s) for s in range(3)]
+    play_to_end(table.game, table.table, lambda g, s: bots[s].choose(definition.view(g, s)))
+    app = RattusNetApp(table=table)
+    async with opened(app) as pilot:
+        for _ in range(50):
+            if type(app.screen).__name__ == "EndScreen":
+                break
+            await pilot.pause(0.05)
+        assert type(app.screen).__name__ == "EndScreen"
+        await pilot.press("p")
+        screen = await loaded(pilot)
+        assert screen.replay is not None and screen.viewpoint == table.seat
+        assert screen.index == screen.replay.last
+        assert screen.replay.steps[-1].state.is_over
