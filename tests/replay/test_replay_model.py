@@ -207,3 +207,29 @@ def test_an_aborted_network_record_replays_what_was_revealed_up_to_the_abort() -
     # nobody's hand is known: its faces were never revealed to the record
     assert all(replay.view(replay.last, s).hand == [] for s in range(3))
     assert json.dumps(replay.lines(EVERYTHING)[-1])
+
+
+def test_a_game_without_screens_of_its_own_replays_on_the_generic_board() -> None:
+    """The third, test-only game: the same steps, its own words, the generic board."""
+    import io
+
+    from games.thirdgame.definition import NibbleDefinition
+    from rich.console import Console
+
+    from rattus_net.kit.play import play_to_end
+    from tui.common.replay import boards_of
+
+    nibble = NibbleDefinition()
+    game = nibble.new_game(nibble.configure(("Ann", "Bob"), {}))
+    table = nibble.local_table(2)
+    bots = [nibble.make_bot("random", s) for s in range(2)]
+    play_to_end(game, table, lambda g, s: bots[s].choose(nibble.view(g, s)))
+    replay = replay_record(nibble, nibble.record_of(game, table, {}), {})
+    assert len(replay) == len(game.history) + 1 and replay.steps[-1].state.is_over
+    told = [line for lines in replay.lines(0) for line in lines]
+    assert told == nibble.table_words(("Ann", "Bob"), 0).lines(nibble.view(game, 0), 0)
+    assert not any("You" in line for lines in replay.lines(EVERYTHING) for line in lines)
+    boards = boards_of(nibble)
+    console = Console(width=80, file=io.StringIO(), record=True)
+    console.print(boards.replay_board(replay.view(1, EVERYTHING), 80))
+    assert "Players: Ann, Bob" in console.export_text()

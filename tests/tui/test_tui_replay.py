@@ -268,3 +268,17 @@ async def test_the_end_screen_replays_the_game_just_played() -> None:
         assert screen.replay is not None and screen.viewpoint == table.seat
         assert screen.index == screen.replay.last
         assert screen.replay.steps[-1].state.is_over
+
+
+def test_snapshot_of_a_cartus_replay_no_color(
+    snap_compare: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    path = record_file(tmp_path, "cartus")
+
+    async def run_before(pilot: Any) -> None:
+        pilot.app.push_screen(ReplayScreen(path))
+        await loaded(pilot)
+        await pilot.press(*["pagedown"] * 7)
+
+    assert snap_compare(RattusNetApp(seed=1), run_before=run_before, terminal_size=(80, 24))

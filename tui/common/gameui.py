@@ -45,13 +45,15 @@ class GameUi:
         return GenericTable(seat)
 
     def replay_board(self, view: Any, width: int) -> RenderableType:
-        """The table as ``view``'s seat saw it, for the replay viewer (:mod:`.replay`): by
-        default how far the game had come and who must act."""
+        """The table as ``view``'s seat saw it, for the replay viewer (:mod:`.replay`),
+        but what only the seat held (:meth:`replay_secrets`): by default the players and
+        who must act."""
         return generic_board(view)
 
     def replay_secrets(self, view: Any, width: int) -> Text:
-        """What only ``view``'s seat held (its hand), shown seat by seat when the replay
-        shows everything; empty if the board shows it all."""
+        """What only ``view``'s seat held (its hand), below the board: the viewpoint's, or
+        every seat's under its name when the replay shows everything; empty if the board
+        shows it all."""
         return Text("")
 
 

@@ -34,6 +34,9 @@ from rattus_net.kit.replay import EVERYTHING, Replay
 from tui.common.log import LogScreen
 
 LOADING = "Reading the record..."
+STEP = Binding.Group("Step")
+TURN = Binding.Group("Turn")
+ENDS = Binding.Group("Start/End")
 LOG_ROWS = 6
 
 
@@ -144,17 +147,18 @@ class ReplayScreen(Screen[None]):
     ReplayScreen #rp-status {{ height: 2; background: $boost; }}
     ReplayScreen #rp-board {{ height: 1fr; }}
     ReplayScreen #rp-log {{
-        height: {LOG_ROWS + 1}; border-top: solid $primary; overflow-y: auto;
+        height: auto; max-height: {LOG_ROWS + 1}; border-top: solid $primary;
+        overflow-y: auto;
     }}
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         # (priority: the board's scroll would take these keys; Up/Down still scroll it)
-        Binding("left", "step(-1)", "Back", priority=True),
-        Binding("right", "step(1)", "Step", priority=True),
-        Binding("pageup", "turn(-1)", "Turn-", priority=True),
-        Binding("pagedown", "turn(1)", "Turn+", priority=True),
-        Binding("home", "start", "Start", priority=True),
-        Binding("end", "end", "End", priority=True),
+        Binding("left", "step(-1)", "Back", priority=True, group=STEP),
+        Binding("right", "step(1)", "Step", priority=True, group=STEP),
+        Binding("pageup", "turn(-1)", "Turn back", key_display="PgUp", priority=True, group=TURN),
+        Binding("pagedown", "turn(1)", "Turn", key_display="PgDn", priority=True, group=TURN),
+        Binding("home", "start", "Start", key_display="Home", priority=True, group=ENDS),
+        Binding("end", "end", "End", key_display="End", priority=True, group=ENDS),
         Binding("j", "jump", "Jump"),
         Binding("v", "viewpoint", "View"),
         Binding("l", "full_log", "Log", show=False),
@@ -246,28 +250,39 @@ class ReplayScreen(Screen[None]):
         status.append(f", viewed {self.viewpoint_name()} (v: another)\n{replay.where(i)}")
         self.query_one("#rp-status", Static).update(status)
         self.query_one("#rp-table", Static).update(self.board())
-        step = replay.steps[i]
-        log = Text(safetext(step.text), style="bold")
+        log = Text(self.step_heading(), style="bold")
         lines = replay.lines(vp, self.words())[i]
         for line in lines or ["(nothing told at this step)"]:
             log.append("\n" + line)
         self.query_one("#rp-log", Static).update(log)
 
+    def step_heading(self) -> str:
+        """The step's move as its record has it (the whole move only where the viewpoint
+        saw it: its own, or everything; a move's hidden part stays hidden from the
+        others, whose log tells what they saw)."""
+        assert self.replay is not None
+        step = self.replay.steps[self.index]
+        if step.seat is None or self.viewpoint in (EVERYTHING, step.seat):
+            return safetext(step.text)
+        return f"{safetext(self.replay.names[step.seat])} moves:"
+
     def board(self) -> RenderableType:
-        """The table after the step, as the viewpoint saw it; for everything, what each seat
-        alone held below it."""
+        """The table after the step, as the viewpoint saw it, and below it what the seat
+        alone held (for everything: what each seat held, under its name)."""
         replay = self.replay
         assert replay is not None
         ui = self.ui()
-        width = max(40, self.app.size.width - 1)
+        width = max(40, self.app.size.width - 3)  # (the board's scroll bar takes 2)
         view = replay.view(self.index, self.viewpoint)
         parts: list[RenderableType] = [ui.replay_board(view, width)]
-        if self.viewpoint == EVERYTHING:
-            for seat in range(replay.n):
-                secrets = ui.replay_secrets(replay.view(self.index, seat), width)
-                if secrets.plain:
-                    head = Text(f"{safetext(replay.names[seat])}: ", style="bold")
-                    parts.append(head + secrets)
+        if self.viewpoint != EVERYTHING:
+            parts.append(ui.replay_secrets(view, width))
+            return Group(*parts)
+        for seat in range(replay.n):
+            name = Text(f"{safetext(replay.names[seat])}: ", style="bold")
+            secrets = ui.replay_secrets(replay.view(self.index, seat), width - name.cell_len)
+            if secrets.plain:
+                parts.append(name + secrets)
         return Group(*parts)
 
     # --- keys ---------------------------------------------------------------------------------

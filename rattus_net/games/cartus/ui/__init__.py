@@ -20,19 +20,20 @@ class CartusUi(GameUi):
         return TableScreen(seat)
 
     def replay_board(self, view: PlayerView, width: int) -> Group:
-        """The table's own panels: the row, the players and influence, the hand, the nuns."""
+        """The table's own panels: the row, the players and influence, the nun row (the hand
+        is the seat's secret: :meth:`replay_secrets`)."""
         row = Table.grid(expand=True, padding=(0, 1, 0, 0))
         for _ in view.row:
             row.add_column(ratio=1)
         row.add_row(*(R.building_card(view, i) for i in range(len(view.row))))
         middle = Table.grid(expand=True, padding=(0, 2, 0, 0))
-        middle.add_column(ratio=1)
+        middle.add_column()
         middle.add_column(ratio=1)
         middle.add_row(R.players(view), R.influence(view))
-        return Group(R.status(view, width), row, middle, R.hand(view, width), R.nun_row(view))
+        return Group(R.status(view, width), row, middle, R.nun_row(view))
 
     def replay_secrets(self, view: PlayerView, width: int) -> Text:
-        return R.hand(view, None)
+        return R.hand(view, width)
 
 
 UI = CartusUi()
