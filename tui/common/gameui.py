@@ -44,10 +44,11 @@ class GameUi:
         """The table screen of ``seat``."""
         return GenericTable(seat)
 
-    def replay_board(self, view: Any, width: int) -> RenderableType:
+    def replay_board(self, view: Any, width: int, everything: bool = False) -> RenderableType:
         """The table as ``view``'s seat saw it, for the replay viewer (:mod:`.replay`),
         but what only the seat held (:meth:`replay_secrets`): by default the players and
-        who must act."""
+        who must act. ``everything``: the view knows every face, and is nobody's (no
+        "you")."""
         return generic_board(view)
 
     def replay_secrets(self, view: Any, width: int) -> Text:

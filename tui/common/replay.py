@@ -45,7 +45,7 @@ class Boards(Protocol):
 
     words: Callable[[Sequence[str], int], TableWords] | None
 
-    def replay_board(self, view: Any, width: int) -> RenderableType: ...
+    def replay_board(self, view: Any, width: int, everything: bool = False) -> RenderableType: ...
 
     def replay_secrets(self, view: Any, width: int) -> Text: ...
 
@@ -66,7 +66,7 @@ class GenericBoards:
 
     words: Callable[[Sequence[str], int], TableWords] | None = None
 
-    def replay_board(self, view: Any, width: int) -> RenderableType:
+    def replay_board(self, view: Any, width: int, everything: bool = False) -> RenderableType:
         return generic_board(view)
 
     def replay_secrets(self, view: Any, width: int) -> Text:
@@ -274,7 +274,8 @@ class ReplayScreen(Screen[None]):
         ui = self.ui()
         width = max(40, self.app.size.width - 3)  # (the board's scroll bar takes 2)
         view = replay.view(self.index, self.viewpoint)
-        parts: list[RenderableType] = [ui.replay_board(view, width)]
+        everything = self.viewpoint == EVERYTHING
+        parts: list[RenderableType] = [ui.replay_board(view, width, everything)]
         if self.viewpoint != EVERYTHING:
             parts.append(ui.replay_secrets(view, width))
             return Group(*parts)

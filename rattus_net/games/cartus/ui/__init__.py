@@ -19,7 +19,7 @@ class CartusUi(GameUi):
     def table(self, seat: Seat) -> TableScreen:
         return TableScreen(seat)
 
-    def replay_board(self, view: PlayerView, width: int) -> Group:
+    def replay_board(self, view: PlayerView, width: int, everything: bool = False) -> Group:
         """The table's own panels: the row, the players and influence, the nun row (the hand
         is the seat's secret: :meth:`replay_secrets`)."""
         row = Table.grid(expand=True, padding=(0, 1, 0, 0))
@@ -30,7 +30,10 @@ class CartusUi(GameUi):
         middle.add_column()
         middle.add_column(ratio=1)
         middle.add_row(R.players(view), R.influence(view))
-        return Group(R.status(view, width), row, middle, R.nun_row(view))
+        nuns = R.nun_row(view)
+        if everything:  # (nobody's rats against the row: it is nobody's view)
+            nuns = nuns[: nuns.plain.find("   seen")]
+        return Group(R.status(view, width), row, middle, nuns)
 
     def replay_secrets(self, view: PlayerView, width: int) -> Text:
         return R.hand(view, width)
