@@ -166,6 +166,8 @@ class RecentGame:
     players: tuple[str, ...]
     result: str
     """Who won, or where the game stands."""
+    seat: int | None = None
+    """The player's own seat, where the file says it (a save, a network game's folder)."""
 
     @property
     def date(self) -> str:
@@ -229,7 +231,8 @@ def _describe(path: Path, when: float) -> RecentGame | None:
             if saved is None:
                 return None
             d = saved.definition
-            return RecentGame(path, when, d.title, saved.names, f"unfinished, {saved.progress}")
+            how = f"unfinished, {saved.progress}"
+            return RecentGame(path, when, d.title, saved.names, how, saved.human_seat)
         definition = record_game(text)
         game, _ = definition.read_record(text, {}).replay()
         return RecentGame(path, when, definition.title, _players(game), _result(definition, game))
@@ -238,16 +241,26 @@ def _describe(path: Path, when: float) -> RecentGame | None:
 
 
 def _describe_signed(path: Path, when: float) -> RecentGame | None:
+    """A network game's record, described by its seat's folder (the record itself says
+    how the game ended only once verified: seconds, too long for a list)."""
     from protocol.errors import ProtocolError
     from protocol.record import decode_record
+    from rattus_net.net.persist import read_meta
 
     try:
         params, _, abort = decode_record(read_bytes(path))
         definition = get_game(params.game)
     except (ProtocolError, RecordError, ValueError):
         return None
-    how = "network game, stopped" if abort is not None else "network game"
-    return RecentGame(path, when, definition.title, tuple(params.players), how)
+    meta = read_meta(path.parent)
+    status = meta.get("status")
+    if status not in ("finished", "aborted"):
+        status = "stopped" if abort is not None else "played"
+    seat = meta.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(params.players):
+        seat = None
+    how = f"network game, {status}"
+    return RecentGame(path, when, definition.title, tuple(params.players), how, seat)
 
 
 def _players(game: Any) -> tuple[str, ...]:

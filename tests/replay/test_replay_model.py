@@ -233,3 +233,18 @@ def test_a_game_without_screens_of_its_own_replays_on_the_generic_board() -> Non
     console = Console(width=80, file=io.StringIO(), record=True)
     console.print(boards.replay_board(replay.view(1, EVERYTHING), 80))
     assert "Players: Ann, Bob" in console.export_text()
+
+
+def test_network_records_are_listed_with_the_players_seat(tmp_path: Path) -> None:
+    net = _network()
+    net.run(random_chooser(2, 3))
+    folder = tmp_path / "games" / ("ab" * 32) / "seat-2"
+    folder.mkdir(parents=True)
+    (folder / "record.rattusnet").write_bytes(net.peers[1].record_bytes())
+    (folder / "meta.json").write_text(json.dumps({"seat": 1, "status": "finished"}))
+    [listed] = recent_games(tmp_path)
+    assert listed.title == "Rattus Cartus" and listed.players == ("P1", "P2")
+    assert listed.result == "network game, finished" and listed.seat == 1
+    (folder / "meta.json").write_text("{damaged")
+    [listed] = recent_games(tmp_path)
+    assert listed.seat is None and listed.result == "network game, played"

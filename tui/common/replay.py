@@ -251,8 +251,11 @@ class ReplayScreen(Screen[None]):
         self.query_one("#rp-status", Static).update(status)
         self.query_one("#rp-table", Static).update(self.board())
         log = Text(self.step_heading(), style="bold")
-        lines = replay.lines(vp, self.words())[i]
-        for line in lines or ["(nothing told at this step)"]:
+        lines = replay.lines(vp, self.words())[i] or ["(nothing told at this step)"]
+        if len(lines) > LOG_ROWS - 1:  # (the board keeps its room: the rest is one key away)
+            more = len(lines) - (LOG_ROWS - 2)
+            lines = [*lines[: LOG_ROWS - 2], f"... {more} more lines: l shows the whole log"]
+        for line in lines:
             log.append("\n" + line)
         self.query_one("#rp-log", Static).update(log)
 

@@ -16,6 +16,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Footer, Input, Static
 
 from protocol.safetext import safetext
+from rattus_net.kit.replay import EVERYTHING
 from rattus_net.replays import RecentGame, recent_games
 from tui.common.replay import ReplayScreen
 from tui.shell.forms import FormScreen
@@ -100,7 +101,10 @@ class ReplaysScreen(FormScreen):
             self.redraw()
             return
         self.redraw()
-        self.app.push_screen(ReplayScreen(path))
+        # a game of the list: as its player saw it, where the file says who he was
+        listed = [g for g in self.games if g.path == path]
+        seat = listed[0].seat if listed else None
+        self.app.push_screen(ReplayScreen(path, viewpoint=EVERYTHING if seat is None else seat))
 
 
 __all__ = ["ReplaysScreen", "game_line"]
