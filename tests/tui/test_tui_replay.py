@@ -11,13 +11,14 @@ from typing import Any
 import pytest
 from recordkit import random_chooser
 from rich.console import Console
+from textual.widgets import Input
 from tui_helpers import opened, sync, text_of
 
 from protocol.memnet import MemoryNetwork
 from protocol.seeded import seeded_params
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
 from rattus_net.kit.registry import get_game
-from rattus_net.kit.replay import EVERYTHING
+from rattus_net.kit.replay import EVERYTHING, Replay
 from rattus_net.replays import REPLAYS_DIR
 from rattus_net.selfplay import play_game
 from tui.app import RattusNetApp
@@ -44,6 +45,14 @@ def board_of(screen: ReplayScreen) -> str:
     console = Console(width=80, record=True, file=io.StringIO())
     console.print(screen.board())
     return console.export_text()
+
+
+async def viewer(pilot: Any, path: Path, **how: Any) -> tuple[ReplayScreen, Replay]:
+    """The viewer opened on ``path``, its record read."""
+    pilot.app.push_screen(ReplayScreen(path, **how))
+    screen = await loaded(pilot)
+    assert screen.replay is not None
+    return screen, screen.replay
 
 
 async def loaded(pilot: Any) -> ReplayScreen:
@@ -93,10 +102,7 @@ async def test_viewpoints_show_a_seats_secrets_or_everything(tmp_path: Path) -> 
     path = record_file(tmp_path, "cartus")
     app = RattusNetApp()
     async with opened(app) as pilot:
-        app.push_screen(ReplayScreen(path))
-        screen = await loaded(pilot)
-        replay = screen.replay
-        assert replay is not None
+        screen, replay = await viewer(pilot, path)
         await pilot.press("right")
         board = board_of(screen)
         names = replay.names
@@ -118,10 +124,7 @@ async def test_jump_to_a_round_or_a_turn(tmp_path: Path) -> None:
     path = record_file(tmp_path, "rattus")
     app = RattusNetApp()
     async with opened(app) as pilot:
-        app.push_screen(ReplayScreen(path))
-        screen = await loaded(pilot)
-        replay = screen.replay
-        assert replay is not None
+        screen, replay = await viewer(pilot, path)
         await pilot.press("j")
         assert isinstance(app.screen, JumpPrompt)
         await pilot.press("r", "9", "9", "enter")
@@ -182,8 +185,7 @@ async def test_the_menu_lists_recent_games_and_opens_one(
         await pilot.press("escape")
         assert isinstance(app.screen, ReplaysScreen)
         # a path typed that is no file
-        field = app.screen.query_one("#path")
-        field.value = str(tmp_path / "nothing.json")  # type: ignore[attr-defined]
+        app.screen.query_one("#path", Input).value = str(tmp_path / "nothing.json")
         await pilot.press("enter")
         assert "no such file" in text_of(app.screen, "#form-body")
         assert isinstance(app.screen, ReplaysScreen)
@@ -285,3 +287,29 @@ def test_snapshot_of_a_cartus_replay_no_color(
         await pilot.press(*["pagedown"] * 7)
 
     assert snap_compare(RattusNetApp(seed=1), run_before=run_before, terminal_size=(80, 24))
+
+
+@sync
+async def test_a_served_player_replays_only_his_own_files(
+    tmp_path: Path, _own_data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rattus_net.paths import ENV_FILES_ROOT
+    from tui.shell.paths import OUTSIDE
+
+    kept = _own_data_dir / REPLAYS_DIR
+    kept.mkdir()
+    (kept / "rattus-20261201-120000.json").write_text(record_text("rattus"))
+    outside = record_file(tmp_path, "cartus")
+    monkeypatch.setenv(ENV_FILES_ROOT, str(_own_data_dir))
+    app = RattusNetApp()
+    async with opened(app) as pilot:
+        await pilot.press("e")
+        screen = app.screen
+        assert isinstance(screen, ReplaysScreen) and len(screen.games) == 1
+        await pilot.press("down")
+        assert (
+            screen.query_one("#path", Input).value == f"{REPLAYS_DIR}/rattus-20261201-120000.json"
+        )
+        screen.query_one("#path", Input).value = str(outside)
+        await pilot.press("enter")
+        assert app.screen is screen and OUTSIDE in text_of(screen, "#form-body")

@@ -8,8 +8,6 @@ field; a path that is not a file, or a file that is not a record, says why in on
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
@@ -38,17 +36,10 @@ class ReplaysScreen(FormScreen):
     def __init__(self) -> None:
         super().__init__()
         self.access = FileAccess.from_environment()
-        found = recent_games(self.access.root)
-        self.games = [g for g in found if self._inside(g.path)]
+        found = recent_games()
+        self.games = [g for g in found if self.access.allows(g.path)]
         self.picked = -1
         self.problem = ""
-
-    def _inside(self, path: Path) -> bool:
-        try:
-            self.access.resolve(str(path))
-        except PathRefused:
-            return False
-        return True
 
     def compose(self) -> ComposeResult:
         with Vertical(id="form"):
