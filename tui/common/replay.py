@@ -252,9 +252,10 @@ class ReplayScreen(Screen[None]):
         self.query_one("#rp-table", Static).update(self.board())
         log = Text(self.step_heading(), style="bold")
         lines = replay.lines(vp, self.words())[i] or ["(nothing told at this step)"]
-        if len(lines) > LOG_ROWS - 1:  # (the board keeps its room: the rest is one key away)
-            more = len(lines) - (LOG_ROWS - 2)
-            lines = [*lines[: LOG_ROWS - 2], f"... {more} more lines: l shows the whole log"]
+        width = max(20, self.app.size.width)
+        rows = sum(-(-max(1, len(line)) // width) for line in lines)
+        if rows > LOG_ROWS:  # (the board keeps its room: the rest is one key away)
+            log.append(f"  ({len(lines)} lines; l: the whole log)", style="italic")
         for line in lines:
             log.append("\n" + line)
         self.query_one("#rp-log", Static).update(log)
