@@ -23,6 +23,7 @@ from typing import Any
 
 from rattus_net.kit.errors import RattusNetError, RecordError
 from rattus_net.kit.interface import AnyGame
+from rattus_net.kit.options import OptionValues
 from rattus_net.kit.registry import get_game, unnamed_game
 from rattus_net.kit.replay import Replay, StepsBuilder, replay_of, replay_record
 from rattus_net.kit.saves import KIND as SAVE_KIND
@@ -72,8 +73,9 @@ def read_bytes(path: Path, limit: int = MAX_SIGNED_BYTES) -> bytes:
         raise RecordError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
 
-def open_replay(path: Path) -> Replay:
-    """The replay of the record, save or signed record at ``path``."""
+def open_replay(path: Path, values: OptionValues | None = None) -> Replay:
+    """The replay of the record, save or signed record at ``path`` (``values``: the options
+    given with a face-level record, as ``rattus replay`` takes them)."""
     data = read_bytes(path)
     try:
         text = data.decode("utf-8")
@@ -91,7 +93,7 @@ def open_replay(path: Path) -> Replay:
             if saved is None:
                 raise RecordError(f"{path}: no such file")
             return replay_record(saved.definition, saved.record, saved.values)
-        return replay_record(record_game(text), text, {})
+        return replay_record(record_game(text), text, values or {})
     except SaveError as exc:
         raise RecordError(f"{path}: {exc}") from None
     except RecordError as exc:

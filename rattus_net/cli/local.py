@@ -7,18 +7,16 @@ options come from the game's schema, the words of the results and the state from
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rattus_net.cli.args import UsageError, check_players, chosen_game, game_values
 from rattus_net.kit.errors import RecordError
 from rattus_net.kit.interface import AnyGame
 from rattus_net.paths import RECORD_SUFFIX
-
-if TYPE_CHECKING:
-    from rattus_net.kit.replay import Replay
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -116,20 +114,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
     is printed."""
     from protocol.record import MAX_RECORD_BYTES
     from rattus_net.cli.verify import check_size, read_record_file, replay_signed
-    from rattus_net.kit.replay import replay_record
-    from rattus_net.replays import MAX_GAME_RECORD_BYTES, record_game, signed_replay
+    from rattus_net.replays import MAX_GAME_RECORD_BYTES, record_game
 
     if args.moves is not None and args.moves < 0:
         raise UsageError("rattus replay: --moves must be 0 or more")
     check_size(args.record, MAX_RECORD_BYTES)
     data = read_record_file(args.record)
-    viewer = args.moves is None and not args.json and sys.stdout.isatty() and sys.stdin.isatty()
+    if args.moves is None and not args.json and sys.stdout.isatty() and sys.stdin.isatty():
+        return open_viewer(args, data)
     note = None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        if viewer:
-            return open_viewer(signed_replay(data))
         game, state, note = replay_signed(args.record, data, args.moves)
     else:
         if len(data) > MAX_GAME_RECORD_BYTES:  # a text record: the smaller limit
@@ -140,8 +136,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
         try:
             game = record_game(text)
             values = game_values(args, game, "replay")
-            if viewer:
-                return open_viewer(replay_record(game, text, values))
             state, _ = game.read_record(text, values).replay(args.moves)
         except RecursionError:
             raise RecordError(f"{args.record}: not a game record (nested too deeply)") from None
@@ -149,12 +143,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def open_viewer(replay: Replay) -> int:
-    """The replay viewer on ``replay`` (``rattus replay`` in a terminal: the record was read
-    first, so a bad one is said in a line before the screen is taken over)."""
+def open_viewer(args: argparse.Namespace, data: bytes) -> int:
+    """The replay viewer on the record ``data`` (``rattus replay`` in a terminal; a save
+    too): the record is read first, so a bad one is said in a line before the screen is
+    taken over."""
+    from rattus_net.replays import open_replay, record_game
     from tui.app import run_replay
 
-    return run_replay(replay)
+    values = None
+    with contextlib.suppress(UnicodeDecodeError):  # (a signed record: its options in it)
+        values = game_values(args, record_game(data.decode("utf-8")), "replay")
+    return run_replay(open_replay(args.record, values))
 
 
 def print_state(game: AnyGame, state: Any, as_json: bool, note: str | None) -> None:

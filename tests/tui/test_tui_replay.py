@@ -313,3 +313,28 @@ async def test_a_served_player_replays_only_his_own_files(
         screen.query_one("#path", Input).value = str(outside)
         await pilot.press("enter")
         assert app.screen is screen and OUTSIDE in text_of(screen, "#form-body")
+
+
+def test_rattus_replay_of_a_save_in_a_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    import tui.app
+    from rattus_net.cli import main
+    from rattus_net.kit.saves import save_body, write_file
+
+    game = get_game("cartus")
+    record = game.read_record(record_text("cartus"), {})
+    half, table = record.replay(12)
+    body = save_body(game, half, table, names=("You", "A", "B"), bots="random",
+                     human_seat=0, values={})  # fmt: skip
+    path = tmp_path / "offline-cartus.json"
+    write_file(path, body)
+    opened_with: list[Replay] = []
+    monkeypatch.setattr(tui.app, "run_replay", lambda r: opened_with.append(r) or 0)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    assert main(["replay", str(path)]) == 0
+    [replay] = opened_with
+    assert replay.last == 12 and not replay.steps[-1].state.is_over
