@@ -153,12 +153,14 @@ class ReplayScreen(Screen[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         # (priority: the board's scroll would take these keys; Up/Down still scroll it)
-        Binding("left", "step(-1)", "Back", priority=True, group=STEP),
-        Binding("right", "step(1)", "Step", priority=True, group=STEP),
+        Binding("left", "step(-1)", "Step back", priority=True, group=STEP),
+        Binding("right", "step(1)", "Step forward", priority=True, group=STEP),
         Binding("pageup", "turn(-1)", "Turn back", key_display="PgUp", priority=True, group=TURN),
-        Binding("pagedown", "turn(1)", "Turn", key_display="PgDn", priority=True, group=TURN),
-        Binding("home", "start", "Start", key_display="Home", priority=True, group=ENDS),
-        Binding("end", "end", "End", key_display="End", priority=True, group=ENDS),
+        Binding(
+            "pagedown", "turn(1)", "Turn forward", key_display="PgDn", priority=True, group=TURN
+        ),
+        Binding("home", "start", "The start", key_display="Home", priority=True, group=ENDS),
+        Binding("end", "end", "The end", key_display="End", priority=True, group=ENDS),
         Binding("j", "jump", "Jump"),
         Binding("v", "viewpoint", "View"),
         Binding("l", "full_log", "Log", show=False),
