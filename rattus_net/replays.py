@@ -274,6 +274,8 @@ def _result(definition: AnyGame, game: Any) -> str:
     if outcome is None:
         return f"unfinished, {definition.progress(game)[1]}"
     names = _players(game)
+    if not outcome.winners:  # (Rattus Cartus: the plague took every player)
+        return "nobody won"
     return "won by " + ", ".join(names[s] for s in outcome.winners)
 
 

@@ -21,10 +21,12 @@ from tui.shell.forms import FormScreen
 from tui.shell.paths import FileAccess, PathRefused
 
 
-def game_line(game: RecentGame) -> str:
-    """``2026-12-02 01:10  Rattus  You, Agnes, Bertram  won by Agnes``."""
+def game_line(game: RecentGame, width: int = 76) -> str:
+    """``2026-12-02 01:10  Rattus         won by Agnes  (You, Agnes, Bertram)``, cut to
+    ``width`` (the players last: the longest part)."""
     players = ", ".join(safetext(p) for p in game.players)
-    return f"{game.date}  {game.title}  {players}  {safetext(game.result)}"
+    line = f"{game.date}  {game.title:<13} {safetext(game.result)}  ({players})"
+    return line if len(line) <= width else line[: width - 3] + "..."
 
 
 class ReplaysScreen(FormScreen):
@@ -60,7 +62,8 @@ class ReplaysScreen(FormScreen):
             t.append("Your recent games, newest first (Up/Down picks one, Enter opens):")
         for i, game in enumerate(self.games):
             mark = "> " if i == self.picked else "  "
-            t.append(f"\n{mark}{game_line(game)}", style="reverse" if i == self.picked else "")
+            line = game_line(game, self.app.size.width - 8)
+            t.append(f"\n{mark}{line}", style="reverse" if i == self.picked else "")
         self.query_one("#form-body", Static).update(t)
 
     def action_cursor(self, delta: int) -> None:
