@@ -194,9 +194,16 @@ def test_an_aborted_network_record_replays_what_was_revealed_up_to_the_abort() -
     assert json.dumps(replay.lines(EVERYTHING)[-1])
 
 
-def test_a_game_without_screens_of_its_own_replays_on_the_generic_board() -> None:
+def test_a_game_without_screens_of_its_own_replays_on_the_generic_board(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The third, test-only game: the same steps, its own words, the generic board."""
     import io
+
+    from rattus_net.kit import registry
+
+    # importing the game registers it: for this test only (the others know two games)
+    monkeypatch.setattr(registry, "_GAMES", dict(registry._GAMES))
 
     from games.thirdgame.definition import NibbleDefinition
     from rich.console import Console
