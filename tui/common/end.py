@@ -153,7 +153,7 @@ class GameEndScreen(Screen[None]):
             self.notify(f"The game could not be kept for replays: {exc}", severity="warning")
 
     def action_replay(self) -> None:
-        """The game just played in the replay viewer, as this seat saw it."""
+        """The game just played in the replay viewer, from its start, as this seat saw it."""
         c = self.controller
         if isinstance(c, NetworkGame):
             record = self._record()
@@ -164,7 +164,7 @@ class GameEndScreen(Screen[None]):
             return
         text = c.definition.record_of(c.game, c.table, c.values)
         source = offline_replay(c.definition, text, c.values)
-        self.app.push_screen(ReplayScreen(source, viewpoint=c.seat, at_end=True))
+        self.app.push_screen(ReplayScreen(source, viewpoint=c.seat))
 
     def action_quit_app(self) -> None:
         self.app.exit()

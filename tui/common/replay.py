@@ -172,16 +172,14 @@ class ReplayScreen(Screen[None]):
         source: Path | Callable[[], Replay],
         *,
         viewpoint: int = EVERYTHING,
-        at_end: bool = False,
     ) -> None:
         """``source``: a record file, or what makes the replay (read in a worker thread).
-        ``viewpoint``: the seat first shown (or everything); ``at_end``: open at the end."""
+        ``viewpoint``: the seat first shown (or everything)."""
         super().__init__()
         self.source = source
         self.replay: Replay | None = None
         self.index = 0
         self.viewpoint = viewpoint
-        self.at_end = at_end
         self.problem: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -218,7 +216,7 @@ class ReplayScreen(Screen[None]):
         self.replay = replay
         if not (self.viewpoint == EVERYTHING or 0 <= self.viewpoint < replay.n):
             self.viewpoint = EVERYTHING
-        self.index = replay.last if self.at_end else 0
+        self.index = 0
         if replay.note:
             self.notify(safetext(replay.note), timeout=8)
         self.show()
