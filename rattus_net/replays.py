@@ -24,10 +24,10 @@ from typing import Any
 from rattus_net.kit.errors import RattusNetError, RecordError
 from rattus_net.kit.interface import AnyGame
 from rattus_net.kit.options import OptionValues
-from rattus_net.kit.registry import get_game, unnamed_game
+from rattus_net.kit.registry import games, get_game, unnamed_game
 from rattus_net.kit.replay import Replay, StepsBuilder, replay_of, replay_record
 from rattus_net.kit.saves import KIND as SAVE_KIND
-from rattus_net.kit.saves import SaveError, read_save, save_path
+from rattus_net.kit.saves import SaveError, read_save, save_path, write_whole
 from rattus_net.paths import GAMES_DIR, RECORD_FILE, data_dir
 
 MAX_GAME_RECORD_BYTES = 2 << 20
@@ -178,8 +178,6 @@ class RecentGame:
 
 def keep_finished(game_name: str, record: str, root: Path | None = None) -> Path:
     """Keep the face-level record of a finished offline game for replays (written whole)."""
-    from rattus_net.kit.saves import write_whole
-
     folder = (root or data_dir()) / REPLAYS_DIR
     folder.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -200,8 +198,6 @@ def recent_games(root: Path | None = None, limit: int = RECENT) -> list[RecentGa
     replays = base / REPLAYS_DIR
     if replays.is_dir():
         files += [p for p in replays.iterdir() if p.suffix == ".json"]
-    from rattus_net.kit.registry import games
-
     files += [p for g in games() if (p := save_path(g.name, base)).is_file()]
     network = base / GAMES_DIR
     if network.is_dir():

@@ -55,6 +55,16 @@ async def viewer(pilot: Any, path: Path, **how: Any) -> tuple[ReplayScreen, Repl
     return screen, screen.replay
 
 
+async def listed(pilot: Any, screen: ReplaysScreen) -> None:
+    """Wait for the menu's Replays to have read the recent games."""
+    for _ in range(200):
+        if screen.loaded:
+            break
+        await pilot.pause(0.05)
+    await pilot.pause()
+    assert screen.loaded
+
+
 async def loaded(pilot: Any) -> ReplayScreen:
     screen = pilot.app.screen
     assert isinstance(screen, ReplayScreen)
@@ -175,6 +185,7 @@ async def test_the_menu_lists_recent_games_and_opens_one(
     async with opened(app) as pilot:
         await pilot.press("e")
         assert isinstance(app.screen, ReplaysScreen)
+        await listed(pilot, app.screen)
         body = text_of(app.screen, "#form-body")
         assert "Rattus" in body and "won by" in body and "heuristic-1" in body
         await pilot.press("enter")  # nothing picked yet: said
@@ -304,7 +315,9 @@ async def test_a_served_player_replays_only_his_own_files(
     async with opened(app) as pilot:
         await pilot.press("e")
         screen = app.screen
-        assert isinstance(screen, ReplaysScreen) and len(screen.games) == 1
+        assert isinstance(screen, ReplaysScreen)
+        await listed(pilot, screen)
+        assert len(screen.games) == 1
         await pilot.press("down")
         assert (
             screen.query_one("#path", Input).value == f"{REPLAYS_DIR}/rattus-20261201-120000.json"

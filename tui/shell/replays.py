@@ -38,10 +38,24 @@ class ReplaysScreen(FormScreen):
     def __init__(self) -> None:
         super().__init__()
         self.access = FileAccess.from_environment()
-        found = recent_games()
-        self.games = [g for g in found if self.access.allows(g.path)]
+        self.games: list[RecentGame] = []
+        self.loaded = False
+        """The recent games are read (each record is replayed to say how it ended: in a
+        worker thread, the screen up meanwhile)."""
         self.picked = -1
         self.problem = ""
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.run_worker(self._read, thread=True, group="recent")
+
+    def _read(self) -> None:
+        found = [g for g in recent_games() if self.access.allows(g.path)]
+        self.app.call_from_thread(self._show, found)
+
+    def _show(self, games: list[RecentGame]) -> None:
+        self.games, self.loaded = games, True
+        self.redraw()
 
     def compose(self) -> ComposeResult:
         with Vertical(id="form"):
@@ -56,7 +70,9 @@ class ReplaysScreen(FormScreen):
         t = Text()
         if self.problem:
             t.append(self.problem + "\n", style="bold reverse")
-        if not self.games:
+        if not self.loaded:
+            t.append("Reading your recent games...", style="italic")
+        elif not self.games:
             t.append("No games to replay yet: finished and saved games are listed here.")
         else:
             t.append("Your recent games, newest first (Up/Down picks one, Enter opens):")
