@@ -80,7 +80,10 @@ def open_replay(path: Path, values: OptionValues | None = None) -> Replay:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        return signed_replay(data)
+        try:
+            return signed_replay(data)
+        except RecordError as exc:
+            raise RecordError(f"{path}: {exc}") from None
     if len(data) > MAX_GAME_RECORD_BYTES:
         raise RecordError(f"{path}: {len(data)} bytes, more than any game record needs")
     try:
