@@ -67,6 +67,29 @@ def honest(
     return net.peers[0].record_bytes(), params, tuple(secrets)
 
 
+def aborted_record() -> bytes:
+    """A 3-player game whose seat 3 goes silent after a while; seat 1 aborts past the
+    stall timeout (its record, signed abort included)."""
+    net = MemoryNetwork(*table(3, 5), timeout=5.0)
+    net.keep_going = True
+    count = 0
+
+    def tamper(sender: int, receiver: int, frame: bytes) -> bytes | None:
+        nonlocal count
+        if sender == 2:
+            count += 1
+            if count > 60:
+                return None
+        return frame
+
+    net.tamper = tamper
+    net.run(random_chooser(3, 1))
+    net.now = 100.0
+    net.peers[0].tick(net.now)
+    assert net.peers[0].abort is not None
+    return net.peers[0].record_bytes()
+
+
 def unpack(record: bytes) -> dict[str, WireValue]:
     value = decode_value(record, RECORD_LIMITS)
     assert isinstance(value, dict)

@@ -30,6 +30,7 @@ from textual.widgets import Static
 from rattus_net.kit.errors import RattusNetError
 from rattus_net.kit.offline import OfflineSetup, default_bot_kind
 from rattus_net.kit.registry import games, get_game
+from rattus_net.kit.replay import Replay
 from rattus_net.kit.saves import save_path
 from rattus_net.net.netgame import NetworkGame
 from rattus_net.net.node import PeerNode
@@ -37,6 +38,7 @@ from rattus_net.net.tables import Lobby
 from rattus_net.paths import ENV_CONFIG_DIR, ENV_DATA_DIR
 from tui.common.gameui import game_ui, new_offline, table_screen
 from tui.common.help import HelpScreen, key_name, open_help
+from tui.common.replay import ReplayScreen
 from tui.common.seat import Seat
 from tui.shell.lobby import LobbyScreen
 from tui.shell.menu import MenuScreen
@@ -116,11 +118,13 @@ class RattusNetApp(App[None]):
         seed: int | None = None,
         table: Seat | None = None,
         lobby: Lobby | None = None,
+        replay: Replay | None = None,
     ) -> None:
         super().__init__()
         self.seed = seed
         self.table = table
         self.lobby = lobby
+        self.replay = replay
 
     def run(self, *args: Any, **kwargs: Any) -> Any:
         """Run in the terminal; raises :class:`NoTerminal` without one. The mouse is left to
@@ -183,6 +187,9 @@ class RattusNetApp(App[None]):
             self.push_screen(table_screen(self.table))
         elif self.lobby is not None:
             self.push_screen(LobbyScreen(self.lobby))
+        elif self.replay is not None:
+            replay = self.replay
+            self.push_screen(ReplayScreen(lambda: replay))
         self.call_later(self.fit, self.size)
 
 
@@ -254,6 +261,13 @@ def run_offline(
     setup = OfflineSetup(game, players, bots or default_bot_kind(kinds), seed, values or {})
     table = new_offline(setup, save_to=save_path(game))  # checks the options first
     RattusNetApp(table=table).run()
+    return 0
+
+
+def run_replay(replay: Replay) -> int:
+    """Open the TUI on the replay viewer (``rattus replay`` in a terminal); Esc leads to
+    the main menu."""
+    RattusNetApp(replay=replay).run()
     return 0
 
 

@@ -7,6 +7,7 @@ options come from the game's schema, the words of the results and the state from
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -15,7 +16,6 @@ from typing import Any
 from rattus_net.cli.args import UsageError, check_players, chosen_game, game_values
 from rattus_net.kit.errors import RecordError
 from rattus_net.kit.interface import AnyGame
-from rattus_net.kit.registry import get_game, unnamed_game
 from rattus_net.paths import RECORD_SUFFIX
 
 
@@ -106,37 +106,22 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
-MAX_GAME_RECORD_BYTES = 2 << 20
-"""A face-level game record (JSON) of the longest game is some tens of KiB."""
-
-
-def record_game(text: str) -> AnyGame:
-    """The game a face-level record names (``"game"``; none: the game whose records carry
-    no name). Not JSON at all: that game too, whose reader says what is wrong."""
-    try:
-        obj = json.loads(text)
-    except (ValueError, RecursionError):
-        return unnamed_game()
-    name = obj.get("game") if isinstance(obj, dict) else None
-    if name is None:
-        return unnamed_game()
-    try:
-        return get_game(str(name))
-    except ValueError:
-        raise RecordError(f"the record names an unknown game {str(name)[:40]!r}") from None
-
-
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay a face-level game record (text), or the signed record a network game wrote:
     a finished, fair one face by face; an aborted or unfinished one as every seat saw it, up
-    to where it stopped (the cards still hidden stay hidden)."""
+    to where it stopped (the cards still hidden stay hidden). In a terminal (and without
+    ``--moves`` or ``--json``) the replay viewer opens on it; otherwise the state at the end
+    is printed."""
     from protocol.record import MAX_RECORD_BYTES
     from rattus_net.cli.verify import check_size, read_record_file, replay_signed
+    from rattus_net.replays import MAX_GAME_RECORD_BYTES, record_game
 
     if args.moves is not None and args.moves < 0:
         raise UsageError("rattus replay: --moves must be 0 or more")
     check_size(args.record, MAX_RECORD_BYTES)
     data = read_record_file(args.record)
+    if args.moves is None and not args.json and sys.stdout.isatty() and sys.stdin.isatty():
+        return open_viewer(args, data)
     note = None
     try:
         text = data.decode("utf-8")
@@ -156,6 +141,19 @@ def cmd_replay(args: argparse.Namespace) -> int:
             raise RecordError(f"{args.record}: not a game record (nested too deeply)") from None
     print_state(game, state, args.json, note)
     return 0
+
+
+def open_viewer(args: argparse.Namespace, data: bytes) -> int:
+    """The replay viewer on the record ``data`` (``rattus replay`` in a terminal; a save
+    too): the record is read first, so a bad one is said in a line before the screen is
+    taken over."""
+    from rattus_net.replays import open_replay, record_game
+    from tui.app import run_replay
+
+    values = None
+    with contextlib.suppress(UnicodeDecodeError):  # (a signed record: its options in it)
+        values = game_values(args, record_game(data.decode("utf-8")), "replay")
+    return run_replay(open_replay(args.record, values))
 
 
 def print_state(game: AnyGame, state: Any, as_json: bool, note: str | None) -> None:

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from recordkit import random_chooser, table
+from recordkit import aborted_record, random_chooser, table
 
 from protocol.memnet import MemoryNetwork
 from protocol.verify import public_replay, verify_record
@@ -18,27 +18,6 @@ def _net(n: int = 3, seed: int = 5) -> MemoryNetwork:
     net = MemoryNetwork(*table(n, seed), timeout=5.0)
     net.keep_going = True
     return net
-
-
-def _aborted_record() -> bytes:
-    """Seat 3 goes silent after a while; the others abort past the stall timeout."""
-    net = _net()
-    count = 0
-
-    def tamper(sender: int, receiver: int, frame: bytes) -> bytes | None:
-        nonlocal count
-        if sender == 2:
-            count += 1
-            if count > 60:
-                return None
-        return frame
-
-    net.tamper = tamper
-    net.run(random_chooser(3, 1))
-    net.now = 100.0
-    net.peers[0].tick(net.now)
-    assert net.peers[0].abort is not None
-    return net.peers[0].record_bytes()
 
 
 def test_a_finished_network_record_replays_face_by_face(
@@ -65,7 +44,7 @@ def test_a_finished_network_record_replays_face_by_face(
 def test_an_aborted_network_record_replays_up_to_the_abort(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    data = _aborted_record()
+    data = aborted_record()
     verdict = verify_record(data)
     assert not verdict.fair and verdict.engine_record is None
     game, stopped = public_replay(data)

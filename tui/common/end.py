@@ -20,9 +20,12 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from protocol.verdict import Verdict
+from rattus_net.kit.errors import RattusNetError
 from rattus_net.net.netgame import NetworkGame, problem_text
 from rattus_net.paths import RECORD_SUFFIX
+from rattus_net.replays import keep_finished
 from tui.common.log import LogScreen
+from tui.common.replay import ReplayScreen, offline_replay
 from tui.common.seat import Seat
 
 VERIFYING = "Verifying the signed record..."
@@ -49,6 +52,7 @@ class GameEndScreen(Screen[None]):
         Binding("l", "full_log", "Log"),
         Binding("q", "quit_app", "Quit"),
         Binding("d", "download", "Download the record"),
+        Binding("p", "replay", "Replay"),
     ]
 
     OVER = "GAME OVER"
@@ -88,6 +92,7 @@ class GameEndScreen(Screen[None]):
         self.query_one("#end-scroll", VerticalScroll).focus()
         c = self.controller
         if not isinstance(c, NetworkGame):
+            self._keep()
             return
         if c.outcome is not None:
             self.run_worker(self._verify, thread=True, group="verify")
@@ -135,6 +140,31 @@ class GameEndScreen(Screen[None]):
         name = f"{record.parent.parent.name[:16]}{RECORD_SUFFIX}"
         self.app.deliver_binary(record, save_filename=name, mime_type="application/json")
         self.notify(f"Your browser downloads the record ({name}).")
+
+    def _keep(self) -> None:
+        """A finished game against bots the menu saved is kept beside its save, for replays."""
+        c = self.controller
+        if isinstance(c, NetworkGame) or c.save_to is None or not c.is_over:
+            return
+        try:
+            record = c.definition.record_of(c.game, c.table, c.values)
+            keep_finished(c.definition.name, record, c.save_to.parent)
+        except (OSError, RattusNetError) as exc:
+            self.notify(f"The game could not be kept for replays: {exc}", severity="warning")
+
+    def action_replay(self) -> None:
+        """The game just played in the replay viewer, from its start, as this seat saw it."""
+        c = self.controller
+        if isinstance(c, NetworkGame):
+            record = self._record()
+            if record is None:
+                self.notify("This game left no record to replay.")
+                return
+            self.app.push_screen(ReplayScreen(record, viewpoint=c.seat))
+            return
+        text = c.definition.record_of(c.game, c.table, c.values)
+        source = offline_replay(c.definition, text, c.values)
+        self.app.push_screen(ReplayScreen(source, viewpoint=c.seat))
 
     def action_quit_app(self) -> None:
         self.app.exit()

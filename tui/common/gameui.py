@@ -18,6 +18,8 @@ import importlib
 from pathlib import Path
 from typing import Any
 
+from rich.console import RenderableType
+from rich.text import Text
 from textual.screen import Screen
 
 from protocol.safetext import safetext
@@ -27,6 +29,7 @@ from rattus_net.kit.registry import get_game, ui_module
 from rattus_net.kit.saves import SavedGame
 from rattus_net.net.netgame import NetworkGame
 from tui.common.generic import GenericTable
+from tui.common.replay import generic_board
 from tui.common.seat import Seat
 
 
@@ -40,6 +43,19 @@ class GameUi:
     def table(self, seat: Seat) -> Screen[None]:
         """The table screen of ``seat``."""
         return GenericTable(seat)
+
+    def replay_board(self, view: Any, width: int, everything: bool = False) -> RenderableType:
+        """The table as ``view``'s seat saw it, for the replay viewer (:mod:`.replay`),
+        but what only the seat held (:meth:`replay_secrets`): by default the players and
+        who must act. ``everything``: the view knows every face, and is nobody's (no
+        "you")."""
+        return generic_board(view)
+
+    def replay_secrets(self, view: Any, width: int) -> Text:
+        """What only ``view``'s seat held (its hand), below the board: the viewpoint's, or
+        every seat's under its name when the replay shows everything; empty if the board
+        shows it all."""
+        return Text("")
 
 
 _UIS: dict[str, GameUi] = {}

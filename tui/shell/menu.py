@@ -34,6 +34,7 @@ from tui.common.rules import RulesScreen
 from tui.shell.forms import ROW_KEYS, chosen_options, stepped
 from tui.shell.host import HostScreen
 from tui.shell.join import JoinScreen
+from tui.shell.replays import ReplaysScreen
 from tui.shell.resume import UnfinishedNetworkGame, unfinished_network_game
 from tui.shell.verify import VerifyScreen
 
@@ -60,13 +61,14 @@ class MenuScreen(Screen[None]):
         Binding("h", "host", "Host"),
         Binding("j", "join", "Join"),
         Binding("v", "verify", "Verify"),
+        Binding("e", "replays", "Replays"),
         Binding("r", "rules", "Rules"),
         Binding("q", "quit_app", "Quit"),
         *ROW_KEYS,
     ]
 
     BEFORE = ("play", "players", "bots")  # then the chosen game's own choices
-    AFTER = ("game", "host", "join", "verify", "rules", "quit")
+    AFTER = ("game", "host", "join", "replays", "verify", "rules", "quit")
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__()
@@ -204,6 +206,7 @@ class MenuScreen(Screen[None]):
             # say which games network tables play while another one is chosen
             "host": "Host a table on the network" + self._network_note(),
             "join": "Join a table on the network" + self._network_note(),
+            "replays": "Replays of your games",
             "verify": "Verify a game record",
             "rules": f"Rules of {self.chosen.title}",
             "quit": "Quit",
@@ -263,6 +266,8 @@ class MenuScreen(Screen[None]):
             self.action_host()
         elif item == "join":
             self.action_join()
+        elif item == "replays":
+            self.action_replays()
         elif item == "verify":
             self.action_verify()
         elif item == "rules":
@@ -350,6 +355,9 @@ class MenuScreen(Screen[None]):
 
     def action_verify(self) -> None:
         self.app.push_screen(VerifyScreen())
+
+    def action_replays(self) -> None:
+        self.app.push_screen(ReplaysScreen())
 
     def action_quit_app(self) -> None:
         if (self.saves or self.unfinished is not None) and not self._quit_armed:

@@ -64,6 +64,14 @@ class FileAccess:
             raise PathRefused(f"{text}: {OUTSIDE}")
         return resolved
 
+    def allows(self, path: Path) -> bool:
+        """Whether ``path`` may be opened (it lies inside the root, if there is one)."""
+        try:
+            self.resolve(str(path))
+        except PathRefused:
+            return False
+        return True
+
     def shown(self, path: Path) -> str:
         """How a path is shown to the player: inside the root, relative to it (the server's
         own layout is none of his business); otherwise as it is."""

@@ -67,20 +67,13 @@ class VerifyScreen(FormScreen):
         self.access = FileAccess.from_environment()
         recent = recent_records() if path is None or self.access.confined else []
         if self.access.confined:
-            recent = [p for p in recent if self._inside(p)]
+            recent = [p for p in recent if self.access.allows(p)]
         self.records = [self.access.shown(p) for p in recent]
         if path is None:
             path = self.records[0] if self.records else ""
         self.initial = path
         self.picked = -1
         self.report = self._intro()
-
-    def _inside(self, path: Path) -> bool:
-        try:
-            self.access.resolve(str(path))
-        except PathRefused:
-            return False
-        return True
 
     def _intro(self) -> Text:
         t = Text(f"Type the path of a record ({RECORD_FILE}) and press Enter.", style="italic")

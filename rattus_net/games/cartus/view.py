@@ -127,13 +127,14 @@ class PlayerView(SeatView[Decision, Result]):
     def hand(self) -> list[int]:
         """This seat's hand, faces sorted."""
         g = self._game
-        return sorted(g.faces[h] for h in g.hands[self.seat])
+        # (a public engine, replayed from a network record that stopped, knows no hand)
+        return sorted(g.faces[h] for h in g.hands[self.seat] if h in g.faces)
 
     @property
     def laid(self) -> list[int]:
         """The faces this seat laid face down this round."""
         g = self._game
-        return sorted(g.faces[h] for h in g.laid[self.seat])
+        return sorted(g.faces[h] for h in g.laid[self.seat] if h in g.faces)
 
     @property
     def nun_row_known(self) -> dict[int, int]:
