@@ -2,9 +2,11 @@
 how long the screen's loop is held up during a TUI-hosted network game with bot seats.
 
 Run: ``.venv/bin/python benchmarks/tui.py [--players N] [--bots KIND] [--decisions K]
-[--hosted N] [--idle SECONDS] [--only-idle]``; ``--idle`` also measures the CPU an idle hosted
-network game uses (nobody acting).
-Prints figures; asserts nothing. Uses ``App.run_test`` (headless, 80x24).
+[--hosted N] [--idle SECONDS] [--only-idle] [--cpu]``; ``--idle`` also measures the CPU an
+idle hosted network game uses (nobody acting).
+Prints figures; asserts nothing. Uses ``App.run_test`` (headless, 80x24). Both games are
+played in the same run (Rattus Cartus, then Rattus with at most 4 players), the human's
+choices seeded, and the figures of both are printed, then together.
 
 Two ways of timing a decision are printed:
 
@@ -12,12 +14,13 @@ Two ways of timing a decision are printed:
   Pilot's own waits for the app to be idle (even a cursor key costs tens of ms that way).
 * **In-app** (the real figure): from the moment the app receives the key event that applies the
   move (``App.on_event``) to the end of the compositor refresh that paints the result
-  (``Screen._compositor_refresh``, Textual's own paint step: layout, render, diff). "Applied"
-  is the first paint of the table with the dialog gone and the move on it (with quick bots,
-  that may be the paint of the next dialog over the table: both are modal screens, painted
-  over the table); "next decision" is
-  the paint of the next dialog, so it includes the bots' thinking. Headless, the bytes are not
-  written to a terminal; at 80x24 that is a few kilobytes per paint.
+  (``Screen._compositor_refresh``, Textual's own paint step: layout, render, diff). "The move
+  painted" is the first paint showing the table (its own, or a panel's over it) once the table
+  drew the game anew after the key; "next dialog" is the paint of what the player sees next
+  (his next dialog, the recap of what happened, the end), so it includes the bots' thinking.
+  A Rattus map that waits for Enter after an outbreak is not counted there. Headless, the
+  bytes are not written to a terminal; at 80x24 that is a few kilobytes per paint. On a
+  machine others load too, ``--cpu`` counts the CPU time of the screen's thread instead.
 """
 
 from __future__ import annotations
@@ -48,6 +51,10 @@ from rattus_net.games.cartus.ui.table import EndScreen, TableScreen
 from tui.app import RattusNetApp
 from tui.common.table import GameTable
 
+CLOCK: list[Callable[[], float]] = [time.perf_counter]
+"""The clock of the in-app figures: wall time, or with ``--cpu`` the CPU time of the screen's
+thread (``time.thread_time``: steadier on a machine others load too; quick bots play on that
+thread, so they are counted, but not the bots of a worker thread)."""
 PAINTS: list[tuple[float, Screen[Any]]] = []
 DRAWS: list[float] = []  # when a table drew the game anew (GameTable.redraw)
 # paints that show the table: its own, or a dialog's or the recap's over it (modal screens)
@@ -59,11 +66,11 @@ _redraw = GameTable.redraw
 def _timed_refresh(self: Screen[Any]) -> None:
     _refresh(self)
     if self is self.app.screen:
-        PAINTS.append((time.perf_counter(), self))
+        PAINTS.append((CLOCK[0](), self))
 
 
 def _timed_redraw(self: GameTable) -> list[str]:
-    DRAWS.append(time.perf_counter())
+    DRAWS.append(CLOCK[0]())
     return _redraw(self)
 
 
@@ -121,7 +128,7 @@ class TimedApp(RattusNetApp):
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):
-            self.key_times.append(time.perf_counter())
+            self.key_times.append(CLOCK[0]())
         await super().on_event(event)
 
 
@@ -153,7 +160,7 @@ def p90(values: list[float]) -> float:
 
 async def measure(bench: Bench, players: int, bots: str, decisions: int, seed: int) -> Figures:
     """Play ``decisions`` of the human's decisions by keys; figures in seconds."""
-    t0 = time.perf_counter()
+    t0 = CLOCK[0]()
     app = TimedApp(table=bench.table(players, seed, bots))
     app.key_times = []
     fig = Figures(bench.title)
@@ -162,7 +169,7 @@ async def measure(bench: Bench, players: int, bots: str, decisions: int, seed: i
         while not isinstance(app.screen, waiting):
             await pilot.pause()
         await pilot.pause()
-        fig.first = time.perf_counter() - t0
+        fig.first = CLOCK[0]() - t0
         fig.painted = first_paint(t0, bench.over_table)
         rng = random.Random(seed)
         while len(fig.steps) < decisions and not isinstance(app.screen, bench.end):
@@ -173,7 +180,7 @@ async def measure(bench: Bench, players: int, bots: str, decisions: int, seed: i
                 continue
             keys = bench.keys(screen, rng)
             await pilot.press(*keys[:-1])  # choosing inside the dialog is not measured
-            t = time.perf_counter()
+            t = CLOCK[0]()
             await pilot.press(keys[-1])  # the key that applies the move (or a dialog's step)
             if app.screen is screen:
                 await pilot.pause()
@@ -182,7 +189,7 @@ async def measure(bench: Bench, players: int, bots: str, decisions: int, seed: i
             while app.screen is screen:
                 await pilot.pause()
             await pilot.pause()  # the next screen (table or dialog) has painted
-            fig.steps.append(time.perf_counter() - t)
+            fig.steps.append(CLOCK[0]() - t)
             key = app.key_times[-1]
             # the move painted: the first paint showing the table once it drew the move
             a = first_paint(first_draw(key), bench.over_table, not_screen=screen)
@@ -357,11 +364,17 @@ def main() -> None:
         "--idle", type=float, default=10.0, help="seconds of an idle network game (0: skip)"
     )
     parser.add_argument("--only-idle", action="store_true", help="measure the idle game only")
+    parser.add_argument(
+        "--cpu", action="store_true", help="in-app figures in the screen thread's CPU time"
+    )
     args = parser.parse_args()
     if args.idle:
         asyncio.run(idle_cpu(max(2, args.hosted or 3), args.idle))
     if args.only_idle:
         return
+    if args.cpu:
+        CLOCK[0] = time.thread_time
+        print("(in-app figures in CPU time of the screen's thread, not wall time)")
     figures = [
         asyncio.run(measure(bench, args.players, args.bots, args.decisions, args.seed))
         for bench in _benches()

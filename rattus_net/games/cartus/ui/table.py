@@ -30,6 +30,7 @@ from rattus_net.games.cartus.ui.dialogs import DIALOGS, DecisionDialog
 from rattus_net.games.cartus.ui.recap import RecapScreen, recap, worth_a_recap
 from rattus_net.games.cartus.view import PlayerView
 from tui.common.end import GameEndScreen
+from tui.common.parts import Part
 from tui.common.seat import Seat
 from tui.common.table import GameTable
 
@@ -77,16 +78,16 @@ class TableScreen(GameTable):
     def compose(self) -> ComposeResult:
         view: PlayerView = self.controller.view
         k = D.ROUND_PLAN[view.n].buildings_per_round
-        yield Static(id="status")
-        yield Static(id="awaited")
+        yield Part(id="status")
+        yield Part(id="awaited")
         with Horizontal(id="row"):
             for i in range(k):
-                yield Static(id=f"building-{i}", classes="building")
+                yield Part(id=f"building-{i}", classes="building")
         with Horizontal(id="middle"):
-            yield Static(id="players")
-            yield Static(id="influence")
-        yield Static(id="hand")
-        yield Static(id="nuns")
+            yield Part(id="players")
+            yield Part(id="influence")
+        yield Part(id="hand")
+        yield Part(id="nuns")
         yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
         yield Footer()
 
@@ -97,13 +98,13 @@ class TableScreen(GameTable):
     def draw(self) -> None:
         view: PlayerView = self.controller.view
         width = self.app.size.width
-        self.query_one("#status", Static).update(R.status(view, width))
-        for i, widget in enumerate(self.query(".building").results(Static)):
-            widget.update(R.building_card(view, i) if i < len(view.row) else Text(""))
-        self.query_one("#players", Static).update(R.players(view))
-        self.query_one("#influence", Static).update(R.influence(view))
-        self.query_one("#hand", Static).update(R.hand(view, width))
-        self.query_one("#nuns", Static).update(R.nun_row(view))
+        self.show_part("#status", R.status(view, width))
+        for i, widget in enumerate(self.query(".building").results(Part)):
+            widget.show(R.building_card(view, i) if i < len(view.row) else Text(""))
+        self.show_part("#players", R.players(view))
+        self.show_part("#influence", R.influence(view))
+        self.show_part("#hand", R.hand(view, width))
+        self.show_part("#nuns", R.nun_row(view))
 
     def awaited_text(self) -> Text:
         c = self.controller
