@@ -13,13 +13,15 @@ from __future__ import annotations
 from typing import Any, ClassVar, Generic, TypeVar
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import ComposeResult, RenderResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from rattus_net.kit.errors import RattusNetError
+from tui.common.behind import over_the_table
+from tui.common.footer import KeysFooter
 from tui.common.help import open_help
 from tui.common.log import LogScreen
 from tui.common.rules import RulesScreen
@@ -70,6 +72,9 @@ class TablePanel(ModalScreen[T], Generic[T]):
         super().__init__()
         self.game = game
         self.log_lines = [] if log_lines is None else log_lines  # the table's log
+
+    def render(self) -> RenderResult:  # type: ignore[override]  # (a Visual is fine too)
+        return over_the_table(self, super().render)  # the table behind, as it was painted
 
     def heading(self) -> str:
         """What the panel is about, in a few words (its keys' help is titled with it)."""
@@ -128,7 +133,7 @@ class GameDialog(TablePanel[bool]):
             yield Static(id="dlg-error")
             yield Static(id="dlg-warning")
             yield Static(id="dlg-help")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.redraw()

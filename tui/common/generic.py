@@ -15,12 +15,13 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
 
 from rattus_net.kit.interface import AnyGame
 from rattus_net.net.netgame import NetworkGame
 from tui.common.dialog import ListDialog
 from tui.common.end import GameEndScreen
+from tui.common.footer import KeysFooter
 from tui.common.parts import Part
 from tui.common.seat import Seat
 from tui.common.table import GameTable
@@ -82,7 +83,7 @@ class GenericTable(GameTable):
         yield Part(id="g-status")
         yield Part(id="awaited")
         yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
-        yield Footer()
+        yield KeysFooter()
 
     def draw(self) -> None:
         c = self.controller

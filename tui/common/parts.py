@@ -13,7 +13,19 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual.app import RenderResult
 from textual.widgets import Static
+
+
+def same_text(a: Text, b: Text) -> bool:
+    """Whether ``a`` and ``b`` look the same: Rich's own ``==`` looks at the characters and
+    the spans, not at the style of the whole text (``Text("x", style="bold") == Text("x")``)."""
+    return (
+        a.plain == b.plain
+        and a.spans == b.spans
+        and a.style == b.style
+        and (a.justify, a.overflow, a.no_wrap, a.end) == (b.justify, b.overflow, b.no_wrap, b.end)
+    )
 
 
 def _line_widths(text: Text) -> list[int]:
@@ -30,16 +42,22 @@ class Part(Static):
         """The text on screen (``None``: nothing shown yet)."""
         self.renders = 0
         """How many times the part took a new text (the others were the same as shown)."""
+        self.paints = 0
+        """How many times Textual asked the part for its picture (:meth:`render`)."""
 
     def show(self, text: Text) -> bool:
         """Show ``text`` if it differs from what is shown; ``True`` if it did."""
         old = self.shown
-        if old is not None and text == old:
+        if old is not None and same_text(text, old):
             return False
         self.shown = text
         self.renders += 1
         self.update(text, layout=old is None or not self._same_height(old, text))
         return True
+
+    def render(self) -> RenderResult:
+        self.paints += 1
+        return super().render()
 
     def _same_height(self, old: Text, new: Text) -> bool:
         """Whether ``new`` takes the rows ``old`` took: the same number of lines, none of
@@ -52,4 +70,4 @@ class Part(Static):
         return len(before) == len(after) and max(before + after) <= width
 
 
-__all__ = ["Part"]
+__all__ = ["Part", "same_text"]

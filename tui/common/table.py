@@ -270,8 +270,8 @@ class GameTable(Screen[None]):
         """The bots and the table are done (or one of them failed, with ``error``)."""
         self.busy = False
         self.redraw()
-        if error is None:
-            self.next_step()  # same frame: the dialog and the table paint together
+        if error is None:  # the table shows the moves first, then the next dialog opens
+            self.call_after_refresh(self.next_step)
         else:
             self.show_awaited(Text(f"A bot or the table failed: {error}", style="bold reverse"))
 

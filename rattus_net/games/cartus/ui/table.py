@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
 
 import rattus_net.games.cartus.ui.render as R
 from rattus_net.games.cartus import data as D
@@ -30,6 +30,7 @@ from rattus_net.games.cartus.ui.dialogs import DIALOGS, DecisionDialog
 from rattus_net.games.cartus.ui.recap import RecapScreen, recap, worth_a_recap
 from rattus_net.games.cartus.view import PlayerView
 from tui.common.end import GameEndScreen
+from tui.common.footer import KeysFooter
 from tui.common.parts import Part
 from tui.common.seat import Seat
 from tui.common.table import GameTable
@@ -89,7 +90,7 @@ class TableScreen(GameTable):
         yield Part(id="hand")
         yield Part(id="nuns")
         yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         R.set_plain(self.app.no_color)  # (seats told apart by letter and name only)

@@ -13,12 +13,13 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
 
 import rattus_net.games.rattus.ui.render as R
 from rattus_net.games.rattus.ui.dialog import RattusDialog
 from rattus_net.games.rattus.view import RattusView
 from tui.common.end import GameEndScreen
+from tui.common.footer import KeysFooter
 from tui.common.parts import Part
 from tui.common.table import GameTable
 
@@ -90,7 +91,7 @@ class RattusMapScreen(GameTable):
         yield Part(id="r-seen")
         yield Part(id="r-awaited")
         yield RichLog(id="r-log", wrap=True, markup=False, auto_scroll=True)
-        yield Footer()
+        yield KeysFooter()
 
     def draw(self) -> None:
         view: RattusView = self.controller.view
