@@ -191,3 +191,19 @@ async def test_the_keys_line_is_built_again_when_its_keys_change() -> None:
         await pilot.pause()
         assert footer.composed == composed + 1
         assert "Extra" in [k.description for k in footer.query(FooterKey)]
+
+
+@sync
+async def test_a_cursor_move_in_a_dialog_paints_only_its_list_again() -> None:
+    app = RattusNetApp(table=rattus_at(Kind.TURN, players=3, seed=1))
+    async with opened(app) as pilot:
+        dialog = app.screen
+        assert isinstance(dialog, RattusDialog) and len(dialog.options) > 1
+        parts = {p.id: p for p in dialog.query(Part)}
+        assert {"dlg-title", "dlg-body", "dlg-help"} <= set(parts)
+        before = {name: p.renders for name, p in parts.items()}
+        await pilot.press("down")
+        assert dialog.cursor == 1
+        after = {name: p.renders for name, p in parts.items()}
+        assert after.pop("dlg-body") == before.pop("dlg-body") + 1
+        assert after == before  # the title, the help, the (empty) refusal and warning kept
