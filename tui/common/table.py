@@ -31,7 +31,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
-from textual.widgets import RichLog
+from textual.widgets import RichLog, Static
 from textual.worker import Worker, WorkerState
 
 from rattus_net.kit.offline import OfflineTable
@@ -144,8 +144,12 @@ class GameTable(Screen[None]):
 
     def show_part(self, selector: str, text: Text) -> bool:
         """Show ``text`` in the part ``selector``, which is painted again only if its text
-        changed (``True`` then)."""
-        return self.query_one(selector, Part).show(text)
+        changed (``True`` then; a plain ``Static`` there is always painted again)."""
+        widget = self.query_one(selector, Static)
+        if isinstance(widget, Part):
+            return widget.show(text)
+        widget.update(text)
+        return True
 
     def show_awaited(self, text: Text | None = None) -> None:
         self.show_part(self.AWAITED, self.awaited_text() if text is None else text)
