@@ -2,9 +2,11 @@
 how long the screen's loop is held up during a TUI-hosted network game with bot seats.
 
 Run: ``.venv/bin/python benchmarks/tui.py [--players N] [--bots KIND] [--decisions K]
-[--hosted N] [--idle SECONDS] [--only-idle]``; ``--idle`` also measures the CPU an idle hosted
-network game uses (nobody acting).
-Prints figures; asserts nothing. Uses ``App.run_test`` (headless, 80x24).
+[--hosted N] [--idle SECONDS] [--only-idle] [--cpu]``; ``--idle`` also measures the CPU an
+idle hosted network game uses (nobody acting).
+Prints figures; asserts nothing. Uses ``App.run_test`` (headless, 80x24). Both games are
+played in the same run (Rattus Cartus, then Rattus with at most 4 players), the human's
+choices seeded, and the figures of both are printed, then together.
 
 Two ways of timing a decision are printed:
 
@@ -12,12 +14,13 @@ Two ways of timing a decision are printed:
   Pilot's own waits for the app to be idle (even a cursor key costs tens of ms that way).
 * **In-app** (the real figure): from the moment the app receives the key event that applies the
   move (``App.on_event``) to the end of the compositor refresh that paints the result
-  (``Screen._compositor_refresh``, Textual's own paint step: layout, render, diff). "Applied"
-  is the first paint of the table with the dialog gone and the move on it (with quick bots,
-  that may be the paint of the next dialog over the table: both are modal screens, painted
-  over the table); "next decision" is
-  the paint of the next dialog, so it includes the bots' thinking. Headless, the bytes are not
-  written to a terminal; at 80x24 that is a few kilobytes per paint.
+  (``Screen._compositor_refresh``, Textual's own paint step: layout, render, diff). "The move
+  painted" is the first paint showing the table (its own, or a panel's over it) once the table
+  drew the game anew after the key; "next dialog" is the paint of what the player sees next
+  (his next dialog, the recap of what happened, the end), so it includes the bots' thinking.
+  A Rattus map that waits for Enter after an outbreak is not counted there. Headless, the
+  bytes are not written to a terminal; at 80x24 that is a few kilobytes per paint. On a
+  machine others load too, ``--cpu`` counts the CPU time of the screen's thread instead.
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -45,20 +49,75 @@ from rattus_net.games.cartus.ui.dialogs import DecisionDialog
 from rattus_net.games.cartus.ui.recap import RecapScreen
 from rattus_net.games.cartus.ui.table import EndScreen, TableScreen
 from tui.app import RattusNetApp
+from tui.common.table import GameTable
 
+CLOCK: list[Callable[[], float]] = [time.perf_counter]
+"""The clock of the in-app figures: wall time, or with ``--cpu`` the CPU time of the screen's
+thread (``time.thread_time``: steadier on a machine others load too; quick bots play on that
+thread, so they are counted, but not the bots of a worker thread)."""
 PAINTS: list[tuple[float, Screen[Any]]] = []
+DRAWS: list[float] = []  # when a table drew the game anew (GameTable.redraw)
 # paints that show the table: its own, or a dialog's or the recap's over it (modal screens)
 OVER_TABLE = (TableScreen, DecisionDialog, RecapScreen)
 _refresh = Screen._compositor_refresh
+_redraw = GameTable.redraw
 
 
 def _timed_refresh(self: Screen[Any]) -> None:
     _refresh(self)
     if self is self.app.screen:
-        PAINTS.append((time.perf_counter(), self))
+        PAINTS.append((CLOCK[0](), self))
+
+
+def _timed_redraw(self: GameTable) -> list[str]:
+    DRAWS.append(CLOCK[0]())
+    return _redraw(self)
 
 
 Screen._compositor_refresh = _timed_refresh  # type: ignore[method-assign]
+GameTable.redraw = _timed_redraw  # type: ignore[method-assign]
+
+
+@dataclass(frozen=True)
+class Bench:
+    """What the benchmark needs of a game's screens."""
+
+    title: str
+    table: Callable[[int, int, str], Any]  # (players, seed, bots) -> an offline table
+    dialog: type[Screen[Any]]
+    over_table: tuple[type[Screen[Any]], ...]  # screens that show the table (painted over it)
+    next_seen: tuple[type[Screen[Any]], ...]  # what the player sees next: dialog, recap, end
+    end: type[Screen[Any]]
+    keys: Callable[[Any, random.Random], list[str]]
+
+
+def _benches() -> list[Bench]:
+    from rattus_helpers import keys_for as rattus_keys
+    from tui_helpers import rattus_table
+
+    from rattus_net.games.rattus.ui.dialog import RattusDialog
+    from rattus_net.games.rattus.ui.table import RattusEndScreen, RattusMapScreen
+
+    return [
+        Bench(
+            "Rattus Cartus",
+            lambda n, seed, bots: cartus_table(n, seed, bots, advance=False),
+            DecisionDialog,
+            OVER_TABLE,
+            (DecisionDialog, EndScreen, RecapScreen),
+            EndScreen,
+            keys_for,
+        ),
+        Bench(
+            "Rattus",
+            lambda n, seed, bots: rattus_table(min(n, 4), seed, bots, advance=False),
+            RattusDialog,
+            (RattusMapScreen, RattusDialog),
+            (RattusDialog, RattusEndScreen),
+            RattusEndScreen,
+            rattus_keys,
+        ),
+    ]
 
 
 class TimedApp(RattusNetApp):
@@ -69,7 +128,7 @@ class TimedApp(RattusNetApp):
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):
-            self.key_times.append(time.perf_counter())
+            self.key_times.append(CLOCK[0]())
         await super().on_event(event)
 
 
@@ -90,53 +149,84 @@ def ms(values: list[float]) -> str:
     )
 
 
-async def measure(players: int, bots: str, decisions: int, seed: int) -> None:
-    t0 = time.perf_counter()
-    app = TimedApp(table=cartus_table(players, seed, bots, advance=False))
+def first_draw(after: float) -> float:
+    """The first time a table drew the game anew after ``after`` (or ``after``)."""
+    return next((t for t in DRAWS if t > after), after)
+
+
+def p90(values: list[float]) -> float:
+    return sorted(values)[int(len(values) * 0.9)] if values else float("nan")
+
+
+async def measure(bench: Bench, players: int, bots: str, decisions: int, seed: int) -> Figures:
+    """Play ``decisions`` of the human's decisions by keys; figures in seconds."""
+    t0 = CLOCK[0]()
+    app = TimedApp(table=bench.table(players, seed, bots))
     app.key_times = []
-    applied: list[float] = []
-    next_decision: list[float] = []
+    fig = Figures(bench.title)
+    waiting = (bench.dialog, bench.end, *bench.next_seen)
     async with app.run_test(size=(80, 24)) as pilot:
-        while not isinstance(app.screen, DecisionDialog | TableScreen):
+        while not isinstance(app.screen, waiting):
             await pilot.pause()
         await pilot.pause()
-        first = time.perf_counter() - t0
-        painted = first_paint(t0, OVER_TABLE)
+        fig.first = CLOCK[0]() - t0
+        fig.painted = first_paint(t0, bench.over_table)
         rng = random.Random(seed)
-        steps: list[float] = []
-        while len(steps) < decisions and not isinstance(app.screen, EndScreen):
+        while len(fig.steps) < decisions and not isinstance(app.screen, bench.end):
             screen = app.screen
-            if not isinstance(screen, DecisionDialog):
-                await pilot.press("enter")
+            if not isinstance(screen, bench.dialog):
+                await pilot.press("enter")  # a recap read, or the map looked at
                 await pilot.pause()
                 continue
-            keys = keys_for(screen, rng)
+            keys = bench.keys(screen, rng)
             await pilot.press(*keys[:-1])  # choosing inside the dialog is not measured
-            t = time.perf_counter()
-            await pilot.press(keys[-1])  # the key that applies the move
+            t = CLOCK[0]()
+            await pilot.press(keys[-1])  # the key that applies the move (or a dialog's step)
+            if app.screen is screen:
+                await pilot.pause()
+            if app.screen is screen:
+                continue  # the next step of the same decision (Rattus)
             while app.screen is screen:
                 await pilot.pause()
             await pilot.pause()  # the next screen (table or dialog) has painted
-            steps.append(time.perf_counter() - t)
+            fig.steps.append(CLOCK[0]() - t)
             key = app.key_times[-1]
-            a = first_paint(key, OVER_TABLE, not_screen=screen)
+            # the move painted: the first paint showing the table once it drew the move
+            a = first_paint(first_draw(key), bench.over_table, not_screen=screen)
             if a is not None:
-                applied.append(a)
-            while not isinstance(app.screen, DecisionDialog | EndScreen | RecapScreen):
+                fig.applied.append(a + first_draw(key) - key)
+            for _ in range(200):
+                if isinstance(app.screen, waiting) or getattr(app.screen, "looking", False):
+                    break
                 await pilot.pause()
             await pilot.pause()
             # the next thing the player sees: his next dialog, or first the summary of what
-            # happened meanwhile
-            n = first_paint(key, DecisionDialog | EndScreen | RecapScreen, not_screen=screen)
+            # happened meanwhile (a map waiting for Enter after an outbreak is not counted)
+            n = first_paint(key, bench.next_seen, not_screen=screen)
             if n is not None:
-                next_decision.append(n)
-    print(f"players={players} bots={bots}")
-    print(f"  app start to first rendered table (Pilot): {first * 1000:8.1f} ms")
-    if painted is not None:
-        print(f"  app start to the table's first paint (in-app): {painted * 1000:8.1f} ms")
-    print(f"  Pilot round trip per decision: {ms(steps)}")
-    print(f"  in-app, key to the move painted on the table: {ms(applied)}")
-    print(f"  in-app, key to the next dialog painted (bots included): {ms(next_decision)}")
+                fig.next_decision.append(n)
+    return fig
+
+
+@dataclass
+class Figures:
+    """One game's figures (seconds)."""
+
+    title: str
+    first: float = 0.0
+    painted: float | None = None
+    steps: list[float] = field(default_factory=list)
+    applied: list[float] = field(default_factory=list)
+    next_decision: list[float] = field(default_factory=list)
+
+    def show(self, players: int, bots: str) -> None:
+        print(f"{self.title}: players={players} bots={bots}")
+        print(f"  app start to first rendered table (Pilot): {self.first * 1000:8.1f} ms")
+        if self.painted is not None:
+            print(f"  app start to the table's first paint (in-app): {self.painted * 1000:8.1f} ms")
+        print(f"  Pilot round trip per decision: {ms(self.steps)}")
+        print(f"  in-app, key to the move painted on the table: {ms(self.applied)}")
+        print(f"  in-app, key to the next dialog painted (bots included): {ms(self.next_decision)}")
 
 
 def engine_only(players: int, bots: str, seed: int) -> None:
@@ -265,7 +355,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--bots", choices=BOT_KINDS, default="random")
-    parser.add_argument("--decisions", type=int, default=20)
+    parser.add_argument("--decisions", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--hosted", type=int, default=5, help="players at the hosted network table (0: skip)"
@@ -274,12 +364,29 @@ def main() -> None:
         "--idle", type=float, default=10.0, help="seconds of an idle network game (0: skip)"
     )
     parser.add_argument("--only-idle", action="store_true", help="measure the idle game only")
+    parser.add_argument(
+        "--cpu", action="store_true", help="in-app figures in the screen thread's CPU time"
+    )
     args = parser.parse_args()
     if args.idle:
         asyncio.run(idle_cpu(max(2, args.hosted or 3), args.idle))
     if args.only_idle:
         return
-    asyncio.run(measure(args.players, args.bots, args.decisions, args.seed))
+    if args.cpu:
+        CLOCK[0] = time.thread_time
+        print("(in-app figures in CPU time of the screen's thread, not wall time)")
+    figures = [
+        asyncio.run(measure(bench, args.players, args.bots, args.decisions, args.seed))
+        for bench in _benches()
+    ]
+    for f in figures:
+        f.show(args.players, args.bots)
+    print(
+        f"  both games: key to the move painted p90 "
+        f"{p90([a for f in figures for a in f.applied]) * 1000:.1f} ms (target 16), "
+        f"key to the next dialog painted p90 "
+        f"{p90([a for f in figures for a in f.next_decision]) * 1000:.1f} ms (target 50)"
+    )
     engine_only(args.players, args.bots, args.seed)
     cold_start()
     if args.hosted:

@@ -15,15 +15,17 @@ from __future__ import annotations
 from typing import Any, ClassVar, Generic, TypeVar
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import ComposeResult, RenderResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
 
 from rattus_net.kit.errors import RattusNetError
+from tui.common.behind import over_the_table
+from tui.common.footer import KeysFooter
 from tui.common.help import open_help
 from tui.common.log import LogScreen
+from tui.common.parts import Part
 from tui.common.rules import RulesScreen
 from tui.common.seat import Seat
 
@@ -72,6 +74,9 @@ class TablePanel(ModalScreen[T], Generic[T]):
         super().__init__()
         self.game = game
         self.log_lines = [] if log_lines is None else log_lines  # the table's log
+
+    def render(self) -> RenderResult:  # type: ignore[override]  # (a Visual is fine too)
+        return over_the_table(self, super().render)  # the table behind, as it was painted
 
     def heading(self) -> str:
         """What the panel is about, in a few words (its keys' help is titled with it)."""
@@ -125,32 +130,34 @@ class GameDialog(TablePanel[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(id="dlg-title")
+            yield Part(id="dlg-title")
             yield from self.compose_above()
-            yield Static(id="dlg-body")
-            yield Static(id="dlg-hint")
-            yield Static(id="dlg-error")
-            yield Static(id="dlg-warning")
-            yield Static(id="dlg-help")
-        yield Footer()
+            yield Part(id="dlg-body")
+            yield Part(id="dlg-hint")
+            yield Part(id="dlg-error")
+            yield Part(id="dlg-warning")
+            yield Part(id="dlg-help")
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.redraw()
 
     def redraw(self) -> None:
-        self.query_one("#dlg-title", Static).update(self.title_line())
-        self.query_one("#dlg-body", Static).update(self.body())
-        hint = self.query_one("#dlg-hint", Static)
+        """Show the dialog's parts anew; only those whose text changed are painted again (a
+        cursor's move changes the body, not the title or the help)."""
+        self.query_one("#dlg-title", Part).show(self.title_line())
+        self.query_one("#dlg-body", Part).show(self.body())
+        hint = self.query_one("#dlg-hint", Part)
         words = self.hint()
-        hint.update(words)
+        hint.show(words)
         hint.display = bool(words.plain)
-        err = self.query_one("#dlg-error", Static)
-        err.update(Text(f"Not allowed: {self.error}" if self.error else ""))
+        err = self.query_one("#dlg-error", Part)
+        err.show(Text(f"Not allowed: {self.error}" if self.error else ""))
         err.display = bool(self.error)
-        warn = self.query_one("#dlg-warning", Static)
-        warn.update(Text(f"{self.warning} Enter again to confirm." if self.warning else ""))
+        warn = self.query_one("#dlg-warning", Part)
+        warn.show(Text(f"{self.warning} Enter again to confirm." if self.warning else ""))
         warn.display = bool(self.warning)
-        self.query_one("#dlg-help", Static).update(Text(self.help_line()))
+        self.query_one("#dlg-help", Part).show(Text(self.help_line()))
 
     # --- what a game's dialog provides --------------------------------------------------------
 

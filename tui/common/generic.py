@@ -15,12 +15,14 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
 
 from rattus_net.kit.interface import AnyGame
 from rattus_net.net.netgame import NetworkGame
 from tui.common.dialog import ListDialog
 from tui.common.end import GameEndScreen
+from tui.common.footer import KeysFooter
+from tui.common.parts import Part
 from tui.common.seat import Seat
 from tui.common.table import GameTable
 
@@ -78,17 +80,17 @@ class GenericTable(GameTable):
     """
 
     def compose(self) -> ComposeResult:
-        yield Static(id="g-status")
-        yield Static(id="awaited")
+        yield Part(id="g-status")
+        yield Part(id="awaited")
         yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
-        yield Footer()
+        yield KeysFooter()
 
     def draw(self) -> None:
         c = self.controller
         _, line = c.definition.progress(seat_state(c))
         t = Text(f"{c.definition.title}: {line}", style="bold")
         t.append(f"\nPlayers: {', '.join(c.names)} (you are {c.names[c.seat]})")
-        self.query_one("#g-status", Static).update(t)
+        self.show_part("#g-status", t)
 
     def dialog(self) -> MoveDialog:
         return MoveDialog(self.controller)

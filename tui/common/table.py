@@ -40,6 +40,7 @@ from rattus_net.net.quietgc import QuietCollector
 from tui.common.dialog import GameDialog
 from tui.common.help import open_help
 from tui.common.log import LogScreen
+from tui.common.parts import Part
 from tui.common.rules import RulesScreen
 from tui.common.seat import Seat
 from tui.common.soon import Soon
@@ -47,8 +48,10 @@ from tui.common.soon import Soon
 
 class GameTable(Screen[None]):
     """A game's table (see the module's docstring). A game's table composes its widgets, with
-    a ``Static`` for the waiting line (``AWAITED``) and a ``RichLog`` (``LOG``), and provides
-    :meth:`draw`, :meth:`dialog` and :meth:`end_screen`; its ``on_mount`` is this one's."""
+    a :class:`~tui.common.parts.Part` for the waiting line (``AWAITED``) and a ``RichLog``
+    (``LOG``), and provides :meth:`draw`, :meth:`dialog` and :meth:`end_screen`; its
+    ``on_mount`` is this one's. The game's pieces are ``Part`` widgets too, each given its
+    text by :meth:`show_part`: only those whose text changed are painted again."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "decide", "Decide"),
@@ -86,7 +89,8 @@ class GameTable(Screen[None]):
     # -- what a game's table provides ----------------------------------------------------------
 
     def draw(self) -> None:
-        """Draw the game from ``controller.view`` (all but the waiting line and the log)."""
+        """Draw the game from ``controller.view`` (all but the waiting line and the log),
+        each part with :meth:`show_part`."""
         raise NotImplementedError
 
     def dialog(self) -> GameDialog | None:
@@ -138,14 +142,26 @@ class GameTable(Screen[None]):
         self.show_awaited()
         return self.write_log(c.new_log_lines())
 
+    def show_part(self, selector: str, text: Text) -> bool:
+        """Show ``text`` in the part ``selector``, which is painted again only if its text
+        changed (``True`` then; a plain ``Static`` there is always painted again)."""
+        widget = self.query_one(selector, Static)
+        if isinstance(widget, Part):
+            return widget.show(text)
+        widget.update(text)
+        return True
+
     def show_awaited(self, text: Text | None = None) -> None:
-        self.query_one(self.AWAITED, Static).update(self.awaited_text() if text is None else text)
+        self.show_part(self.AWAITED, self.awaited_text() if text is None else text)
 
     def write_log(self, lines: list[str]) -> list[str]:
-        log = self.query_one(self.LOG, RichLog)
-        for line in lines:
-            self.log_lines.append(line)
-            log.write(Text(line, style=self.line_style(line)))
+        """Add ``lines`` to the log, in one write (one layout of the log, not one a line)."""
+        if lines:
+            batch = Text()
+            for i, line in enumerate(lines):
+                batch.append(("\n" if i else "") + line, style=self.line_style(line))
+            self.query_one(self.LOG, RichLog).write(batch)
+            self.log_lines += lines
         self.fresh += lines
         return lines
 
@@ -258,8 +274,8 @@ class GameTable(Screen[None]):
         """The bots and the table are done (or one of them failed, with ``error``)."""
         self.busy = False
         self.redraw()
-        if error is None:
-            self.next_step()  # same frame: the dialog and the table paint together
+        if error is None:  # the table shows the moves first, then the next dialog opens
+            self.call_after_refresh(self.next_step)
         else:
             self.show_awaited(Text(f"A bot or the table failed: {error}", style="bold reverse"))
 

@@ -17,7 +17,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 import rattus_net.games.cartus.ui.render as R
 from rattus_net.games.cartus import data as D
@@ -25,6 +25,7 @@ from rattus_net.games.cartus.game import Event
 from rattus_net.games.cartus.narrate import Narrator
 from rattus_net.games.cartus.view import PlayerView
 from tui.common.dialog import PANEL_KEYS, TablePanel
+from tui.common.footer import KeysFooter
 
 # Events that make a recap worth showing before the next decision.
 WORTH_A_RECAP = frozenset({"resolve", "end-round", "game-over"})
@@ -182,7 +183,7 @@ class RecapScreen(TablePanel[None]):
             yield Static(
                 Text("Enter go on, Up/Down scroll, l log, r rules, ? keys"), id="recap-help"
             )
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         scroll = self.query_one("#recap-scroll", VerticalScroll)

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
 
 import rattus_net.games.cartus.ui.render as R
 from rattus_net.games.cartus import data as D
@@ -30,6 +30,8 @@ from rattus_net.games.cartus.ui.dialogs import DIALOGS, DecisionDialog
 from rattus_net.games.cartus.ui.recap import RecapScreen, recap, worth_a_recap
 from rattus_net.games.cartus.view import PlayerView
 from tui.common.end import GameEndScreen
+from tui.common.footer import KeysFooter
+from tui.common.parts import Part
 from tui.common.seat import Seat
 from tui.common.table import GameTable
 
@@ -77,18 +79,18 @@ class TableScreen(GameTable):
     def compose(self) -> ComposeResult:
         view: PlayerView = self.controller.view
         k = D.ROUND_PLAN[view.n].buildings_per_round
-        yield Static(id="status")
-        yield Static(id="awaited")
+        yield Part(id="status")
+        yield Part(id="awaited")
         with Horizontal(id="row"):
             for i in range(k):
-                yield Static(id=f"building-{i}", classes="building")
+                yield Part(id=f"building-{i}", classes="building")
         with Horizontal(id="middle"):
-            yield Static(id="players")
-            yield Static(id="influence")
-        yield Static(id="hand")
-        yield Static(id="nuns")
+            yield Part(id="players")
+            yield Part(id="influence")
+        yield Part(id="hand")
+        yield Part(id="nuns")
         yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         R.set_plain(self.app.no_color)  # (seats told apart by letter and name only)
@@ -97,13 +99,13 @@ class TableScreen(GameTable):
     def draw(self) -> None:
         view: PlayerView = self.controller.view
         width = self.app.size.width
-        self.query_one("#status", Static).update(R.status(view, width))
-        for i, widget in enumerate(self.query(".building").results(Static)):
-            widget.update(R.building_card(view, i) if i < len(view.row) else Text(""))
-        self.query_one("#players", Static).update(R.players(view))
-        self.query_one("#influence", Static).update(R.influence(view))
-        self.query_one("#hand", Static).update(R.hand(view, width))
-        self.query_one("#nuns", Static).update(R.nun_row(view))
+        self.show_part("#status", R.status(view, width))
+        for i, widget in enumerate(self.query(".building").results(Part)):
+            widget.show(R.building_card(view, i) if i < len(view.row) else Text(""))
+        self.show_part("#players", R.players(view))
+        self.show_part("#influence", R.influence(view))
+        self.show_part("#hand", R.hand(view, width))
+        self.show_part("#nuns", R.nun_row(view))
 
     def awaited_text(self) -> Text:
         c = self.controller

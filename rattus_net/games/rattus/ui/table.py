@@ -13,41 +13,44 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widget import Widget
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
 
 import rattus_net.games.rattus.ui.render as R
 from rattus_net.games.rattus.ui.dialog import RattusDialog
 from rattus_net.games.rattus.view import RattusView
 from tui.common.end import GameEndScreen
-from tui.common.seat import Seat
+from tui.common.footer import KeysFooter
+from tui.common.parts import Part
 from tui.common.table import GameTable
 
 TALL = 34  # terminal rows from which region boxes get a third line
 END_LINE = "The game ends after"  # the log's line once the turn that ended the game is over
 
 
-class MapWidget(Widget):
-    """The map, drawn for the widget's width; ``highlight``: regions under a dialog's cursor.
-    While the bots play in a thread it shows the last map drawn (the game changes meanwhile)."""
+class MapWidget(Part):
+    """The map, drawn for the widget's width by its table (:meth:`RattusMapScreen.show_map`);
+    ``highlight``: regions under a dialog's cursor. It shows the text it was given, so it
+    never reads the game itself (while the bots play in a thread, it shows the last map)."""
 
     DEFAULT_CSS = """
     MapWidget { height: auto; width: 100%; }
     """
 
-    def __init__(self, seat: Seat) -> None:
+    def __init__(self) -> None:
         super().__init__(id="r-map")
-        self.controller = seat
         self.highlight: tuple[int, ...] = ()
-        self._last: Text | None = None
+        self.drawn_for = 0
+        """The width the map on screen was drawn for."""
 
-    def render(self) -> Text:
+    def on_resize(self) -> None:
         screen = self.screen
-        if isinstance(screen, GameTable) and screen.busy and self._last is not None:
-            return self._last
-        tall = self.app.size.height >= TALL
-        self._last = R.map_text(self.controller.view, self.size.width or 80, tall, self.highlight)
-        return self._last
+        if (
+            self.size.width != self.drawn_for
+            and isinstance(screen, RattusMapScreen)
+            and not screen.busy
+            and screen.stable
+        ):
+            screen.show_map()  # laid out anew: the map fits the new width
 
 
 def style_of(line: str) -> str:
@@ -81,26 +84,33 @@ class RattusMapScreen(GameTable):
     LOG = "#r-log"
 
     def compose(self) -> ComposeResult:
-        yield Static(id="r-status")
-        yield MapWidget(self.controller)
-        yield Static(id="r-cards")
-        yield Static(id="r-players")
-        yield Static(id="r-seen")
-        yield Static(id="r-awaited")
+        yield Part(id="r-status")
+        yield MapWidget()
+        yield Part(id="r-cards")
+        yield Part(id="r-players")
+        yield Part(id="r-seen")
+        yield Part(id="r-awaited")
         yield RichLog(id="r-log", wrap=True, markup=False, auto_scroll=True)
-        yield Footer()
+        yield KeysFooter()
 
     def draw(self) -> None:
         view: RattusView = self.controller.view
         width = self.app.size.width
-        self.query_one("#r-status", Static).update(R.status(view))
-        self.query_one(MapWidget).refresh(layout=True)
-        self.query_one("#r-cards", Static).update(R.cards_line(view))
-        self.query_one("#r-players", Static).update(R.players_text(view, width))
+        self.show_part("#r-status", R.status(view))
+        self.show_map()
+        self.show_part("#r-cards", R.cards_line(view))
+        self.show_part("#r-players", R.players_text(view, width))
         seen = R.seen_text(view)
-        seen_widget = self.query_one("#r-seen", Static)
-        seen_widget.update(seen)
-        seen_widget.display = bool(seen.plain)
+        self.show_part("#r-seen", seen)
+        self.query_one("#r-seen").display = bool(seen.plain)
+
+    def show_map(self) -> None:
+        """Draw the map for the map's width (the screen's before it is laid out), with the
+        regions of ``highlight`` reversed; painted again only if it changed."""
+        m = self.query_one(MapWidget)
+        m.drawn_for = m.size.width or self.app.size.width
+        tall = self.app.size.height >= TALL
+        m.show(R.map_text(self.controller.view, m.drawn_for, tall, m.highlight))
 
     def awaited_text(self) -> Text:
         c = self.controller
@@ -142,9 +152,9 @@ class RattusMapScreen(GameTable):
         return tuple(out)
 
     def set_highlight(self, regions: tuple[int, ...]) -> None:
-        m = self.query_one(MapWidget)
-        m.highlight = regions
-        m.refresh()
+        self.query_one(MapWidget).highlight = regions
+        if not self.busy:  # (the game changes in the worker thread meanwhile)
+            self.show_map()
 
     def dialog(self) -> RattusDialog:
         return RattusDialog(self.controller, self.set_highlight)
