@@ -241,9 +241,9 @@ async def test_menu_plays_rattus_with_its_settings() -> None:
     app = RattusNetApp(seed=7)
     async with showing(app, MenuScreen) as (pilot, menu):
         # game: Rattus Cartus -> Rattus; then players 3 -> 4 (capped at 4 for Rattus)
-        await pilot.press("down", "down", "down", "down", "right")
+        await pilot.press("down", "right")
         assert menu.items[menu.cursor] == "game"
-        await pilot.press("up", "up", "right", "right", "right")
+        await pilot.press("down", "right", "right", "right")
         assert menu.game == 1 and menu.players == 4
         assert not any(item.startswith("option:") for item in menu.items)  # none of its own
         body = text_of(menu, "#menu-body")

@@ -3,13 +3,15 @@ only, that hands a move to the seat and stays open, saying why, if the rules ref
 
 A game's dialog draws its title, body and help line and builds the move (:class:`GameDialog`'s
 hooks); this base lays them out (title, body, the refusal and the warning lines, help), plays
-the move, and opens the log (``l``), the rules (``r``) and the keys (``?``/F1) over itself. It
+the move, and opens the log (``l``), the rules (``r``) and the keys (``?``/F1) over itself;
+``q`` leaves the game from there as from the table (twice, the first press says what it does). It
 dismisses with ``True`` once the move was accepted, ``False`` when the player closes it to
 look at the table (Enter on the table opens it again).
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, Generic, TypeVar
 
 from rich.text import Text
@@ -30,9 +32,11 @@ T = TypeVar("T")
 PANEL_KEYS: tuple[Binding, ...] = (
     Binding("l", "full_log", "Log"),
     Binding("r", "rules", "Rules"),
+    Binding("q", "leave", "Leave game"),
     Binding("question_mark,f1", "help", "Keys"),
 )
-"""The keys of every panel over a table, shown in its footer after its own."""
+"""The keys of every panel over a table, shown in its footer after its own: ``q`` leaves the
+game as on the table itself (asking first)."""
 
 DIALOG_KEYS: tuple[Binding, ...] = (
     Binding("enter", "confirm", "Confirm"),
@@ -70,6 +74,8 @@ class TablePanel(ModalScreen[T], Generic[T]):
         super().__init__()
         self.game = game
         self.log_lines = [] if log_lines is None else log_lines  # the table's log
+        self.leave: Callable[[], Awaitable[None]] | None = None
+        """The table's ``q`` (set by the table that shows the panel): leave the game."""
 
     def heading(self) -> str:
         """What the panel is about, in a few words (its keys' help is titled with it)."""
@@ -83,6 +89,14 @@ class TablePanel(ModalScreen[T], Generic[T]):
 
     def action_help(self) -> None:
         open_help(self, self.heading(), self.HELP_NOTE)
+
+    async def action_leave(self) -> None:
+        if self.leave is not None:
+            await self.leave()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``q`` only over a table that can be left (not in a panel shown on its own)."""
+        return action != "leave" or self.leave is not None
 
 
 class GameDialog(TablePanel[bool]):
