@@ -11,7 +11,7 @@ from rattus_helpers import play_rattus_to_end, rattus_at
 from rich.color import ColorSystem
 from rich.style import Style
 from textual.widgets import RichLog
-from tui_helpers import opened, rattus_table, showing, sync, text_of
+from tui_helpers import controller_at, opened, rattus_table, showing, sync, text_of
 
 import rattus_net.games.rattus.ui.render as R
 from rattus_net.games.rattus.decision import Kind
@@ -20,6 +20,7 @@ from rattus_net.games.rattus.ui.choices import ChoiceTree, tree_for
 from rattus_net.games.rattus.ui.dialog import RattusDialog
 from rattus_net.games.rattus.ui.table import MapWidget, RattusEndScreen, RattusMapScreen
 from tui.app import RattusNetApp
+from tui.common.end import GameEndScreen
 from tui.shell.menu import MenuScreen
 
 
@@ -385,3 +386,27 @@ def test_the_status_says_last_turn_once_the_rat_supply_ran_out() -> None:
     assert "LAST TURN" not in R.status(c.view).plain
     c.game.end_reason, c.game.ender = SUPPLY, c.game.active
     assert "LAST TURN (rat supply empty)" in R.status(c.view).plain
+
+
+@pytest.mark.parametrize("game", ["cartus", "rattus"])
+@sync
+async def test_the_end_screen_takes_enter_twice_for_the_menu(game: str) -> None:
+    """Both games' end screens go back to the menu with Enter, as with Esc, but only on a
+    second Enter (the first may have been typed for the game's last decision); another key
+    in between asks again."""
+    table = controller_at(None, players=3) if game == "cartus" else rattus_at(None)
+    app = RattusNetApp(table=table)
+    async with opened(app) as pilot:
+        for _ in range(100):
+            if isinstance(app.screen, GameEndScreen):
+                break
+            await pilot.pause(0.05)
+        end = app.screen
+        assert isinstance(end, GameEndScreen) and end.played_out
+        await pilot.press("enter")
+        assert app.screen is end
+        assert any("Enter again" in n.message for n in app._notifications)
+        await pilot.press("down", "enter")
+        assert app.screen is end
+        await pilot.press("enter")
+        assert isinstance(app.screen, MenuScreen)
