@@ -163,3 +163,14 @@ async def test_the_rules_read_at_80_columns() -> None:
         markdown = screen.query_one(Markdown)
         assert markdown.region.width >= 76
         assert not list(screen.query("MarkdownTable"))
+
+
+def test_the_status_line_at_the_end_reads_as_a_sentence() -> None:
+    """ "Round 8/8 (last), game over", not "Round 8/8 (last)  Phase game over"."""
+    view = controller_at(None, players=3, seed=4).view
+    for width in (80, 50):
+        status = R.status(view, width).plain
+        assert status.startswith(f"Round {view.rounds}/{view.rounds} (last), game over  Deck ")
+        assert "Phase" not in status
+    playing = R.status(controller_at(K.ENTER, players=3, seed=4).view).plain
+    assert "  Phase C: enter buildings  Deck " in playing

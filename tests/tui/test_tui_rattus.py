@@ -353,7 +353,7 @@ def test_the_map_log_speaks_to_you_and_tells_the_end_after_the_last_turn(
         assert any("moved the plague piece" in line for line in lines[last_turn:end])
         assert lines[end + 1].startswith("Final round (class cards only), counter-clockwise")
         for s in r.final_order:  # nobody takes a card in the final round: these hold now
-            name = "You" if s == seat else game.config.players[s]
+            name = "you" if s == seat else game.config.players[s]
             no_card = f"{name} (no card)" in lines[end + 1]
             assert no_card == (not game.cards_of(s)), lines[end + 1]
 

@@ -14,6 +14,7 @@ from rich.text import Text
 from protocol.safetext import safetext
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus import narrate as N
+from rattus_net.games.cartus.state import Phase
 from rattus_net.games.cartus.view import PlayerView
 
 # Short words for the building actions (rules section 4), so that three cards fit in 80 columns
@@ -93,13 +94,15 @@ def status(view: PlayerView, width: int = 80) -> Text:
     t.append(f"Round {max(view.round, 1)}/{view.rounds}", style="bold")
     if view.last_round:
         t.append(" (last)", style="bold")
+    over = view.phase is Phase.GAME_OVER  # "Round 8/8 (last), game over", not "Phase game over"
+    phase = f", {view.phase.value}" if over else f"  Phase {view.phase.value}"
     long = (
-        f"  Phase {view.phase.value}  Deck {view.deck_size}  Discard {len(view.discard_pile)}"
+        f"{phase}  Deck {view.deck_size}  Discard {len(view.discard_pile)}"
         f"  Buildings left {view.building_deck_size}"
     )
     short = (
-        f"  {view.phase.value}  Deck {view.deck_size}  Discard {len(view.discard_pile)}"
-        f"  Buildings {view.building_deck_size}"
+        f"{', ' if over else '  '}{view.phase.value}  Deck {view.deck_size}"
+        f"  Discard {len(view.discard_pile)}  Buildings {view.building_deck_size}"
     )
     t.append(long if len(t) + len(long) <= width else short)
     return t
