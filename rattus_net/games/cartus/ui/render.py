@@ -108,13 +108,29 @@ def status(view: PlayerView, width: int = 80) -> Text:
     return t
 
 
-def building_card(view: PlayerView, i: int) -> Text:
-    """One card of the row: name and class, supply action, actions, who is in it."""
+def heading(view: PlayerView, i: int) -> str:
+    """``1 Farm (Peasantry)``: a card's number in the row, its building and class."""
+    b = D.face_building(view.row[i])
+    return f"{i + 1} {b.label} ({b.klass.label})"
+
+
+def split_headings(view: PlayerView, width: int) -> bool:
+    """Whether the row's cards, in columns of ``width`` (the terminal's width), name their
+    class on a line of its own: all of them do once one card's heading would wrap, so that
+    each line of a card (supply, actions) stays level with the others'. A column is
+    ``width`` shared among the cards, less its one column of padding."""
+    k = max(1, len(view.row))
+    return any(len(heading(view, i)) > width // k - 1 for i in range(len(view.row)))
+
+
+def building_card(view: PlayerView, i: int, split: bool = False) -> Text:
+    """One card of the row: name and class (``split``: on two lines), supply action,
+    actions, who is in it."""
     face = view.row[i]
     b = D.face_building(face)
     t = Text()
     t.append(f"{i + 1} {b.label}", style="bold underline")
-    t.append(f" ({b.klass.label})\n")
+    t.append(f"{chr(10) if split else ' '}({b.klass.label})\n")
     t.append(f"Supply: {supply_short(face)}\n")
     if view.last_round:
         t.append("Last round: most cards\n +1 influence, no actions\n")

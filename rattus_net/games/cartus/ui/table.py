@@ -98,8 +98,9 @@ class TableScreen(GameTable):
         view: PlayerView = self.controller.view
         width = self.app.size.width
         self.query_one("#status", Static).update(R.status(view, width))
+        split = R.split_headings(view, width)  # (a name that wraps: the cards stay level)
         for i, widget in enumerate(self.query(".building").results(Static)):
-            widget.update(R.building_card(view, i) if i < len(view.row) else Text(""))
+            widget.update(R.building_card(view, i, split) if i < len(view.row) else Text(""))
         self.query_one("#players", Static).update(R.players(view))
         self.query_one("#influence", Static).update(R.influence(view))
         self.query_one("#hand", Static).update(R.hand(view, width))
