@@ -4,8 +4,6 @@ One place decides (``tui/common/glyphs.py``), from ``$TERM``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from rich.text import Text
 from tui_helpers import opened, rattus_table, sync
@@ -15,17 +13,10 @@ from tui.app import RattusNetApp
 from tui.common.glyphs import STAND_INS, drawable, limited, use_terminal
 
 
-@pytest.fixture
-def term(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """``$TERM`` as the test sets it, asked afresh (and forgotten after the test)."""
-    use_terminal(None)
-    yield
-    use_terminal(None)
-
-
-def test_only_the_linux_console_is_limited(monkeypatch: pytest.MonkeyPatch, term: None) -> None:
+def test_only_the_linux_console_is_limited(monkeypatch: pytest.MonkeyPatch) -> None:
     assert limited("linux") and not limited("xterm-256color") and not limited("")
     monkeypatch.setenv("TERM", "linux")
+    use_terminal(None)  # ($TERM asked again)
     assert limited()
     styled = Text("a ┈┈┈ b ☠", style="bold")
     styled.stylize("blue", 2, 5)
@@ -37,9 +28,10 @@ def test_only_the_linux_console_is_limited(monkeypatch: pytest.MonkeyPatch, term
 @pytest.mark.parametrize("kind", ["linux", "xterm-256color"])
 @sync
 async def test_the_map_and_the_footer_draw_what_the_terminal_has(
-    monkeypatch: pytest.MonkeyPatch, term: None, kind: str
+    monkeypatch: pytest.MonkeyPatch, kind: str
 ) -> None:
     monkeypatch.setenv("TERM", kind)
+    use_terminal(None)
     app = RattusNetApp(table=rattus_table(players=3, seed=2))
     async with opened(app) as pilot:
         await pilot.press("escape")  # the map, not the dialog

@@ -32,11 +32,12 @@ T = TypeVar("T")
 PANEL_KEYS: tuple[Binding, ...] = (
     Binding("l", "full_log", "Log"),
     Binding("r", "rules", "Rules"),
-    Binding("q", "leave", "Leave game"),
+    Binding("q", "leave", "Leave game", show=False),  # (the table's footer shows it)
     Binding("question_mark,f1", "help", "Keys"),
 )
 """The keys of every panel over a table, shown in its footer after its own: ``q`` leaves the
-game as on the table itself (asking first)."""
+game as on the table itself (asking first), listed by ``?`` but not in a footer the panel's
+own keys fill."""
 
 DIALOG_KEYS: tuple[Binding, ...] = (
     Binding("enter", "confirm", "Confirm"),
