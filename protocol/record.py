@@ -36,8 +36,21 @@ MAX_RECORD_BYTES = 8 << 20
 RECORD_LIMITS = Limits(max_size=MAX_RECORD_BYTES, max_array_len=1 << 16, max_depth=8)
 
 
+MAP_HEADS = frozenset(range(0x80, 0x90)) | {0xDE, 0xDF}
+"""The first bytes a record can have: msgpack's map headers (a fixmap, map 16, map 32)."""
+
+
 class RecordFormatError(ProtocolError):
     """The bytes are not a secure game record."""
+
+
+def is_text(data: bytes) -> bool:
+    """``data`` reads as text (UTF-8 without NUL bytes): a file a person wrote or saved."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return "\0" not in text
 
 
 def encode_record(params: GameParams, transcript: Sequence[bytes], abort: bytes | None) -> bytes:
@@ -61,10 +74,14 @@ def decode_record(data: bytes) -> tuple[GameParams, list[bytes], bytes | None]:
             f"not a secure game record: {len(data)} bytes, more than any game needs "
             f"({MAX_RECORD_BYTES} at most)"
         )
+    hint = " (it looks like a plain game record: use rattus replay)" if data[:1] == b"{" else ""
+    if not data or data[0] not in MAP_HEADS:  # (what msgpack would say of it means nothing)
+        what = "the file is empty" if not data else "it is a text file" if is_text(data) else ""
+        what = what or "it does not begin as one (a msgpack map)"
+        raise RecordFormatError(f"not a secure game record: {what}{hint}")
     try:
         value = decode_value(data, RECORD_LIMITS)
     except RemoteProtocolError as exc:
-        hint = " (it looks like a plain game record: use rattus replay)" if data[:1] == b"{" else ""
         raise RecordFormatError(f"not a secure game record: {exc.reason}{hint}") from None
     if not isinstance(value, dict) or value.get("format") != FORMAT:
         raise RecordFormatError(f'not a secure game record: "format" must be "{FORMAT}"')

@@ -36,6 +36,8 @@ ENV_TABLES = "RATTUS_SERVER_TABLES"
 """The folder where a server's players list the tables they host."""
 ENV_RECORD_COMMAND = "RATTUS_RECORD_COMMAND"
 """How a served player fetches a record (``{id}`` stands for the game id)."""
+ENV_TERM = "TERM"
+"""The terminal's kind: ``linux`` (the Linux console) has a font of a few hundred glyphs."""
 
 SETTINGS_FILE = "settings.json"
 RECORD_SUFFIX = ".rattusnet"
@@ -66,6 +68,11 @@ def config_dir() -> Path:
     if override:
         return Path(override)
     return Path(platformdirs.user_config_dir(APP, appauthor=False))
+
+
+def terminal_kind() -> str:
+    """``$TERM``: which terminal the program draws on (``""`` when none is said)."""
+    return os.environ.get(ENV_TERM, "")
 
 
 def settings_path() -> Path:

@@ -37,6 +37,7 @@ from rattus_net.net.node import PeerNode
 from rattus_net.net.tables import Lobby
 from rattus_net.paths import ENV_CONFIG_DIR, ENV_DATA_DIR
 from tui.common.gameui import game_ui, new_offline, table_screen
+from tui.common.glyphs import enter_key
 from tui.common.help import HelpScreen, key_name, open_help
 from tui.common.replay import ReplayScreen
 from tui.common.seat import Seat
@@ -134,6 +135,11 @@ class RattusNetApp(App[None]):
             raise NoTerminal
         kwargs.setdefault("mouse", False)
         return super().run(*args, **kwargs)
+
+    def get_key_display(self, binding: Binding) -> str:
+        """A key as the footer shows it, in glyphs the terminal's font has (``Enter`` for
+        ``⏎`` on the Linux console)."""
+        return enter_key(super().get_key_display(binding))
 
     def action_help(self) -> None:
         """``?``/F1 on a screen without keys of its own for it: its keys."""

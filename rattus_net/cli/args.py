@@ -47,6 +47,8 @@ seconds = seconds_up_to(3600, "must be between 0 and 3600 seconds")
 
 
 def address(text: str) -> tuple[str, int]:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the address is empty: give the host's HOST:PORT")
     host, sep, port = text.rpartition(":")
     host = host.strip("[]")
     if not sep or not host:

@@ -174,7 +174,11 @@ class SavedGame:
 
     def describe(self) -> str:
         """``Rattus Cartus, round 3 of 9, 3 players`` (for the menu)."""
-        return f"{self.definition.title}, {self.progress}, {len(self.names)} players"
+        return f"{self.definition.title}, {self.details()}"
+
+    def details(self) -> str:
+        """``round 3 of 9, 3 players``: where the game stopped, without the game's name."""
+        return f"{self.progress}, {len(self.names)} players"
 
     def replay(self) -> tuple[Any, Table]:
         """The game where it stopped, and its local table (``SaveError`` if the record does

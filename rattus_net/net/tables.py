@@ -79,10 +79,12 @@ log = logging.getLogger(__name__)
 
 def address_text(text: str) -> tuple[str, int]:
     """``HOST:PORT`` typed by the player; ValueError with a plain message otherwise."""
+    if not text.strip():
+        raise ValueError("the address is empty: type the host's HOST:PORT (e.g. 192.168.1.5:7000)")
     host, sep, port = text.strip().rpartition(":")
     host = host.strip("[]")
     if not sep or not host:
-        raise ValueError(f"{text.strip() or 'nothing'!r} is not HOST:PORT (e.g. 192.168.1.5:7000)")
+        raise ValueError(f"{text.strip()!r} is not HOST:PORT (e.g. 192.168.1.5:7000)")
     value = ascii_int(port)
     if value is None:
         raise ValueError(f"{port!r} is not a port number")

@@ -110,6 +110,8 @@ def test_replay_mid_game_shows_state_and_who_acts(
         (["selfplay", "--buildings", "farm,moon"], "unknown building"),
         (["replay"], "required"),
         (["frobnicate"], "invalid choice"),
+        (["join", ""], "the address is empty: give the host's HOST:PORT"),
+        (["join", "nothing"], "'nothing' is not HOST:PORT"),
     ],
 )
 def test_bad_arguments_give_one_line(

@@ -41,6 +41,18 @@ def test_verify_of_something_that_is_not_a_record(
     assert err.count("\n") == 1 and "not a secure game record" in err
     assert main(["verify", str(tmp_path / "missing")]) == 1
     assert "no such file" in capsys.readouterr().err
+    # what a record file's first byte says, not what msgpack makes of the rest
+    notes = tmp_path / "notes.txt"
+    for content, words in [
+        (b"my notes about the game\n", "not a secure game record: it is a text file\n"),
+        (b'{"format": "rattus-record"}', "it is a text file (it looks like a plain game record"),
+        (b"", "not a secure game record: the file is empty\n"),
+        (b"\x01\xff\xfe", "not a secure game record: it does not begin as one"),
+    ]:
+        notes.write_bytes(content)
+        assert main(["verify", str(notes)]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and words in err and "trailing" not in err, err
 
 
 def test_secure_selfplay_equals_local_with_heuristic_bots(

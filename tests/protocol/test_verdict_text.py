@@ -12,7 +12,7 @@ import pytest
 
 from protocol.verdict import DAMAGED, FAIR, Verdict
 from rattus_net.cli import main
-from rattus_net.games.cartus.secure import CartusSecure
+from rattus_net.games.cartus.secure import CartusSecure, result_sentence
 from rattus_net.games.rattus.secure import RattusSecure, result_lines
 
 OLD_JSON_KEYS = {
@@ -119,8 +119,9 @@ def _cartus(kind: str, draws: int) -> Verdict:
     )
 
 
-def test_the_rattus_cartus_report_is_unchanged() -> None:
-    """The lines as Rattus Cartus's report has always printed them (the randoms not)."""
+def test_the_rattus_cartus_report_reads_as_sentences() -> None:
+    """The lines of Rattus Cartus's report (the randoms not counted): the result a sentence,
+    not a Python dict."""
     assert _cartus(FAIR, 9).text() == (
         f"FAIR: game {'ab' * 8} verified in 0.50 s\n"
         "  seat 1: Ann    (key aa)\n"
@@ -128,7 +129,7 @@ def test_the_rattus_cartus_report_is_unchanged() -> None:
         "  306 signed messages, 3 shuffle proofs, 22 hand-mixing proofs, 369 decryption-share "
         "proofs checked\n"
         "  9 building draws (commit-reveal rounds) checked\n"
-        "  result: {'Ann': 47, 'B\\x07b': 25}  winner: nobody"
+        "  result: Ann 47 VP, B\\x07b 25 VP; nobody wins"
     )
     assert _cartus(DAMAGED, 0).text().splitlines()[1:] == [
         "  seat 1: Ann    (key aa)",
@@ -136,3 +137,11 @@ def test_the_rattus_cartus_report_is_unchanged() -> None:
         "  306 signed messages, 3 shuffle proofs, 22 hand-mixing proofs, 369 decryption-share "
         "proofs checked",
     ]
+
+
+def test_the_rattus_cartus_result_names_the_winners_in_words() -> None:
+    result = {"vp": {"Bob": 25, "Ann": 47, "Cy": 47}, "winners": ["Ann"]}
+    assert result_sentence(result) == "Ann 47 VP, Cy 47 VP, Bob 25 VP; Ann wins"
+    result["winners"] = ["Ann", "Cy"]
+    assert result_sentence(result).endswith("; Ann and Cy share the win")
+    assert "{" not in _cartus(FAIR, 0).text()

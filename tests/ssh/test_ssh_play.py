@@ -49,7 +49,7 @@ def test_an_offline_game_survives_a_dropped_connection_and_the_name_is_the_keys(
 
     again = Pane(server.ssh(alice, "alice", "-tt"))
     try:
-        again.wait_for(r"> Continue the saved game \(Rattus Cartus, round 2 of 9, 3 players\)")
+        again.wait_for(r"> Continue the saved game of Rattus Cartus \(round 2 of 9, 3 players\)")
         again.send("Enter")
         again.wait_for(r"Round 2/9")
         take_a_decision(again)  # and play goes on

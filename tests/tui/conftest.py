@@ -5,10 +5,13 @@ person running them. Likewise its own config directory: the person's settings (s
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from savewrites import writes
+
+from tui.common.glyphs import use_terminal
 
 __all__ = ["writes"]  # (the offline save's writes, watched: a fixture)
 
@@ -41,3 +44,14 @@ def _own_config_dir(
 def _no_files_root(monkeypatch: pytest.MonkeyPatch) -> None:
     """Nor a folder confinement of the shell running them (a test under ``rattus serve``)."""
     monkeypatch.delenv("RATTUS_FILES_ROOT", raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _a_full_font(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Nor the terminal they run in: every test draws for a terminal with a full font (one on
+    the Linux console would draw the map in ASCII: ``tui/common/glyphs.py``) unless it says
+    otherwise."""
+    monkeypatch.setenv("TERM", "xterm-256color")
+    use_terminal(None)
+    yield
+    use_terminal(None)

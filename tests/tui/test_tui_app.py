@@ -48,7 +48,7 @@ async def test_menu_starts_a_game_with_its_settings() -> None:
     async with opened(app) as pilot:
         assert isinstance(app.screen, MenuScreen)
         # players: 3 -> 5 (capped), buildings: first game -> random buildings
-        await pilot.press("down", "right", "right", "right", "down", "down", "right")
+        await pilot.press("down", "down", "right", "right", "right", "down", "down", "right")
         menu = app.screen
         assert isinstance(menu, MenuScreen)
         assert menu.players == 5
@@ -74,7 +74,7 @@ async def test_the_menu_counts_the_bots_in_words() -> None:
     async with showing(RattusNetApp(seed=5), MenuScreen) as (pilot, menu):
         body = lambda: str(menu.query_one("#menu-body", Static).render())  # noqa: E731
         assert "(you and 2 bots)" in body()
-        await pilot.press("down", "left")
+        await pilot.press("down", "down", "left")
         assert menu.players == 2 and "(you and 1 bot)" in body()
 
 

@@ -202,3 +202,37 @@ async def test_the_menu_and_the_lobby_offer_the_bots_the_game_has(
         assert kinds == {"random", "heuristic"}
         await pilot.press("escape")
         await pilot.pause()
+
+
+@sync
+async def test_the_game_row_comes_first_and_turns_the_same_way_in_the_menu_and_the_host_form(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With three games (the tests' Nibble too), Right goes to the same next game in the menu
+    and on the host form, and Left back; in both the game is the first setting, so its row
+    stays where it is while the game's own option rows come and go below it."""
+    from games.thirdgame.definition import NibbleDefinition
+
+    from rattus_net.kit import registry
+
+    registry.games()  # (the shipped games found first)
+    monkeypatch.setattr(registry, "_GAMES", dict(registry._GAMES))
+    registry.register(NibbleDefinition())
+    app = RattusNetApp(seed=1)
+    async with showing(app, MenuScreen) as (pilot, menu):
+        assert menu.items[:2] == ("play", "game")
+        await pilot.press("down")
+        menu_games = []
+        for key in ("right", "right", "right", "left"):
+            await pilot.press(key)
+            menu_games.append(menu.chosen.name)
+            assert menu.items[menu.cursor] == "game" and menu.cursor == 1
+            assert text_of(menu, "#menu-body").splitlines()[1].startswith(">   Game ")
+        host = await pushed(pilot, HostScreen("Hana", game="cartus"))
+        assert host.rows[2:4] == ("game", "colour")
+        await pilot.press("down", "down")
+        host_games = []
+        for key in ("right", "right", "right", "left"):
+            await pilot.press(key)
+            host_games.append(host.chosen.name)
+    assert menu_games == host_games == ["rattus", "nibble", "cartus", "nibble"]

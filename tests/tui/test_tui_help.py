@@ -11,7 +11,7 @@ from tui_helpers import controller_at, opened, pressing, showing, sync
 from rattus_net.games.cartus.moves import DecisionKind
 from rattus_net.games.cartus.ui.table import TableScreen
 from tui.app import RattusNetApp
-from tui.common.help import HIDDEN_ACTIONS, HelpScreen, key_name
+from tui.common.help import HIDDEN_ACTIONS, SCROLLING, HelpScreen, key_name
 from tui.common.log import LogScreen
 from tui.common.rules import RulesScreen
 from tui.shell.menu import MenuScreen
@@ -101,3 +101,27 @@ def test_readme_help_texts_and_rules_agree_on_the_stall_timeout_and_q_q() -> Non
         assert "5 minutes" in text and "--stall-timeout" in text
         assert "record names who stalled it" in text and "`w`" in text
         assert "`q` `q`" in text or "`q` again" in text
+
+
+@sync
+async def test_help_lists_the_screen_s_own_keys_first_and_scrolling_last() -> None:
+    """On the table and in the log, ``?`` starts with the screen's own keys (Enter decide, or
+    Esc back), ends with the log's scrolling on one line before the keys of every screen, and
+    leaves out Tab and sideways scrolling, which do nothing here."""
+    c = controller_at(DecisionKind.ENTER, players=3, seed=9, rounds=2)
+    app = RattusNetApp(table=c)
+    async with opened(app) as pilot:
+        for to_screen, first in ((["escape"], "Enter"), (["l"], "Esc q l")):
+            await pilot.press(*to_screen)
+            await pilot.pause()
+            await pilot.press("question_mark")
+            await pilot.pause()
+            help_screen = app.screen
+            assert isinstance(help_screen, HelpScreen)
+            keys = [k for k, _ in help_screen.keys]
+            assert keys[0] == first
+            assert help_screen.keys[-3] == ("Up Down Home End PgUp PgDn", SCROLLING)
+            assert [k for k, _ in help_screen.keys].count("Up Down Home End PgUp PgDn") == 1
+            assert not {"Tab", "Left", "Right", "Ctrl+Pageup"} & set(" ".join(keys).split())
+            await pilot.press("escape")
+            await pilot.pause()

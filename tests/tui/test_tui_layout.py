@@ -4,10 +4,12 @@ notice; above it the extra room goes to the log and the lists."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from textual.widget import Widget
 from textual.widgets import Markdown, Static
-from tui_helpers import controller_at, opened, pressing, showing, sync
+from tui_helpers import cartus_table, controller_at, opened, played_until, pressing, showing, sync
 
 import rattus_net.games.cartus.ui.render as R
 from rattus_net.games.cartus import data as D
@@ -163,3 +165,46 @@ async def test_the_rules_read_at_80_columns() -> None:
         markdown = screen.query_one(Markdown)
         assert markdown.region.width >= 76
         assert not list(screen.query("MarkdownTable"))
+
+
+def test_the_status_line_at_the_end_reads_as_a_sentence() -> None:
+    """ "Round 8/8 (last), game over", not "Round 8/8 (last)  Phase game over"."""
+    view = controller_at(None, players=3, seed=4).view
+    for width in (80, 50):
+        status = R.status(view, width).plain
+        assert status.startswith(f"Round {view.rounds}/{view.rounds} (last), game over  Deck ")
+        assert "Phase" not in status
+    playing = R.status(controller_at(K.ENTER, players=3, seed=4).view).plain
+    assert "  Phase C: enter buildings  Deck " in playing
+
+
+@pytest.mark.parametrize("players", [4, 2])
+@sync
+async def test_building_cards_whose_names_wrap_stay_level(players: int) -> None:
+    """A row holding a long name (the Fortune-teller's Tent, the Marketplace) names every
+    card's class on a line of its own when one would wrap: each card's supply and actions
+    lines are level with the others' at 80 columns."""
+    from textual.geometry import Region
+
+    long = {D.Building.FORTUNE_TELLER, D.Building.MARKETPLACE}
+
+    def wanted(view: Any) -> bool:
+        return view.decision is not None and any(D.face_building(f) in long for f in view.row)
+
+    c = played_until(
+        lambda s: cartus_table(players, s, buildings="random-buildings"), wanted, 1, "a long name"
+    )
+    app = RattusNetApp(table=c)
+    async with opened(app) as pilot:
+        await pilot.press("escape")
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        rows = set()
+        for widget in table.query(".building").results(Static):
+            size = widget.size
+            lines = [s.text for s in widget.render_lines(Region(0, 0, size.width, size.height))]
+            assert any("Supply:" in line for line in lines), lines
+            rows.add(next(n for n, line in enumerate(lines) if "Supply:" in line))
+        assert len(rows) == 1, rows
+        assert R.split_headings(c.view, 80) == (players == 4)

@@ -180,9 +180,12 @@ async def test_join_form_checks_the_address() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pushed(pilot, JoinScreen("Gus", discover=False))
         await pilot.press("down", "down")  # past the colour row to the address row
+        await pilot.press("enter")  # nothing typed
+        await pilot.pause()
+        assert text_of(app, "#form-message").startswith("The address is empty: type the host's")
         await pilot.press(*"nowhere", "enter")
         await pilot.pause()
-        assert "is not HOST:PORT" in text_of(app, "#form-message")
+        assert "'nowhere' is not HOST:PORT" in text_of(app, "#form-message")
         # a steady cursor: nothing repaints while the player does nothing
         assert not any(field.cursor_blink for field in app.screen.query(Input))
         assert isinstance(app.screen, JoinScreen)

@@ -11,7 +11,7 @@ from rattus_helpers import play_rattus_to_end, rattus_at
 from rich.color import ColorSystem
 from rich.style import Style
 from textual.widgets import RichLog
-from tui_helpers import opened, rattus_table, showing, sync, text_of
+from tui_helpers import controller_at, opened, rattus_table, showing, sync, text_of
 
 import rattus_net.games.rattus.ui.render as R
 from rattus_net.games.rattus.decision import Kind
@@ -20,6 +20,7 @@ from rattus_net.games.rattus.ui.choices import ChoiceTree, tree_for
 from rattus_net.games.rattus.ui.dialog import RattusDialog
 from rattus_net.games.rattus.ui.table import MapWidget, RattusEndScreen, RattusMapScreen
 from tui.app import RattusNetApp
+from tui.common.end import GameEndScreen
 from tui.shell.menu import MenuScreen
 
 
@@ -241,9 +242,9 @@ async def test_menu_plays_rattus_with_its_settings() -> None:
     app = RattusNetApp(seed=7)
     async with showing(app, MenuScreen) as (pilot, menu):
         # game: Rattus Cartus -> Rattus; then players 3 -> 4 (capped at 4 for Rattus)
-        await pilot.press("down", "down", "down", "down", "right")
+        await pilot.press("down", "right")
         assert menu.items[menu.cursor] == "game"
-        await pilot.press("up", "up", "right", "right", "right")
+        await pilot.press("down", "right", "right", "right")
         assert menu.game == 1 and menu.players == 4
         assert not any(item.startswith("option:") for item in menu.items)  # none of its own
         body = text_of(menu, "#menu-body")
@@ -352,7 +353,7 @@ def test_the_map_log_speaks_to_you_and_tells_the_end_after_the_last_turn(
         assert any("moved the plague piece" in line for line in lines[last_turn:end])
         assert lines[end + 1].startswith("Final round (class cards only), counter-clockwise")
         for s in r.final_order:  # nobody takes a card in the final round: these hold now
-            name = "You" if s == seat else game.config.players[s]
+            name = "you" if s == seat else game.config.players[s]
             no_card = f"{name} (no card)" in lines[end + 1]
             assert no_card == (not game.cards_of(s)), lines[end + 1]
 
@@ -385,3 +386,27 @@ def test_the_status_says_last_turn_once_the_rat_supply_ran_out() -> None:
     assert "LAST TURN" not in R.status(c.view).plain
     c.game.end_reason, c.game.ender = SUPPLY, c.game.active
     assert "LAST TURN (rat supply empty)" in R.status(c.view).plain
+
+
+@pytest.mark.parametrize("game", ["cartus", "rattus"])
+@sync
+async def test_the_end_screen_takes_enter_twice_for_the_menu(game: str) -> None:
+    """Both games' end screens go back to the menu with Enter, as with Esc, but only on a
+    second Enter (the first may have been typed for the game's last decision); another key
+    in between asks again."""
+    table = controller_at(None, players=3) if game == "cartus" else rattus_at(None)
+    app = RattusNetApp(table=table)
+    async with opened(app) as pilot:
+        for _ in range(100):
+            if isinstance(app.screen, GameEndScreen):
+                break
+            await pilot.pause(0.05)
+        end = app.screen
+        assert isinstance(end, GameEndScreen) and end.played_out
+        await pilot.press("enter")
+        assert app.screen is end
+        assert any("Enter again" in n.message for n in app._notifications)
+        await pilot.press("down", "enter")
+        assert app.screen is end
+        await pilot.press("enter")
+        assert isinstance(app.screen, MenuScreen)

@@ -99,8 +99,18 @@ def test_the_rattus_rules_give_the_projects_rulings() -> None:
     assert "purple **ring** that shows face down" in text  # 6.5
     assert "would have had the next turn" in text  # section 4: the tie-break
     assert "--components FILE" in text
+    assert "`regions`" in text and "`neighbours`" in text and "pip show -f rattus-net" in text
     for card in ("King", "Knight", "Monk", "Merchant", "Peasant", "Witch"):
         assert f"**{card}:**" in text
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_rules_stand_alone(game: str) -> None:
+    """A player who installed the package has no repository: the rules send him to no file of
+    it (``docs/``, the rules reference, a path up the tree), only to commands he has."""
+    text = rules_text(game)
+    for pointer in ("docs/", "../", "shared/", "README", ".md", "rules reference"):
+        assert pointer not in text, pointer
 
 
 def test_a_game_without_screens_has_its_rules_summary_in_its_folder(

@@ -65,7 +65,7 @@ async def test_leave_a_game_then_continue_it_from_the_menu() -> None:
         before = state_dict(table.controller.game)  # type: ignore[attr-defined]
         menu = await back_to_menu(pilot, app)
         body = text_of(menu, "#menu-body")
-        assert "> Continue the saved game (Rattus Cartus, round " in body and "a new game" in body
+        assert "> Continue the saved game of Rattus Cartus (round " in body and "a new game" in body
         await pilot.press("enter")
         await pilot.pause()
         await to_dialog(pilot, app)
@@ -130,5 +130,5 @@ async def test_the_menu_with_both_ways_back_fits_80x24() -> None:
         assert body.startswith(
             "> Back to the network game (Rattus Cartus at 'Kitchen', you are Gus)"
         )
-        assert "  Continue the saved game (Rattus Cartus, round 1 of 9, 3 players)" in body
+        assert "  Continue the saved game of Rattus Cartus (round 1 of 9, 3 players)" in body
         _fits(app)

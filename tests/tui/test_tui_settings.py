@@ -61,7 +61,8 @@ def test_each_game_s_options_are_kept_under_its_name_and_read_back_through_its_o
 async def test_the_menu_remembers_the_last_game_options() -> None:
     app = RattusNetApp(seed=5)
     async with opened(app) as pilot:
-        await pilot.press("down", "right", "right", "down", "left", "down", "right", "right")
+        await pilot.press("down", "down", "right", "right", "down", "left")
+        await pilot.press("down", "right", "right")
         menu = app.screen
         assert isinstance(menu, MenuScreen)
         chosen = (menu.players, menu.bot_kind, menu.choices["buildings"])

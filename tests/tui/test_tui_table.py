@@ -120,3 +120,43 @@ async def test_a_game_without_screens_of_its_own_is_played_on_the_generic_table(
         result = str(end.query_one("#g-result", Static).render())
         assert "Winner: " in result and table.names[0] in result
         assert any(line.startswith("New tokens: ") for line in end.log_lines)  # its words
+
+
+@pytest.mark.parametrize("game", ["cartus", "rattus"])
+@sync
+async def test_q_over_a_dialog_leaves_the_game_asking_first(game: str) -> None:
+    """``q`` works while the decision's dialog is open, as on the table: the first press says
+    what leaving does, the second goes back to the menu (the game saved). A q pressed in a
+    dialog asks about that moment only: once the move is played, the table asks again."""
+    from textual.pilot import Pilot
+
+    from tui.shell.menu import MenuScreen
+
+    async def dialog(pilot: Pilot[None], app: RattusNetApp) -> GameDialog:
+        for _ in range(400):
+            if isinstance(app.screen, GameDialog) and app.screen.leave is not None:
+                return app.screen
+            await pilot.pause(0.05)
+        raise AssertionError("no dialog opened")
+
+    app = RattusNetApp(seed=3)
+    async with opened(app) as pilot:
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        menu.choose_game(game)
+        menu.look_for_save()
+        await pilot.press("enter")
+        first = await dialog(pilot, app)
+        shown = {a.binding.description for k, a in first.active_bindings.items() if k == "q"}
+        assert shown == {"Leave game"}  # (in the footer, and in the keys' help)
+        await pilot.press("q")
+        assert app.screen is first
+        assert any("Press q again" in n.message for n in app._notifications)
+        await pilot.press("escape", "enter")  # the dialog aside and back: it still asks
+        again = await dialog(pilot, app)
+        await pilot.press("q")
+        assert app.screen is again  # (the first q was forgotten with the dialog)
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        assert f"continue-{game}" in app.screen.items

@@ -124,7 +124,8 @@ def test_a_guest_plays_an_offline_game_to_its_end_in_the_browser(
             await enter(page, server.url, "gwen")
             await page.wait_for(MENU)
             await page.screenshot(ARTEFACTS / "menu.png")
-            await page.press("Down", "Left", "Down", "Left")  # 2 players, the easiest bots
+            # past the game: 2 players, the easiest bots
+            await page.press("Down", "Down", "Left", "Down", "Left")
             await page.wait_for(r"Players\s+< 2 >")
             await page.press("p")
             await play_to_the_end([page], "GAME OVER")

@@ -5,13 +5,15 @@ A game's dialog draws its title, body, hint and help line and builds the move
 (:class:`GameDialog`'s hooks); this base lays them out (title, body, the hint a game gives where
 the player decides, the refusal and the warning lines, help), plays the move (a move the game
 declares a give-up waits for a second Enter, :meth:`GameDialog.second_enter`), and opens the
-log (``l``), the rules (``r``) and the keys (``?``/F1) over itself. It dismisses with ``True``
+log (``l``), the rules (``r``) and the keys (``?``/F1) over itself; ``q`` leaves the game from
+there as from the table (twice, the first press says what it does). It dismisses with ``True``
 once the move was accepted, ``False`` when the player closes it to look at the table (Enter on
 the table opens it again).
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, Generic, TypeVar
 
 from rich.text import Text
@@ -34,9 +36,12 @@ T = TypeVar("T")
 PANEL_KEYS: tuple[Binding, ...] = (
     Binding("l", "full_log", "Log"),
     Binding("r", "rules", "Rules"),
+    Binding("q", "leave", "Leave game", show=False),  # (the table's footer shows it)
     Binding("question_mark,f1", "help", "Keys"),
 )
-"""The keys of every panel over a table, shown in its footer after its own."""
+"""The keys of every panel over a table, shown in its footer after its own: ``q`` leaves the
+game as on the table itself (asking first), listed by ``?`` but not in a footer the panel's
+own keys fill."""
 
 DIALOG_KEYS: tuple[Binding, ...] = (
     Binding("enter", "confirm", "Confirm"),
@@ -74,6 +79,8 @@ class TablePanel(ModalScreen[T], Generic[T]):
         super().__init__()
         self.game = game
         self.log_lines = [] if log_lines is None else log_lines  # the table's log
+        self.leave: Callable[[], Awaitable[None]] | None = None
+        """The table's ``q`` (set by the table that shows the panel): leave the game."""
 
     def render(self) -> RenderResult:  # type: ignore[override]  # (a Visual is fine too)
         return over_the_table(self, super().render)  # the table behind, as it was painted
@@ -90,6 +97,14 @@ class TablePanel(ModalScreen[T], Generic[T]):
 
     def action_help(self) -> None:
         open_help(self, self.heading(), self.HELP_NOTE)
+
+    async def action_leave(self) -> None:
+        if self.leave is not None:
+            await self.leave()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``q`` only over a table that can be left (not in a panel shown on its own)."""
+        return action != "leave" or self.leave is not None
 
 
 class GameDialog(TablePanel[bool]):

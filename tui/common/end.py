@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -46,9 +47,10 @@ class GameEndScreen(Screen[None]):
     (``OVER``) and composes its result (:meth:`result`)."""
 
     HELP_TITLE = "the end of the game"
-    # Not Enter: an Enter typed while the bots played the last turn must not skip the result.
+    # Enter twice: an Enter typed while the bots played the last turn must not skip the result
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,m", "menu", "Main menu"),
+        Binding("enter", "enter_menu", "Main menu (twice)", show=False),
         Binding("l", "full_log", "Log"),
         Binding("q", "quit_app", "Quit"),
         Binding("d", "download", "Download the record"),
@@ -63,6 +65,7 @@ class GameEndScreen(Screen[None]):
         self.controller = seat
         self.log_lines = log_lines
         self.verdict_text = Text(VERIFYING, style="italic")
+        self._enter_armed = False  # an Enter asked whether to go to the menu
 
     @property
     def played_out(self) -> bool:
@@ -115,7 +118,21 @@ class GameEndScreen(Screen[None]):
             self.query_one("#verdict", Static).update(text)
 
     def action_menu(self) -> None:
+        self.app.clear_notifications()  # ("Enter again" must not linger over the menu)
         self.app.pop_screen()
+
+    def action_enter_menu(self) -> None:
+        """Enter goes to the menu as Esc does, on the second press: the first may have been
+        typed for the last decision while the game ended."""
+        if self._enter_armed:
+            self.action_menu()
+            return
+        self._enter_armed = True
+        self.notify("Press Enter again for the main menu (Esc: at once).")
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key != "enter":
+            self._enter_armed = False  # any other key forgets the question
 
     def action_full_log(self) -> None:
         self.app.push_screen(LogScreen(self.log_lines))

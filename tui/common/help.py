@@ -3,7 +3,9 @@
 The keys are read from that screen's own bindings (and the app's), so a key added to a screen
 shows up in its help without anyone remembering to write it down; keys that share one action
 (``0``-``9``, ``up``/``down``) are shown on one line. A screen may say in its own words what a
-shared action does there (``KEY_WORDS``: a game's dialogs).
+shared action does there (``KEY_WORDS``: a game's dialogs). The screen's own keys come first,
+then the app's, and last, on one line, the keys with which a widget of the screen (the log, a
+text) scrolls; sideways scrolling and moving the focus, which mean nothing here, are left out.
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ def key_name(app_key: str) -> str:
         "tab": "Tab",
         "shift+tab": "Shift+Tab",
         "f1": "F1",
+        "home": "Home",
+        "end": "End",
     }
     if app_key in names:
         return names[app_key]
@@ -58,7 +62,16 @@ def key_name(app_key: str) -> str:
 
 # Textual's own bindings that mean nothing here (nothing takes the focus by Tab, and Ctrl+C
 # quits: the app's priority binding wins over the screen's "copy")
-HIDDEN_ACTIONS = frozenset({"focus_next", "focus_previous", "copy_text", "screen.copy_text"})
+HIDDEN_ACTIONS = frozenset(
+    {
+        *("focus_next", "focus_previous", "app.focus_next", "app.focus_previous"),
+        *("copy_text", "screen.copy_text"),
+        # nothing scrolls sideways (the text is wrapped to the width)
+        *("scroll_left", "scroll_right", "page_left", "page_right"),
+    }
+)
+SCROLLING = "scroll up and down"
+"""What a widget's own keys (Up, Down, PgUp, PgDn, Home, End) do: one line, the last."""
 # always there, whatever the screen
 GLOBAL_KEYS = (
     ("Ctrl+P", DESCRIPTIONS["command_palette"]),
@@ -67,10 +80,17 @@ GLOBAL_KEYS = (
 
 
 def screen_keys(screen: Screen[Any]) -> list[tuple[str, str]]:
-    """(keys, what they do) for every binding active on ``screen``, grouped by action."""
+    """(keys, what they do) for every binding active on ``screen``, grouped by action: the
+    screen's own first, then the app's, then its widgets' scrolling on one line."""
     groups: dict[str, tuple[list[str], str]] = {}
     words = {**DESCRIPTIONS, **getattr(screen, "KEY_WORDS", {})}
-    for key, active in screen.active_bindings.items():
+    active_bindings = screen.active_bindings.items()
+
+    def rank(item: tuple[str, Any]) -> int:
+        node = item[1].node
+        return 0 if node is screen else 1 if node is screen.app else 2
+
+    for key, active in sorted(active_bindings, key=rank):  # (stable: each keeps its order)
         binding = active.binding
         if binding.action in HIDDEN_ACTIONS or key in ("ctrl+c", "ctrl+p") or not active.enabled:
             continue
@@ -81,6 +101,8 @@ def screen_keys(screen: Screen[Any]) -> list[tuple[str, str]]:
             if action not in DESCRIPTIONS or action == "command_palette"
             else action
         )
+        if rank((key, active)) == 2:  # a widget's keys: the log's or a text's scrolling
+            group = description = SCROLLING
         keys, _ = groups.setdefault(group, ([], description))
         name = key_name(key)
         if name not in keys:

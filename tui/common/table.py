@@ -37,7 +37,7 @@ from textual.worker import Worker, WorkerState
 from rattus_net.kit.offline import OfflineTable
 from rattus_net.net.netgame import NetworkGame
 from rattus_net.net.quietgc import QuietCollector
-from tui.common.dialog import GameDialog
+from tui.common.dialog import GameDialog, TablePanel
 from tui.common.help import open_help
 from tui.common.log import LogScreen
 from tui.common.parts import Part
@@ -214,11 +214,13 @@ class GameTable(Screen[None]):
                 self._dialog_closed(True)
                 return
             dialog.log_lines = self.log_lines
+            dialog.leave = self.action_leave  # (q over the dialog: as on the table)
             self._dialog_open = True
             self.app.push_screen(dialog, self._dialog_closed)
 
     def _dialog_closed(self, accepted: bool | None) -> None:
         self._dialog_open = False
+        self._leave_armed = False  # (a q pressed in the dialog asked about that moment only)
         self.looking = not accepted
         if not accepted:
             self.redraw()
@@ -234,6 +236,8 @@ class GameTable(Screen[None]):
         """Show ``screen`` over the table before the decision; the play goes on once it is
         closed."""
         self._aside_open = True
+        if isinstance(screen, TablePanel):
+            screen.leave = self.action_leave
         self.app.push_screen(screen, self._aside_closed)
 
     def _aside_closed(self, _: None) -> None:
@@ -337,6 +341,8 @@ class GameTable(Screen[None]):
         if isinstance(c, NetworkGame):
             await c.stop()
         self.app.clear_notifications()  # "press q again" must not linger over the menu
+        while self.app.screen is not self:  # q pressed over a dialog or a panel: it goes too
+            self.app.pop_screen()
         self.app.pop_screen()
 
 

@@ -67,8 +67,10 @@ class MenuScreen(Screen[None]):
         *ROW_KEYS,
     ]
 
-    BEFORE = ("play", "players", "bots")  # then the chosen game's own choices
-    AFTER = ("game", "host", "join", "replays", "verify", "rules", "quit")
+    # the game first, as on the host form: its row stays put while Left/Right change it (the
+    # game's own choices below it come and go with it)
+    BEFORE = ("play", "game", "players", "bots")  # then the chosen game's own choices
+    AFTER = ("host", "join", "replays", "verify", "rules", "quit")
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__()
@@ -212,7 +214,8 @@ class MenuScreen(Screen[None]):
             "quit": "Quit",
         }
         for name, saved in self.saves.items():
-            labels[f"continue-{name}"] = f"Continue the saved game ({saved.describe()})"
+            title = saved.definition.title  # (the game first: "of Rattus" tells them apart)
+            labels[f"continue-{name}"] = f"Continue the saved game of {title} ({saved.details()})"
         for o in menu_options(self.chosen):
             value = o.words(self.choices[o.name])
             labels[OPTION + o.name] = f"  {o.label or o.name:<12} < {value} >"

@@ -216,9 +216,21 @@ class CartusSecure(SecureGame[GameConfig, Game, mv.Move]):
         if checks["draws"]:
             lines.append(f"{checks['draws']} building draws (commit-reveal rounds) checked")
         if result is not None:
-            winners = ", ".join(str(w) for w in result["winners"]) or "nobody"
-            lines.append(f"result: {result['vp']}  winner: {winners}")
+            lines.append(f"result: {result_sentence(result)}")
         return lines
+
+
+def result_sentence(result: Mapping[str, Any]) -> str:
+    """A record's result (``result_summary``) as a sentence: ``Ann 47 VP, Bob 25 VP; Ann
+    wins`` (most victory points first; a shared win, or nobody's, said so)."""
+    vp = sorted(result["vp"].items(), key=lambda item: -int(item[1]))
+    points = ", ".join(f"{name} {total} VP" for name, total in vp)
+    winners = [str(w) for w in result["winners"]]
+    if not winners:
+        return f"{points}; nobody wins"
+    if len(winners) == 1:
+        return f"{points}; {winners[0]} wins"
+    return f"{points}; {', '.join(winners[:-1])} and {winners[-1]} share the win"
 
 
 def face_record(opened: OpenedGame) -> GameRecord:

@@ -12,6 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+YOU = "You"
+"""The name an offline game gives its human player (``rattus_net.kit.offline.HUMAN_NAME``)."""
+
 _IRREGULAR = {"be": ("are", "is"), "have": ("have", "has"), "do": ("do", "does")}
 
 
@@ -40,7 +43,11 @@ class Persons:
     seat: int | None = None
 
     def is_me(self, player: int | None) -> bool:
-        return player is not None and player == self.seat
+        """The reader's own seat; read by nobody in particular (``seat`` ``None``: a replay, a
+        record's result), the player an offline game calls "You" is spoken to as such."""
+        if player is None:
+            return False
+        return player == self.seat or (self.seat is None and self.names[player] == YOU)
 
     def subject(self, player: int) -> str:
         """``You`` or ``Ann`` (at the start of a sentence)."""

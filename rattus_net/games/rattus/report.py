@@ -8,6 +8,7 @@ characters before printing them.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -42,6 +43,16 @@ def origin_text(origin: str) -> str:
     if origin == FROM_SUPPLY:
         return "from the rat supply"
     return f"moved here from {origin}"
+
+
+def spread_text(regions: Sequence[str]) -> str:
+    """Where the plague spread its new tokens, each region named once: ``a token to Gallia``,
+    ``2 tokens to Gallia``, ``a token to Gallia and one to Italia`` (the order they came)."""
+    parts = []
+    for i, (region, n) in enumerate(Counter(regions).items()):
+        what = f"{n} tokens" if n > 1 else "one" if i else "a token"
+        parts.append(f"{what} to {region}")
+    return " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 2 else parts)
 
 
 def token_text(face: Any, ring: bool) -> str:
@@ -333,6 +344,7 @@ __all__ = [
     "reason_text",
     "result_text",
     "spectator_view",
+    "spread_text",
     "state_dict",
     "state_text",
     "table_text",
@@ -378,7 +390,7 @@ def event_text(event: Any, names: tuple[str, ...], seat: int | None = None) -> s
         plus = " with the Knight's +2" if d["knight"] else ""
         return p.says(pl, "move", f"the plague to {d['to']}{via}{plus}")
     if kind == "spread":
-        where = ", ".join(d["regions"]) or "nowhere (no room or no tokens left)"
+        where = spread_text(d["regions"]) if d["regions"] else "nowhere (no room or no tokens left)"
         empty = "; the rat supply is empty" if d.get("left", 1) == 0 else ""
         return f"new tokens: {where}{empty}"
     if kind == "loss":

@@ -14,6 +14,7 @@ from rich.text import Text
 from protocol.safetext import safetext
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus import narrate as N
+from rattus_net.games.cartus.state import Phase
 from rattus_net.games.cartus.view import PlayerView
 
 # Short words for the building actions (rules section 4), so that three cards fit in 80 columns
@@ -93,25 +94,43 @@ def status(view: PlayerView, width: int = 80) -> Text:
     t.append(f"Round {max(view.round, 1)}/{view.rounds}", style="bold")
     if view.last_round:
         t.append(" (last)", style="bold")
+    over = view.phase is Phase.GAME_OVER  # "Round 8/8 (last), game over", not "Phase game over"
+    phase = f", {view.phase.value}" if over else f"  Phase {view.phase.value}"
     long = (
-        f"  Phase {view.phase.value}  Deck {view.deck_size}  Discard {len(view.discard_pile)}"
+        f"{phase}  Deck {view.deck_size}  Discard {len(view.discard_pile)}"
         f"  Buildings left {view.building_deck_size}"
     )
     short = (
-        f"  {view.phase.value}  Deck {view.deck_size}  Discard {len(view.discard_pile)}"
-        f"  Buildings {view.building_deck_size}"
+        f"{', ' if over else '  '}{view.phase.value}  Deck {view.deck_size}"
+        f"  Discard {len(view.discard_pile)}  Buildings {view.building_deck_size}"
     )
     t.append(long if len(t) + len(long) <= width else short)
     return t
 
 
-def building_card(view: PlayerView, i: int) -> Text:
-    """One card of the row: name and class, supply action, actions, who is in it."""
+def heading(view: PlayerView, i: int) -> str:
+    """``1 Farm (Peasantry)``: a card's number in the row, its building and class."""
+    b = D.face_building(view.row[i])
+    return f"{i + 1} {b.label} ({b.klass.label})"
+
+
+def split_headings(view: PlayerView, width: int) -> bool:
+    """Whether the row's cards, in columns of ``width`` (the terminal's width), name their
+    class on a line of its own: all of them do once one card's heading would wrap, so that
+    each line of a card (supply, actions) stays level with the others'. A column is
+    ``width`` shared among the cards, less its one column of padding."""
+    k = max(1, len(view.row))
+    return any(len(heading(view, i)) > width // k - 1 for i in range(len(view.row)))
+
+
+def building_card(view: PlayerView, i: int, split: bool = False) -> Text:
+    """One card of the row: name and class (``split``: on two lines), supply action,
+    actions, who is in it."""
     face = view.row[i]
     b = D.face_building(face)
     t = Text()
     t.append(f"{i + 1} {b.label}", style="bold underline")
-    t.append(f" ({b.klass.label})\n")
+    t.append(f"{chr(10) if split else ' '}({b.klass.label})\n")
     t.append(f"Supply: {supply_short(face)}\n")
     if view.last_round:
         t.append("Last round: most cards\n +1 influence, no actions\n")

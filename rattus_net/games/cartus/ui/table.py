@@ -100,8 +100,9 @@ class TableScreen(GameTable):
         view: PlayerView = self.controller.view
         width = self.app.size.width
         self.show_part("#status", R.status(view, width))
+        split = R.split_headings(view, width)  # (a name that wraps: the cards stay level)
         for i, widget in enumerate(self.query(".building").results(Part)):
-            widget.show(R.building_card(view, i) if i < len(view.row) else Text(""))
+            widget.show(R.building_card(view, i, split) if i < len(view.row) else Text(""))
         self.show_part("#players", R.players(view))
         self.show_part("#influence", R.influence(view))
         self.show_part("#hand", R.hand(view, width))

@@ -147,7 +147,10 @@ class Paths:
             return [(self.token(view.regions[d.region], m.slot),)]
         if isinstance(m, Take):
             holder = view.holders[m.card]
-            src = "unclaimed" if holder is None else f"from {clean(view.names[holder])}"
+            if holder is None:
+                src = "unclaimed"
+            else:
+                src = f"from {'you' if holder == view.seat else clean(view.names[holder])}"
             return [(top, Choice(f"{m.card} ({src})", hint=card_hint(view, m.card)))]
         if isinstance(m, Place):
             if m.region is None:

@@ -15,7 +15,7 @@ from protocol.safetext import safetext
 from rattus_net.games.rattus.components import CARD_OF, face_words
 from rattus_net.games.rattus.game import Event, Kind
 from rattus_net.games.rattus.person import Persons, cap
-from rattus_net.games.rattus.report import reason_text
+from rattus_net.games.rattus.report import reason_text, spread_text
 from rattus_net.games.rattus.view import RattusView
 
 
@@ -108,7 +108,7 @@ class Narrator:
             if not d["regions"]:
                 why = "no token left" if empty else "no room"
                 return [f"The plague spreads no new token ({why})."]
-            out = ["New face-down token(s) spread to " + ", ".join(d["regions"]) + "."]
+            out = [f"The plague spreads {spread_text(d['regions'])}, face down."]
             if empty:
                 out.append("The rat supply is empty now.")
             return out
@@ -121,7 +121,7 @@ class Narrator:
             self.knight = set()
             holding = {seat for seat in self.holders.values() if seat is not None}
             order = ", ".join(
-                p.subject(s) + ("" if s in holding else " (no card)") for s in d["order"]
+                p.object(s) + ("" if s in holding else " (no card)") for s in d["order"]
             )
             return [
                 f"Final round (class cards only), counter-clockwise from {p.possessive(pl)} "
@@ -179,7 +179,7 @@ class Narrator:
             else:
                 card = CARD_OF.get(word, word)
                 seat = self.holders.get(card)
-                held = "nobody holds it" if seat is None else f"held by {self.who(seat)}"
+                held = "nobody holds it" if seat is None else f"held by {self.p.object(seat)}"
                 out.append(f"{card} symbol: {held}")
         return "; ".join(out)
 
@@ -189,7 +189,9 @@ class Narrator:
         if why == "A":
             return "all (every colour there loses one)"
         card = CARD_OF.get(why, why)
-        holder = f"the {card}" if seat is None else self.p.says(seat, "hold", f"the {card}")
+        if seat is None:
+            return f"{card} symbol (the {card})"
+        holder = f"{self.p.object(seat)} {self.p.verb(seat, 'hold')} the {card}"
         return f"{card} symbol ({holder})"
 
 

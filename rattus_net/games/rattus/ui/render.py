@@ -21,6 +21,7 @@ from rattus_net.games.rattus.person import Persons
 from rattus_net.games.rattus.report import RING, reason_text, tie_break_text
 from rattus_net.games.rattus.ui.narrate import clean, plural
 from rattus_net.games.rattus.view import RattusView
+from tui.common.glyphs import drawable
 
 # The players' colours: names (their letters) and values that stay the named colour when a
 # 16-colour terminal gets them (Textual maps plain ANSI names through its theme, which turned
@@ -278,7 +279,7 @@ def map_text(
         out.append_text(line)
     if extra:
         out.append("\nAlso linked: " + ", ".join(extra), style="dim")
-    return out
+    return drawable(out)  # (the Linux console's font has no dotted lines, no skull)
 
 
 # --- panels -------------------------------------------------------------------------------------
