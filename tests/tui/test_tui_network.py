@@ -420,6 +420,7 @@ def test_network_events_in_words() -> None:
         choose_async=None,
         stall_timeout=300.0,
         setup=SimpleNamespace(params=SimpleNamespace(game="cartus")),
+        chat=SimpleNamespace(said=(), on_change=None),  # (nobody chats)
     )
     game = NetworkGame(node)  # type: ignore[arg-type]
     game._event("link-up", 1, "")

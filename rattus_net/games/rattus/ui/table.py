@@ -102,6 +102,9 @@ class RattusMapScreen(GameTable):
         seen_widget.update(seen)
         seen_widget.display = bool(seen.plain)
 
+    def chat_name(self, seat: int) -> Text:
+        return R.player_label(self.controller.view, seat)
+
     def awaited_text(self) -> Text:
         c = self.controller
         t = Text()
