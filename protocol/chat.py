@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from protocol.crypto.identity import Identity, PublicIdentity
 from protocol.errors import LocalProtocolError, RemoteProtocolError
 from protocol.messages import CHAT, open_frame, sign
+from protocol.wire import WireValue
 
 MAX_CHARS = 300
 """The longest chat line, in characters (a line of ours is cut to it, a peer's is refused)."""
@@ -66,8 +67,8 @@ class ChatLine:
 
 def chat_frame(identity: Identity, game_id: bytes, seat: int, number: int, text: str) -> bytes:
     """The signed frame of a line (``text`` as it is: :meth:`ChatBook.say` cuts it)."""
-    body = {"g": game_id, "a": seat, "x": {"n": number, "text": text}}
-    return sign(identity, CHAT, body)  # type: ignore[arg-type]
+    body: dict[str, WireValue] = {"g": game_id, "a": seat, "x": {"n": number, "text": text}}
+    return sign(identity, CHAT, body)
 
 
 def read_chat(

@@ -36,10 +36,13 @@ MAX_KEPT = 2000
 @dataclass(frozen=True, slots=True)
 class Said:
     """One line for the screen: ``seat`` said ``text`` (made safe to show), or, with
-    ``seat`` None, a note about the chat itself (a line dropped, a flood)."""
+    ``seat`` None, a note about the chat itself (a line dropped, a flood). A lobby's lines
+    also carry the author's ``name`` and ``colour`` (seats change there)."""
 
     seat: int | None
     text: str
+    name: str = ""
+    colour: str = ""
 
 
 class NodeChat:

@@ -40,8 +40,8 @@ class ChatSource(Protocol):
 
 
 class ChatBar(Vertical):
-    """The chat line (see the module's docstring). ``name_of(seat)`` draws a seat's name
-    (in its colour and letter, by the game's table)."""
+    """The chat line (see the module's docstring). ``name_of(line)`` draws the name of a
+    line's author (in its seat's colour and letter, by the game's table or the lobby)."""
 
     DEFAULT_CSS = """
     ChatBar { height: auto; max-height: 8; }
@@ -52,7 +52,7 @@ class ChatBar(Vertical):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Back", show=False)]
 
     def __init__(
-        self, source: ChatSource, name_of: Callable[[int], Text], *, hint: str = "c: chat"
+        self, source: ChatSource, name_of: Callable[[Said], Text], *, hint: str = "c: chat"
     ) -> None:
         super().__init__(id="chat")
         self.source = source
@@ -86,7 +86,7 @@ class ChatBar(Vertical):
         """One line: the seat's name and what it said, or a note, as plain text."""
         if said.seat is None:
             return Text(said.text, style="italic")
-        return Text.assemble(self.name_of(said.seat), ": ", Text(said.text))
+        return Text.assemble(self.name_of(said), ": ", Text(said.text))
 
     def refresh_lines(self) -> None:
         """Show the lines as they stand (the source's listener)."""

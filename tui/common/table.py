@@ -37,6 +37,7 @@ from textual.widgets import Footer, RichLog, Static
 from textual.worker import Worker, WorkerState
 
 from rattus_net.kit.offline import OfflineTable
+from rattus_net.net.chat import Said
 from rattus_net.net.netgame import NetworkGame
 from rattus_net.net.quietgc import QuietCollector
 from tui.common.chat import ChatBar
@@ -292,8 +293,9 @@ class GameTable(Screen[None]):
         if not self.controller.my_turn and not self.controller.is_over:
             self.show_awaited()
 
-    def _chat_name(self, seat: int) -> Text:
-        c = self.controller
+    def _chat_name(self, said: Said) -> Text:
+        c, seat = self.controller, said.seat
+        assert seat is not None
         if isinstance(c, NetworkGame) and c.has_game:
             return self.chat_name(seat)
         return Text(c.names[seat], style="bold")
