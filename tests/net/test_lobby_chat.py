@@ -44,7 +44,7 @@ def table() -> tuple[LobbyCore, Identity, Identity, Identity, list[tuple[bytes |
 
 
 def test_a_guest_line_is_handed_on_and_checked_by_the_others() -> None:
-    core, host, ann, bob, heard = table()
+    core, host, ann, _bob, heard = table()
     anns = LobbyChat(core.state.host_fingerprint)
     data = anns.say(ann, "Ann", "blue", "  hi all \x1b[2J\u202e ")
     core.handle(ann.public, "10.0.0.1", data)
@@ -60,7 +60,7 @@ def test_a_guest_line_is_handed_on_and_checked_by_the_others() -> None:
 
 
 def test_bad_lines_are_dropped_with_a_note_and_the_guest_stays() -> None:
-    core, host, ann, bob, heard = table()
+    core, _host, ann, bob, heard = table()
     gid = core.state.host_fingerprint
     # Bob hands on a line signed by Ann as his own link's: refused at the host
     data = LobbyChat(gid).say(ann, "Ann", "blue", "hello")
@@ -81,7 +81,7 @@ def test_bad_lines_are_dropped_with_a_note_and_the_guest_stays() -> None:
 
 
 def test_a_flood_is_cut_with_one_note_and_our_own_lines_are_limited() -> None:
-    core, host, ann, bob, heard = table()
+    core, _host, ann, bob, heard = table()
     clock = Clock()
     assert core.chat is not None
     core.chat.clock = clock
