@@ -99,12 +99,13 @@ def read_chat(
 
 
 @dataclass(slots=True)
-class _Bucket:
-    """A seat's allowance of lines (a token bucket: ``BURST`` at once, then ``PER_SECOND``)."""
+class Rate:
+    """One author's allowance of lines (a token bucket: ``BURST`` at once, then
+    ``PER_SECOND``); ``flooding``: lines were dropped since the last one shown (noted once)."""
 
     tokens: float = float(BURST)
     at: float | None = None
-    flooding: bool = False  # lines were dropped since the last one shown (noted once)
+    flooding: bool = False
 
     def take(self, now: float) -> bool:
         if self.at is not None:
@@ -131,7 +132,7 @@ class ChatBook:
     notes: list[str] = field(default_factory=list)
     """What was dropped, in words (for the screen; taken by whoever shows them)."""
     _known: set[bytes] = field(default_factory=set)
-    _buckets: dict[int, _Bucket] = field(default_factory=dict)
+    _buckets: dict[int, Rate] = field(default_factory=dict)
     _next: int = 0
 
     @property
@@ -202,8 +203,8 @@ class ChatBook:
                 new.append(line)
         return new
 
-    def _bucket(self, seat: int) -> _Bucket:
-        return self._buckets.setdefault(seat, _Bucket())
+    def _bucket(self, seat: int) -> Rate:
+        return self._buckets.setdefault(seat, Rate())
 
     def _add(self, line: ChatLine) -> None:
         self._known.add(line.frame)
@@ -223,6 +224,7 @@ __all__ = [
     "ChatBook",
     "ChatLine",
     "ChatMisuse",
+    "Rate",
     "chat_frame",
     "read_chat",
 ]

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from protocol.chat import BURST, HISTORY, MAX_CHARS, PER_SECOND, ChatMisuse
+from protocol.chat import HISTORY, MAX_CHARS, ChatMisuse, Rate
 from protocol.crypto.identity import Identity, PublicIdentity
 from protocol.errors import RemoteProtocolError
 from protocol.safetext import safetext
@@ -62,22 +62,6 @@ def is_chat(data: bytes) -> bool:
 
 
 @dataclass
-class _Rate:
-    tokens: float = float(BURST)
-    at: float | None = None
-    flooding: bool = False
-
-    def take(self, now: float) -> bool:
-        if self.at is not None:
-            self.tokens = min(float(BURST), self.tokens + (now - self.at) * PER_SECOND)
-        self.at = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
-
-
-@dataclass
 class LobbyChat:
     """The chat of one lobby as one side holds it. ``host`` is the table's host key
     fingerprint; ``clock`` gives the time (seconds) for the rate."""
@@ -88,7 +72,7 @@ class LobbyChat:
     fresh: list[Said] = field(default_factory=list)
     """Notes made since whoever shows them last took them (a flood)."""
     _known: set[bytes] = field(default_factory=set)
-    _rates: dict[str, _Rate] = field(default_factory=dict)
+    _rates: dict[str, Rate] = field(default_factory=dict)
     _next: int = 0
 
     def say(self, identity: Identity, name: str, colour: str, text: str) -> bytes:
@@ -142,8 +126,8 @@ class LobbyChat:
         self.fresh.append(said)
         return said
 
-    def _rate(self, fingerprint: str) -> _Rate:
-        return self._rates.setdefault(fingerprint, _Rate())
+    def _rate(self, fingerprint: str) -> Rate:
+        return self._rates.setdefault(fingerprint, Rate())
 
     def _keep(self, frame: bytes, name: str, colour: str, text: str, seat: int | None) -> Said:
         self._known.add(frame)
