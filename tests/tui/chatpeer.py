@@ -12,7 +12,9 @@ import asyncio
 import json
 import sys
 import time
+from collections.abc import Awaitable, Callable
 
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from rattus_net.net.netgame import NetworkGame
@@ -25,28 +27,41 @@ from tui.common.table import GameTable
 HOSTILE = "\x1b[2J\x1b]0;owned\x07\u202eevil\r\n" + "W" * 5000
 
 
+def keys(text: str) -> list[str]:
+    """The keys that type ``text``."""
+    return ["space" if ch == " " else ch for ch in text]
+
+
+async def at_the_table(
+    app: RattusNetApp, pilot: Pilot[None], until: Callable[[Callable[[], bool]], Awaitable[None]]
+) -> GameTable:
+    """The network table once the game has started, the opening dialog put aside (Escape)."""
+    await until(lambda: isinstance(app.screen, GameTable | GameDialog))
+    for _ in range(30):  # (a dialog that opens meanwhile is put aside too)
+        if isinstance(app.screen, GameDialog):
+            await pilot.press("escape")
+        await pilot.pause(0.1)
+    await until(lambda: isinstance(app.screen, GameTable))
+    table = app.screen
+    assert isinstance(table, GameTable) and isinstance(table.controller, NetworkGame)
+    return table
+
+
 async def main(port: int) -> None:
     lobby = GuestLobby(("127.0.0.1", port), "Gus")
     app = RattusNetApp(lobby=lobby)
     async with app.run_test(size=(80, 24)) as pilot:
         deadline = time.monotonic() + 60
 
-        async def until(cond: object) -> None:
-            while not cond():  # type: ignore[operator]
+        async def until(cond: Callable[[], bool]) -> None:
+            while not cond():
                 assert time.monotonic() < deadline, f"timed out on {app.screen!r} {app.focused!r}"
                 await pilot.pause(0.05)
 
         await until(lambda: lobby.state is not None)
         await pilot.press("space")
-        await until(lambda: isinstance(app.screen, GameTable | GameDialog))
-        for _ in range(30):  # (a dialog that opens meanwhile is put aside: Escape)
-            if isinstance(app.screen, GameDialog):
-                await pilot.press("escape")
-            await pilot.pause(0.1)
-        await until(lambda: isinstance(app.screen, GameTable))
-        table = app.screen
-        assert isinstance(table, GameTable) and isinstance(table.controller, NetworkGame)
-        await pilot.press("c", *("space" if ch == " " else ch for ch in "hi from Gus"), "enter")
+        table = await at_the_table(app, pilot, until)
+        await pilot.press("c", *keys("hi from Gus"), "enter")
         await until(lambda: any(s.text == "hi from Gus" for s in table.controller.chat.lines))
         problem = await table.controller.chat.say(HOSTILE)
         await until(lambda: any(s.seat == 0 for s in table.controller.chat.lines))

@@ -12,9 +12,11 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from chatpeer import at_the_table, keys
 from textual.widgets import Static
 from tui_helpers import sync
 
@@ -24,8 +26,6 @@ from rattus_net.net.netgame import NetworkGame
 from rattus_net.net.tables import HostLobby
 from tui.app import RattusNetApp
 from tui.common.chat import ChatBar
-from tui.common.dialog import GameDialog
-from tui.common.table import GameTable
 
 PEER = Path(__file__).with_name("chatpeer.py")
 
@@ -44,8 +44,8 @@ async def test_two_tui_peers_in_two_processes_chat_and_a_hostile_line_is_shown_e
         async with app.run_test(size=(80, 24)) as pilot:
             deadline = time.monotonic() + 90
 
-            async def until(cond: object) -> None:
-                while not cond():  # type: ignore[operator]
+            async def until(cond: Callable[[], bool]) -> None:
+                while not cond():
                     assert time.monotonic() < deadline, "timed out"
                     assert peer is None or peer.poll() is None, peer and peer.stderr.read()  # type: ignore[union-attr]
                     await pilot.pause(0.05)
@@ -61,17 +61,11 @@ async def test_two_tui_peers_in_two_processes_chat_and_a_hostile_line_is_shown_e
             )
             await until(lambda: len(lobby.state.seats) == 2)
             await pilot.press("space")
-            await until(lambda: isinstance(app.screen, GameTable | GameDialog))
-            for _ in range(30):  # (a dialog that opens meanwhile is put aside: Escape)
-                if isinstance(app.screen, GameDialog):
-                    await pilot.press("escape")
-                await pilot.pause(0.1)
-            await until(lambda: isinstance(app.screen, GameTable))
-            table = app.screen
-            assert isinstance(table, GameTable) and isinstance(table.controller, NetworkGame)
+            table = await at_the_table(app, pilot, until)
+            assert isinstance(table.controller, NetworkGame)
             chat = table.controller.chat
             await until(lambda: sum(s.seat == 1 for s in chat.lines) == 2)
-            await pilot.press("slash", *("space" if ch == " " else ch for ch in "hello Gus"))
+            await pilot.press("slash", *keys("hello Gus"))
             await pilot.press("enter")
             bar = table.query_one(ChatBar)
             await pilot.pause()

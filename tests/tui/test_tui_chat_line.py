@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from chatpeer import keys
 from rattus_net_helpers import rattus_game_at, stand_in_game
 from textual.widgets import Input, Static
 from tui_helpers import pushed, sync, text_of
@@ -36,10 +37,6 @@ class Source:
             return "Not sent: too many lines at once: wait a second."
         self.add(Said(0, text))
         return None
-
-
-def keys(text: str) -> list[str]:
-    return ["space" if ch == " " else ch for ch in text]
 
 
 @sync
