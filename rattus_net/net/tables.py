@@ -473,7 +473,7 @@ class GuestLobby(LobbySide):
         if state is None or chat is None or i is None:
             raise ChatMisuse("take a seat before chatting")
         seat = state.seats[i]
-        self.outbox.put_nowait(chat.say(self.identity, seat.name, seat.colour, text))
+        self.outbox.put_nowait(chat.say(self.identity, i, seat.name, seat.colour, text))
         self._chat_said(chat.lines[-1])
 
     def _chat_heard(self, data: bytes) -> None:

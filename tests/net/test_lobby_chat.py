@@ -46,7 +46,7 @@ def table() -> tuple[LobbyCore, Identity, Identity, Identity, list[tuple[bytes |
 def test_a_guest_line_is_handed_on_and_checked_by_the_others() -> None:
     core, host, ann, _bob, heard = table()
     anns = LobbyChat(core.state.host_fingerprint)
-    data = anns.say(ann, "Ann", "blue", "  hi all \x1b[2J\u202e ")
+    data = anns.say(ann, 1, "Ann", "blue", "  hi all \x1b[2J\u202e ")
     core.handle(ann.public, "10.0.0.1", data)
     ((relayed, said),) = heard
     assert relayed == data and said.seat == 1 and said.name == "Ann" and said.colour == "blue"
@@ -63,17 +63,19 @@ def test_bad_lines_are_dropped_with_a_note_and_the_guest_stays() -> None:
     core, _host, ann, bob, heard = table()
     gid = core.state.host_fingerprint
     # Bob hands on a line signed by Ann as his own link's: refused at the host
-    data = LobbyChat(gid).say(ann, "Ann", "blue", "hello")
+    data = LobbyChat(gid).say(ann, 1, "Ann", "blue", "hello")
     core.handle(bob.public, "10.0.0.2", data)
     # a line Bob signs naming Ann as its author
     inner = encode_message("lobby/line", {"a": ann.fingerprint, "h": gid, "n": 0, "text": "x"})
     forged = encode_message("signed", {"m": inner, "s": bob.sign(DOMAIN + inner)})
     core.handle(ann.public, "10.0.0.1", encode_message(KIND, {"line": forged}))
     # a line of another table, and one from somebody without a seat
-    core.handle(ann.public, "10.0.0.1", LobbyChat("elsewhere").say(ann, "Ann", "blue", "x"))
+    core.handle(ann.public, "10.0.0.1", LobbyChat("elsewhere").say(ann, 1, "Ann", "blue", "x"))
     stranger = ident()
     with pytest.raises(BadLobbyLine, match="without a seat"):
-        LobbyChat(gid).receive(LobbyChat(gid).say(stranger, "S", "red", "x"), seat_keys(core.state))
+        LobbyChat(gid).receive(
+            LobbyChat(gid).say(stranger, 0, "S", "red", "x"), seat_keys(core.state)
+        )
     core.handle(ann.public, "10.0.0.1", encode_message(KIND, {"line": b"junk"}))
     assert [d for d, _ in heard] == [None] * 4
     assert all(s.seat is None and "not shown" in s.text for _, s in heard)
@@ -88,20 +90,20 @@ def test_a_flood_is_cut_with_one_note_and_our_own_lines_are_limited() -> None:
     ticks = iter(range(0, 10_000, 10))  # (a flooding peer that ignores its own limit)
     sender = LobbyChat(core.state.host_fingerprint, clock=lambda: float(next(ticks)))
     for i in range(BURST + 10):
-        core.handle(ann.public, "10.0.0.1", sender.say(ann, "Ann", "blue", f"spam {i}"))
+        core.handle(ann.public, "10.0.0.1", sender.say(ann, 1, "Ann", "blue", f"spam {i}"))
     lines = [s for d, s in heard if d is not None]
     notes = [s for d, s in heard if d is None]
     assert len(lines) == BURST and len(notes) == 1 and "too fast" in notes[0].text
     clock.now = 5.0
-    core.handle(ann.public, "10.0.0.1", sender.say(ann, "Ann", "blue", "calm"))
+    core.handle(ann.public, "10.0.0.1", sender.say(ann, 1, "Ann", "blue", "calm"))
     assert heard[-1][1].text == "calm"
     mine = LobbyChat(core.state.host_fingerprint, clock=lambda: 0.0)
     for i in range(BURST):
-        mine.say(bob, "Bob", "green", f"l{i}")
+        mine.say(bob, 2, "Bob", "green", f"l{i}")
     with pytest.raises(ChatMisuse):
-        mine.say(bob, "Bob", "green", "one too many")
+        mine.say(bob, 2, "Bob", "green", "one too many")
     with pytest.raises(ChatMisuse):
-        mine.say(ident(), "X", "red", "   ")
+        mine.say(ident(), 0, "X", "red", "   ")
 
 
 def test_lobby_chat_between_host_and_guests_over_loopback() -> None:
@@ -147,7 +149,7 @@ def test_lobby_chat_between_host_and_guests_over_loopback() -> None:
                 await asyncio.sleep(0.01)
 
         await asyncio.wait_for(until(lambda: len(hosted.core.state.seats) == 3), 5)
-        outboxes[0].put_nowait(books[0].say(guests[0], "One", "blue", "hello from One"))
+        outboxes[0].put_nowait(books[0].say(guests[0], 1, "One", "blue", "hello from One"))
         await asyncio.wait_for(until(lambda: heard[1]), 5)
         assert heard[1][0].name == "One" and heard[1][0].text == "hello from One"
         assert at_host[0].text == "hello from One"

@@ -75,9 +75,10 @@ class LobbyChat:
     _rates: dict[str, Rate] = field(default_factory=dict)
     _next: int = 0
 
-    def say(self, identity: Identity, name: str, colour: str, text: str) -> bytes:
-        """Our player's line: the lobby message to send (the line is kept here too).
-        ChatMisuse if it is empty or comes too fast."""
+    def say(self, identity: Identity, seat: int, name: str, colour: str, text: str) -> bytes:
+        """Our player's line (he sits at ``seat`` as ``name``, in ``colour``): the lobby
+        message to send (the line is kept here too). ChatMisuse if it is empty or comes too
+        fast."""
         text = text.strip()[:MAX_CHARS].rstrip()
         if not text:
             raise ChatMisuse("nothing to say")
@@ -92,7 +93,7 @@ class LobbyChat:
         inner = encode_message("lobby/line", body)
         frame = encode_message("signed", {"m": inner, "s": identity.sign(DOMAIN + inner)})
         self._next += 1
-        self._keep(frame, name, colour, text, None)
+        self._keep(frame, name, colour, text, seat)
         return encode_message(KIND, {"line": frame})
 
     def receive(

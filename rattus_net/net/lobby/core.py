@@ -60,7 +60,7 @@ class LobbyCore:
         if i is None or self.chat is None:
             raise ChatMisuse("take a seat before chatting")
         seat = self.state.seats[i]
-        data = self.chat.say(identity, seat.name, seat.colour, text)
+        data = self.chat.say(identity, i, seat.name, seat.colour, text)
         self._chat(data, self.chat.lines[-1])
 
     def heard_chat(self, who: str, data: bytes) -> None:

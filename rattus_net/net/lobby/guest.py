@@ -104,8 +104,9 @@ async def join_table(
                     continue
                 data = recv.result()
                 recv = asyncio.ensure_future(conn.recv())
-                if on_chat is not None and is_chat(data):
-                    on_chat(data)  # (checked there: a bad line is a note, not a fault)
+                if is_chat(data):  # (checked by on_chat: a bad line is a note, not a fault)
+                    if on_chat is not None:
+                        on_chat(data)
                     continue
                 try:
                     state, me = await _guest_step(conn, hs.remote, identity, data, on_state, ready)
