@@ -131,10 +131,8 @@ class ChatFeed:
     """The chat of a network table, for a front end (its loop): ``lines`` as they stand,
     ``listeners`` told when they change, :meth:`say` for our player's line."""
 
-    def __init__(self, chat: NodeChat, names: tuple[str, ...], seat: int) -> None:
+    def __init__(self, chat: NodeChat) -> None:
         self.chat = chat
-        self.names = tuple(safetext(n) for n in names)
-        self.seat = seat
         self.listeners: list[Callable[[], None]] = []
         self.runner: LoopThread | None = None
         self._ui: asyncio.AbstractEventLoop | None = None

@@ -180,7 +180,7 @@ class NetworkGame:
         node.choose_async = self._choose
         node.on_event = self._event
         self.words: TableWords = table_words(self.game_name, self.names, self.seat)
-        self.chat = ChatFeed(node.chat, node.names, self.seat)  # (not the game)
+        self.chat = ChatFeed(node.chat)  # (not the game)
         self._read = 0
         self._lock = threading.Lock()
         self._net_lines: list[str] = []
