@@ -148,7 +148,7 @@ class ChatBook:
         text = text.strip()[:MAX_CHARS].rstrip()
         if not text:
             raise ChatMisuse("nothing to say")
-        if not self._bucket(self.seat).take(now):
+        if not self.rate(self.seat).take(now):
             raise ChatMisuse("too many lines at once: wait a second")
         line = ChatLine(
             self.seat,
@@ -169,7 +169,7 @@ class ChatBook:
             raise BadChat(link_name, "sent another seat's line as its own")
         if frame in self._known:
             return None
-        bucket = self._bucket(line.author)
+        bucket = self.rate(line.author)
         if not bucket.take(now):
             if not bucket.flooding:
                 bucket.flooding = True
@@ -203,7 +203,8 @@ class ChatBook:
                 new.append(line)
         return new
 
-    def _bucket(self, seat: int) -> Rate:
+    def rate(self, seat: int) -> Rate:
+        """``seat``'s allowance of lines (a bad line of its may take from it too)."""
         return self._buckets.setdefault(seat, Rate())
 
     def _add(self, line: ChatLine) -> None:

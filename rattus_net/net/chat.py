@@ -84,8 +84,9 @@ class NodeChat:
                 line = self.book.keep(frame)
         except BadChat as exc:
             log.info("chat line from seat %d dropped: %s", seat, exc.reason)
-            name = self.book.names[seat]
-            self._note(f"{name} sent a chat line that is not shown ({exc.reason})")
+            if self.book.rate(seat).take(time.monotonic()):  # (a flood of bad lines: quiet)
+                name = self.book.names[seat]
+                self._note(f"{name} sent a chat line that is not shown ({exc.reason})")
             return
         for note in self.book.notes:
             self._note(note)

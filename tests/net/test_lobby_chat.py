@@ -163,3 +163,13 @@ def test_lobby_chat_between_host_and_guests_over_loopback() -> None:
         await hosted.close()
 
     asyncio.run(asyncio.wait_for(main(), 20))
+
+
+def test_a_flood_of_bad_lines_makes_few_notes() -> None:
+    core, _host, ann, _bob, heard = table()
+    for _ in range(50):
+        core.handle(ann.public, "10.0.0.1", encode_message(KIND, {"line": b"junk"}))
+    assert 1 <= len(heard) <= BURST and all(d is None for d, _ in heard)
+    stranger = ident()  # a guest without a seat: nothing at all
+    core.handle(stranger.public, "10.0.0.9", encode_message(KIND, {"line": b"junk"}))
+    assert len(heard) <= BURST

@@ -82,7 +82,7 @@ class LobbyChat:
         text = text.strip()[:MAX_CHARS].rstrip()
         if not text:
             raise ChatMisuse("nothing to say")
-        if not self._rate(identity.fingerprint).take(self.clock()):
+        if not self.rate(identity.fingerprint).take(self.clock()):
             raise ChatMisuse("too many lines at once: wait a second")
         body: dict[str, WireValue] = {
             "a": identity.fingerprint,
@@ -112,7 +112,7 @@ class LobbyChat:
         if line.frame in self._known:
             return None
         seat, name, colour, _ = seats[line.fingerprint]
-        rate = self._rate(line.fingerprint)
+        rate = self.rate(line.fingerprint)
         if not rate.take(self.clock()):
             if not rate.flooding:
                 rate.flooding = True
@@ -127,7 +127,8 @@ class LobbyChat:
         self.fresh.append(said)
         return said
 
-    def _rate(self, fingerprint: str) -> Rate:
+    def rate(self, fingerprint: str) -> Rate:
+        """The allowance of lines of the player with that key (a bad line takes from it)."""
         return self._rates.setdefault(fingerprint, Rate())
 
     def _keep(self, frame: bytes, name: str, colour: str, text: str, seat: int | None) -> Said:

@@ -71,8 +71,9 @@ class LobbyCore:
             got = self.chat.receive(data, seat_keys(self.state), link=who)
         except BadLobbyLine as exc:
             i = self.state.seat_of(who)
-            name = self.state.seats[i].name if i is not None else "a guest"
-            self.chat.note(f"{name}'s chat line is not shown ({exc.reason})")
+            if i is not None and self.chat.rate(who).take(self.chat.clock()):  # (else quiet)
+                name = self.state.seats[i].name
+                self.chat.note(f"{name}'s chat line is not shown ({exc.reason})")
             got = None
         for note in self.chat.fresh:
             self._chat(None, note)
