@@ -76,16 +76,16 @@ async def _chat(tmp_path: Path) -> None:
         assert shown.startswith("\\x1b[2J\\x1b]0;pwned\\x07\\u202eevil\\x0d")
         assert cy.chat.book.lines[-1].text == hostile.strip()[:300]
 
-        # A flood from Cy: Ann shows a burst of it, and one note.
+        # A line Cy forges as Bob's: dropped with a note, the game goes on.
         me = PeerSecrets(masters[2]).identity()
         gid = cy.session.game_id
+        await cy.links[0].conn.send(b"C" + chat_frame(me, gid, 1, 7, "Bob: I resign"))
+        # A flood from Cy: Ann shows a burst of it (less the forged line), and one note.
         flood = [chat_frame(me, gid, 2, 100 + i, f"spam {i}") for i in range(BURST + 15)]
         for frame in flood:
             await cy.links[0].conn.send(b"C" + frame)
-        # A line Cy forges as Bob's: dropped with a note, the game goes on.
-        await cy.links[0].conn.send(b"C" + chat_frame(me, gid, 1, 7, "Bob: I resign"))
         await _until(lambda: sum("not shown" in s.text for s in ann.chat.said) == 2, "notes")
-        assert sum(t.startswith("spam") for t in _texts(ann)) == BURST
+        assert sum(t.startswith("spam") for t in _texts(ann)) == BURST - 1
         assert "Bob: I resign" not in _texts(ann)
         assert ann.session.abort is None
 
@@ -105,7 +105,7 @@ async def _chat(tmp_path: Path) -> None:
         # Ann's record carries the chat; the game is untouched by it.
         assert ann.session.abort is None
         record = ann.session.record_bytes(ann.chat.record())
-        assert len(record_chat(record)) == len(ann.chat.book.lines) >= BURST + 3
+        assert len(record_chat(record)) == len(ann.chat.book.lines) >= BURST + 2
     finally:
         for run in runs.values():
             run.cancel()

@@ -37,13 +37,15 @@ async def at_the_table(
 ) -> GameTable:
     """The network table once the game has started, the opening dialog put aside (Escape)."""
     await until(lambda: isinstance(app.screen, GameTable | GameDialog))
-    for _ in range(30):  # (a dialog that opens meanwhile is put aside too)
-        if isinstance(app.screen, GameDialog):
-            await pilot.press("escape")
-        await pilot.pause(0.1)
-    await until(lambda: isinstance(app.screen, GameTable))
-    table = app.screen
-    assert isinstance(table, GameTable) and isinstance(table.controller, NetworkGame)
+    table = next(s for s in app.screen_stack if isinstance(s, GameTable))
+    c = table.controller
+    assert isinstance(c, NetworkGame)
+    # Somebody must decide (the game is set up); if it is us, our dialog opens: put it aside.
+    await until(lambda: c.stable and c.snapshot.game.decision is not None)
+    if c.my_turn:
+        await until(lambda: isinstance(app.screen, GameDialog))
+        await pilot.press("escape")
+    await until(lambda: app.screen is table)
     return table
 
 
