@@ -73,6 +73,11 @@ async def test_the_table_s_chat_line_types_sends_and_leaves() -> None:
         assert "note 2" not in shown and f"note {SHOWN + 2}" in shown
         await pilot.press("escape")
         assert text_of(app.screen, "#chat-lines").strip() == f"note {SHOWN + 2}"
+        await pilot.press("l")  # another screen over the table: a line comes as a notification
+        source.add(Said(1, "over the log [b]plain[/b]"))
+        await pilot.pause()
+        notes = [(n.title, n.message) for n in app._notifications]
+        assert ("Chat", "Agnes: over the log [b]plain[/b]") in notes
 
 
 @sync

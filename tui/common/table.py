@@ -303,7 +303,7 @@ class GameTable(Screen[None]):
     def _chat_heard(self) -> None:
         """A chat line: shown on the chat line, or, over a dialog, as a notification."""
         c = self.controller
-        if self.is_current or not isinstance(c, NetworkGame) or not c.chat.lines:
+        if self.app.screen is self or not isinstance(c, NetworkGame) or not c.chat.lines:
             return
         said = c.chat.lines[-1]
         who = "" if said.seat is None else f"{c.names[said.seat]}: "
