@@ -13,8 +13,9 @@ The body of a *chained* message (every message of the game proper) is::
     s  per-author hash of the last message the author had processed from each seat
     x  the payload (depends on the kind)
 
-*Control* messages (``evidence``, ``abort``) carry ``g``, ``a`` and ``x`` only: they are not part
-of the game's transcript and may be sent at any time.
+*Control* messages (``evidence``, ``abort``, ``chat``) carry ``g``, ``a`` and ``x`` only: they are
+not part of the game's transcript and may be sent at any time (a chat line is not the game at
+all: see ``protocol/chat.py``).
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ CHAINED_KINDS = frozenset(
 )
 EVIDENCE = "evidence"
 ABORT = "abort"
-CONTROL_KINDS = frozenset({EVIDENCE, ABORT})
+CHAT = "chat"
+CONTROL_KINDS = frozenset({EVIDENCE, ABORT, CHAT})
 
 
 def digest(inner: bytes) -> bytes:

@@ -7,6 +7,8 @@ A record is one canonical msgpack map::
     params   the agreed GameParams (game, players, options, identities, nonce): hash = game id
     messages every signed frame of the transcript, in processing order
     abort    nil, or the writer's signed abort message (blamed seat, reason, evidence frames)
+    chat     (only if anybody chatted) the signed chat lines the writer heard, oldest first:
+             not judged by the verifier, which gives the same verdict without them
 
 Nothing in it needs to be trusted: every message is signed by its author and carries the game
 id, which hashes the parameters, so changing any byte of the file breaks a signature, the
@@ -53,9 +55,15 @@ def is_text(data: bytes) -> bool:
     return "\0" not in text
 
 
-def encode_record(params: GameParams, transcript: Sequence[bytes], abort: bytes | None) -> bytes:
-    """The record of a game: its parameters, its transcript (identical at every honest peer)
-    and the writer's signed abort, if the game was stopped."""
+def encode_record(
+    params: GameParams,
+    transcript: Sequence[bytes],
+    abort: bytes | None,
+    chat: Sequence[bytes] = (),
+) -> bytes:
+    """The record of a game: its parameters, its transcript (identical at every honest peer),
+    the writer's signed abort, if the game was stopped, and the chat lines it heard, if any
+    (a record without chat has no ``chat`` field: the same bytes as before chat existed)."""
     value: dict[str, WireValue] = {
         "format": FORMAT,
         "version": VERSION,
@@ -64,11 +72,25 @@ def encode_record(params: GameParams, transcript: Sequence[bytes], abort: bytes 
         "messages": list(transcript),
         "abort": abort,
     }
+    if chat:
+        value["chat"] = list(chat)
     return encode_value(value, RECORD_LIMITS)
 
 
 def decode_record(data: bytes) -> tuple[GameParams, list[bytes], bytes | None]:
-    """Parse a record file; RecordFormatError if it is not one. The size is checked first."""
+    """Parse a record file; RecordFormatError if it is not one. The size is checked first.
+    The chat it may carry is left out (:func:`record_chat` reads it)."""
+    params, messages, abort, _ = _decode(data)
+    return params, messages, abort
+
+
+def record_chat(data: bytes) -> list[bytes]:
+    """The chat frames a record carries (unchecked: ``protocol.chat.read_chat`` checks each);
+    RecordFormatError if it is not a record."""
+    return _decode(data)[3]
+
+
+def _decode(data: bytes) -> tuple[GameParams, list[bytes], bytes | None, list[bytes]]:
     if len(data) > MAX_RECORD_BYTES:
         raise RecordFormatError(
             f"not a secure game record: {len(data)} bytes, more than any game needs "
@@ -93,8 +115,11 @@ def decode_record(data: bytes) -> tuple[GameParams, list[bytes], bytes | None]:
             f"before actions became optional and hands were mixed after gifts: it needs the "
             f"Rattus Net that made it)"
         )
-    if set(value) != {"format", "version", "game", "params", "messages", "abort"}:
+    if set(value) - {"chat"} != {"format", "version", "game", "params", "messages", "abort"}:
         raise RecordFormatError("not a secure game record: unexpected fields")
+    chat = value.get("chat", [])
+    if not isinstance(chat, list) or not all(isinstance(c, bytes) for c in chat):
+        raise RecordFormatError("not a secure game record: chat must be frames")
     messages, abort = value["messages"], value["abort"]
     if not isinstance(messages, list) or not all(isinstance(m, bytes) for m in messages):
         raise RecordFormatError("not a secure game record: messages must be frames")
@@ -108,4 +133,5 @@ def decode_record(data: bytes) -> tuple[GameParams, list[bytes], bytes | None]:
         raise RecordFormatError(f"bad game parameters ({type(exc).__name__})") from None
     if value["game"] != params.game:
         raise RecordFormatError("not a secure game record: it names two games")
-    return params, [m for m in messages if isinstance(m, bytes)], abort
+    frames = [m for m in messages if isinstance(m, bytes)]
+    return params, frames, abort, [c for c in chat if isinstance(c, bytes)]

@@ -24,7 +24,7 @@ peer's :class:`~protocol.params.PeerSecrets`.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from protocol.crypto.commit import commit
@@ -32,6 +32,7 @@ from protocol.errors import DecodeError, LocalProtocolError, RemoteProtocolError
 from protocol.faults import AbortRecord, DisputeFault, PeerFault, ProvenFault, ReplayError
 from protocol.messages import (
     ABORT,
+    CHAT,
     EVIDENCE,
     MOVE,
     SUPPLY_COMMIT,
@@ -208,6 +209,8 @@ class Session(Schedule):
             return
         link_name = self.names[link] if link is not None else None
         msg = open_frame(frame, self.game_id, self.params.identities, self.names, link=link_name)
+        if msg.kind == CHAT:
+            return  # chat is not the game: never in the transcript (see protocol/chat.py)
         if link is not None and msg.author != link and msg.kind != ABORT:
             # (An abort is passed on by every peer that adopts it: see _on_abort.)
             raise PeerFault(link, self.names[link], "relayed another peer's message", frame)
@@ -303,10 +306,11 @@ class Session(Schedule):
                     frames.append(m.frame)
         return tuple(frames[:16])
 
-    def record_bytes(self) -> bytes:
-        """The signed record of this game (see ``protocol/record.py``)."""
+    def record_bytes(self, chat: Sequence[bytes] = ()) -> bytes:
+        """The signed record of this game (see ``protocol/record.py``), with the ``chat``
+        lines heard at the table (signed frames the verifier does not judge)."""
         abort = self.abort.frame if self.abort is not None else None
-        return encode_record(self.params, self.transcript, abort)
+        return encode_record(self.params, self.transcript, abort, chat)
 
     def _on_evidence(self, msg: Signed, now: float) -> None:
         items = msg.payload.get("m")

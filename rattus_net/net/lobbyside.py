@@ -16,9 +16,11 @@ import contextlib
 from collections.abc import Callable
 from pathlib import Path
 
+from protocol.chat import HISTORY, ChatMisuse
 from protocol.crypto.identity import Identity
 from protocol.params import PeerSecrets
-from rattus_net.net.lobby import LobbyState
+from rattus_net.net.chat import Said
+from rattus_net.net.lobby import LobbyRefusal, LobbyState
 from rattus_net.net.loopthread import LoopClosed, LoopThread
 from rattus_net.net.netgame import TABLE_THREAD, NetworkGame
 from rattus_net.net.node import PeerNode
@@ -26,6 +28,35 @@ from rattus_net.net.seats import new_master
 from rattus_net.net.transport import Listener
 
 Notify = Callable[[], None]
+
+
+class LobbyChatFeed:
+    """The lobby's chat for the front end (its loop): ``lines`` as they stand, ``listeners``
+    told when they change, :meth:`say` for our player's line (see
+    :mod:`rattus_net.net.lobby.chat`)."""
+
+    def __init__(self, side: LobbySide) -> None:
+        self.lines: tuple[Said, ...] = ()
+        self.listeners: list[Notify] = []
+        self._side = side
+
+    def add(self, said: Said) -> None:
+        self.lines = (*self.lines, said)[-HISTORY:]
+        for hook in list(self.listeners):
+            hook()
+
+    async def say(self, text: str) -> str | None:
+        """Send our player's line; None once it is out, or one line saying why not."""
+        runner = self._side.runner
+        if runner is None:
+            return "Not sent: the table is not open yet."
+        try:
+            await asyncio.wrap_future(runner.ask(lambda: self._side._chat_here(text)))
+        except (ChatMisuse, LobbyRefusal) as exc:
+            return f"Not sent: {exc}."
+        except LoopClosed:
+            return "Not sent: the table has closed."
+        return None
 
 
 class LobbySide:
@@ -50,6 +81,15 @@ class LobbySide:
         self._game: NetworkGame | None = None
         self._game_error: BaseException | None = None
         self._handed = False  # the table's thread belongs to the game now
+        self.chat = LobbyChatFeed(self)
+
+    def _chat_here(self, text: str) -> None:
+        """On the table's thread: our player's chat line, sent (ChatMisuse if it cannot be)."""
+        raise NotImplementedError
+
+    def _chat_said(self, said: Said) -> None:
+        """From the table's thread: a chat line (or note) for the screen."""
+        self._on_ui(self.chat.add, said)
 
     @property
     def fingerprint(self) -> str:
@@ -125,4 +165,4 @@ class LobbySide:
             await runner.stop()
 
 
-__all__ = ["LobbySide", "Notify"]
+__all__ = ["LobbyChatFeed", "LobbySide", "Notify"]

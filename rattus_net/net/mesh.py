@@ -12,7 +12,9 @@ accepted. Frames on a link are tagged:
   out ahead of it (:meth:`Mesh.say_done`);
 * ``R``/``Y``: a resumed peer asks (``R``) for copies of its own frames, and gets them back
   (``Y``) (:mod:`rattus_net.net.relink`);
-* ``P``: a signed note that a seat listens on another port now (its old one was taken).
+* ``P``: a signed note that a seat listens on another port now (its old one was taken);
+* ``c``/``C``: chat lines, not the game (:mod:`rattus_net.net.chat`): first the lines a side
+  holds (``c``, after its ``H``), then its own new ones (``C``).
 
 One writer per link sends everything that goes out on it, in order; the reading side hands
 what it hears to the node (:class:`~rattus_net.net.node.PeerNode`, which derives from
@@ -31,8 +33,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from protocol.chat import HISTORY
 from protocol.crypto.identity import Identity
 from protocol.errors import RemoteProtocolError
+from rattus_net.net.chat import NodeChat
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import authenticate
 from rattus_net.net.persist import Journal
@@ -71,6 +75,9 @@ class Link:
     ask: int | None = None  # an R to send: the index of our own frames we lack
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     bucket: CopyBucket = field(default_factory=lambda: CopyBucket(time.monotonic()))
+    chat_sent: int = -1  # the chat lines that went out on it (-1: not yet its history)
+    chat_live: int = 0  # lines from here on are new: only ours go out (tag C)
+    history_left: int = HISTORY  # resent lines we still take from it
 
 
 class Mesh:
@@ -101,6 +108,7 @@ class Mesh:
     faults: list[str]
     asks: Asks
     on_event: Callable[[str, int | None, str], None] | None
+    chat: NodeChat
     _closing = False
 
     # -- the node's side -------------------------------------------------------------------
@@ -299,6 +307,11 @@ class Mesh:
             elif tag == b"Y" and len(body) > COUNT.size:
                 (index,) = COUNT.unpack_from(body)
                 self._heard_copy(seat, index, body[COUNT.size :])
+            elif tag == b"C" or (tag == b"c" and link.history_left > 0):
+                link.history_left -= tag == b"c"
+                self.chat.heard(seat, body, live=tag == b"C")
+            elif tag == b"c":
+                continue  # (more resent lines than any history holds: not taken)
             else:
                 raise PeerFault("unknown frame tag", conn.peer)
 
@@ -316,11 +329,28 @@ class Mesh:
                 while link.heard and link.sent_upto < len(self.sent):
                     await link.conn.send(b"F" + self._outgoing(link, self.sent[link.sent_upto]))
                     link.sent_upto += 1
+                if link.heard:
+                    await self._send_chat(link)
                 if link.done and link.heard and not link.done_said:
                     link.done_said = True
                     await link.conn.send(b"D")
                     self.told_done.add(link.seat)
                     self._said_done()
+
+    async def _send_chat(self, link: Link) -> None:
+        """The chat lines that go out on ``link``: at first the last ones we hold (``c``),
+        then our own new ones (``C``)."""
+        frames = self.chat.frames
+        if link.chat_sent < 0:
+            link.chat_sent = max(0, len(frames) - HISTORY)
+            link.chat_live = len(frames)
+        while link.chat_sent < len(frames):
+            i = link.chat_sent
+            link.chat_sent += 1
+            if i < link.chat_live:
+                await link.conn.send(b"c" + frames[i])
+            elif frames[i] in self.chat.own:
+                await link.conn.send(b"C" + frames[i])
 
     def _outgoing(self, link: Link, frame: bytes) -> bytes:
         """The frame that goes out on ``link`` for one of ours: itself (a test's lying peer

@@ -57,6 +57,7 @@ from protocol.verify import verify_record
 from rattus_net.kit.errors import RattusNetError
 from rattus_net.kit.registry import get_game
 from rattus_net.net.botseats import HostedBots
+from rattus_net.net.chat import ChatFeed
 from rattus_net.net.lobby import LobbyRefusal
 from rattus_net.net.loopthread import LoopThread
 from rattus_net.net.news import LinkNews
@@ -179,6 +180,7 @@ class NetworkGame:
         node.choose_async = self._choose
         node.on_event = self._event
         self.words: TableWords = table_words(self.game_name, self.names, self.seat)
+        self.chat = ChatFeed(node.chat)  # (not the game)
         self._read = 0
         self._lock = threading.Lock()
         self._net_lines: list[str] = []
@@ -345,6 +347,7 @@ class NetworkGame:
         if self.runner is None:
             self.runner = LoopThread(TABLE_THREAD)
         self.task = self.runner.submit(self._run())
+        self.chat.attach(self.runner)
         self._watch = self._ui.create_task(self._watch_front_end())
         self._quiet.start()
 

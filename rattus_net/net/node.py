@@ -44,6 +44,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from protocol.chat import ChatBook
 from protocol.crypto.identity import Identity
 from protocol.errors import RemoteProtocolError
 from protocol.params import PeerSecrets
@@ -51,6 +52,7 @@ from protocol.session import DisputeFault, ReplayError, Session
 from protocol.session import PeerFault as SessionFault
 from rattus_net.bots import GameBot, make_game_bot
 from rattus_net.kit.registry import get_game
+from rattus_net.net.chat import NodeChat
 from rattus_net.net.comeback import STAGGER, Comeback
 from rattus_net.net.ending import ABORT_LINGER
 from rattus_net.net.mesh import Link
@@ -132,6 +134,10 @@ class PeerNode(Comeback):
         self.bot = bot or (
             None if setup.bot == HUMAN else make_game_bot(setup.params.game, setup.bot, seed)
         )
+        ids = setup.params.identities
+        book = ChatBook(self.session.game_id, ids, self.names, self.seat, self.identity)
+        self.chat = NodeChat(book, journal)  # the table's chat: not the game
+        self.chat.wake = self.wake_links
         self.choose = choose
         self.choose_async = choose_async
         self.on_event = on_event
@@ -237,6 +243,8 @@ class PeerNode(Comeback):
                     self.session.receive(rec[1], now)
             elif rec[0] == "S" and len(rec) == 2 and isinstance(rec[1], bytes):
                 self.session.take_abort(rec[1])  # an abort that took the place of ours
+            elif rec[0] == "c" and len(rec) == 2 and isinstance(rec[1], bytes):
+                self.chat.replay(rec[1])  # a chat line (not the game)
             elif rec[0] == "D" and len(rec) == 2 and isinstance(rec[1], int):
                 self.done_from.add(rec[1])  # that peer had said its game was over
             elif rec[0] == "p" and len(rec) == 3 and isinstance(rec[1], int):
@@ -529,7 +537,7 @@ class PeerNode(Comeback):
         record = self.dir / RECORD_FILE
         if self.alone:  # nothing to record, nobody to blame: the game stays resumable
             return Outcome(self.setup.game_id, record, False, alone=True)
-        data = self.session.record_bytes()
+        data = self.session.record_bytes(self.chat.record())
         tmp = record.with_name(RECORD_FILE + ".tmp")
         abort = self.session.abort
         status = "finished" if abort is None else "aborted"
@@ -558,7 +566,7 @@ class PeerNode(Comeback):
 
     async def close(self) -> None:
         """Stop: every link dropped, the listener closed, the journal closed."""
-        self._closing = True
+        self._closing = self.chat.closing = True
         self.pauses.stop()
         self.drop_links()
         if self.listener is not None:

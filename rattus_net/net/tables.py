@@ -38,6 +38,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from protocol.chat import ChatMisuse
 from rattus_net.bots import BOT_LEVELS, BOT_NAMES
 from rattus_net.kit.numbers import ascii_int
 from rattus_net.net import play
@@ -59,6 +60,7 @@ from rattus_net.net.lobby import (
     colour_message,
     join_table,
 )
+from rattus_net.net.lobby.chat import BadLobbyLine, LobbyChat, seat_keys
 from rattus_net.net.lobbyside import LobbySide
 from rattus_net.net.netgame import problem_text
 from rattus_net.net.node import STALL_TIMEOUT, PeerNode
@@ -161,7 +163,12 @@ class HostLobby(LobbySide):
         hosted.core.sit(self.identity.public, self.player, "", self.port, colour=self.colour)
         self._known = {self.identity.fingerprint}
         hosted.core.on_change.append(self._changed)
+        hosted.core.on_chat.append(lambda data, said: self._chat_said(said))
         self.hosted = hosted  # (last: whoever sees it sees our seat and the port)
+
+    def _chat_here(self, text: str) -> None:
+        assert self.hosted is not None
+        self.hosted.core.say(self.identity, text)
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         task: asyncio.Task[Any] = asyncio.get_running_loop().create_task(coro)
@@ -388,6 +395,7 @@ class GuestLobby(LobbySide):
         self._node_now: PeerNode | None = None
         self.listener: Listener | None = None
         self._seated: dict[str, str] = {}  # fingerprint -> name
+        self._lobby_chat: LobbyChat | None = None  # (the table's thread; once we know it)
 
     @property
     def table(self) -> str:
@@ -457,7 +465,34 @@ class GuestLobby(LobbySide):
         self._say_soon(*lines)
         self._seated = {fp: seat.name for fp, seat in seated.items()}
         self.state = state
+        if self._lobby_chat is None:
+            self._lobby_chat = LobbyChat(state.host_fingerprint)
         self._on_ui(self._tell)
+
+    def _chat_here(self, text: str) -> None:
+        state, chat = self.state, self._lobby_chat
+        i = state.seat_of(self.fingerprint) if state is not None else None
+        if state is None or chat is None or i is None:
+            raise ChatMisuse("take a seat before chatting")
+        seat = state.seats[i]
+        self.outbox.put_nowait(chat.say(self.identity, i, seat.name, seat.colour, text))
+        self._chat_said(chat.lines[-1])
+
+    def _chat_heard(self, data: bytes) -> None:
+        """On the table's thread: a chat line the host handed on (a bad one: a note)."""
+        state, chat = self.state, self._lobby_chat
+        if state is None or chat is None:
+            return
+        try:
+            got = chat.receive(data, seat_keys(state))
+        except BadLobbyLine as exc:
+            chat.note(f"A chat line is not shown ({exc.reason})")
+            got = None
+        for note in chat.fresh:
+            self._chat_said(note)
+        chat.fresh.clear()
+        if got is not None:
+            self._chat_said(got[0])
 
     async def _accept(self, conn: Connection) -> None:
         node = self._node_now
@@ -489,6 +524,7 @@ class GuestLobby(LobbySide):
             outbox=self.outbox,
             retry_for=JOIN_RETRY,
             say=self._say_line,
+            on_chat=self._chat_heard,
         )
         self._start_game(lambda: self._node(state))
         return state

@@ -69,6 +69,7 @@ def stand_in_game(
         stall_timeout=300.0,
         setup=SimpleNamespace(params=SimpleNamespace(game="rattus"), game_id="ab" * 32),
         stall_left=lambda p: stall_left,
+        chat=SimpleNamespace(said=(), on_change=None),  # (nobody chats)
     )
     net = NetworkGame(node)
     net._event("progress", None, "")  # (the waiting line, as the node's tick refreshes it)

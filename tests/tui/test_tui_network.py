@@ -423,6 +423,7 @@ def test_network_events_in_words() -> None:
         choose_async=None,
         stall_timeout=300.0,
         setup=SimpleNamespace(params=SimpleNamespace(game="cartus")),
+        chat=SimpleNamespace(said=(), on_change=None),  # (nobody chats)
     )
     game = NetworkGame(node)  # type: ignore[arg-type]
     game._event("link-up", 1, "")
@@ -498,3 +499,24 @@ async def test_options_and_colours_change_in_the_lobby(tmp_path: Path) -> None:
         await gp.pause()
         assert lobby.state.options.players == 3
         await gp.press("escape")
+
+
+@sync
+async def test_host_and_guest_chat_in_the_lobby(tmp_path: Path) -> None:
+    """/ opens the lobby's chat line: a line typed by the guest reaches the host's lobby and
+    back, under the author's name; Escape leaves the line, and then leaves the lobby."""
+    async with host_guest_and_bot(tmp_path, TableOptions.of("cartus", 3)) as t:
+        await t.gp.press("slash", *["space" if c == " " else c for c in "hi Hana"], "enter")
+        await wait_until(t.hp, lambda: any(s.text == "hi Hana" for s in t.lobby.chat.lines))
+        said = t.lobby.chat.lines[-1]
+        assert said.name == "Gus" and said.colour == "blue" and said.seat == 1
+        await t.hp.press("slash", *["space" if c == " " else c for c in "welcome"], "enter")
+        await wait_until(t.gp, lambda: "welcome" in [s.text for s in t.guest_lobby.chat.lines])
+        await t.gp.pause()
+        shown = text_of(t.guest, "#chat-lines")
+        assert "Gus: hi Hana" in shown and "Hana: welcome" in shown
+        assert len(t.lobby.state.seats) == 3  # the bot seat heard the lines and stayed
+        await t.gp.press("escape")  # leaves the chat line, not the lobby
+        assert isinstance(t.guest.screen, LobbyScreen)
+        await t.hp.press("escape")
+        assert isinstance(t.host.screen, LobbyScreen)

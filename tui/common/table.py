@@ -18,6 +18,8 @@ runs the play around them, so that every game behaves alike:
   longer awaits, and a one-second timer keeps the waiting line's clock going. ``w`` gives the
   players who dropped off more time, and exists only there. While the node holds the game
   between two states (a card on its way), only the waiting line and the log are drawn.
+* **Chat, at a network table**: a line at the bottom (:mod:`tui.common.chat`), ``c`` or ``/``
+  to type; a line said while a dialog covers the table shows as a notification.
 * **The same keys everywhere**: Enter decide, ``l`` the log, ``r`` the rules, ``q`` twice
   to leave, ``?``/F1 the keys. CPython's full garbage collections are kept short while the
   table is on screen (:class:`rattus_net.net.quietgc.QuietCollector`; a network table's driver
@@ -31,12 +33,14 @@ from typing import ClassVar
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
-from textual.widgets import RichLog, Static
+from textual.widgets import Footer, RichLog, Static
 from textual.worker import Worker, WorkerState
 
 from rattus_net.kit.offline import OfflineTable
+from rattus_net.net.chat import Said
 from rattus_net.net.netgame import NetworkGame
 from rattus_net.net.quietgc import QuietCollector
+from tui.common.chat import ChatBar
 from tui.common.dialog import GameDialog, TablePanel
 from tui.common.help import open_help
 from tui.common.log import LogScreen
@@ -60,6 +64,7 @@ class GameTable(Screen[None]):
         Binding("q", "leave", "Leave game"),
         Binding("question_mark,f1", "help", "Keys"),
         Binding("w", "wait_longer", "Wait longer", show=False),  # (said on the waiting line)
+        Binding("c,slash", "chat", "Chat"),  # (at a network table only)
     ]
 
     HELP_TITLE = "the table"
@@ -108,6 +113,10 @@ class GameTable(Screen[None]):
     def line_style(self, line: str) -> str:
         """How a line of the log is shown."""
         return ""
+
+    def chat_name(self, seat: int) -> Text:
+        """A seat's name on the chat line (a game's table draws it in the seat's colour)."""
+        return Text(self.controller.names[seat], style="bold")
 
     def pause_before_deciding(self) -> bool:
         """Hold the player's attention on what happened since his last decision before his
@@ -172,6 +181,9 @@ class GameTable(Screen[None]):
         else let the bots play or open the player's decision."""
         c = self.controller
         if isinstance(c, NetworkGame):  # (its driver keeps the collector's pauses short)
+            if not self.query(ChatBar):  # (once, however often the table plays on)
+                self.mount(ChatBar(c.chat, self._chat_name), before=self.query_one(Footer))
+                c.chat.listeners.append(self._chat_heard)
             c.listeners.append(self._net_changed)
             self.set_interval(1.0, self._tick)
             self.call_after_refresh(self.next_step)
@@ -187,6 +199,8 @@ class GameTable(Screen[None]):
         c = self.controller
         if isinstance(c, NetworkGame) and self._net_changed in c.listeners:
             c.listeners.remove(self._net_changed)
+        if isinstance(c, NetworkGame) and self._chat_heard in c.chat.listeners:
+            c.chat.listeners.remove(self._chat_heard)
 
     def on_screen_resume(self) -> None:
         """Back from the log, the rules, the keys or the "too small" notice: a decision that
@@ -299,9 +313,31 @@ class GameTable(Screen[None]):
         if not self.controller.my_turn and not self.controller.is_over:
             self.show_awaited()
 
+    def _chat_name(self, said: Said) -> Text:
+        c, seat = self.controller, said.seat
+        assert seat is not None
+        if isinstance(c, NetworkGame) and c.has_game:
+            return self.chat_name(seat)
+        return Text(c.names[seat], style="bold")
+
+    def _chat_heard(self) -> None:
+        """A chat line: shown on the chat line, or, over a dialog, as a notification."""
+        c = self.controller
+        if self.app.screen is self or not isinstance(c, NetworkGame) or not c.chat.lines:
+            return
+        said = c.chat.lines[-1]
+        who = "" if said.seat is None else f"{c.names[said.seat]}: "
+        self.app.notify(who + said.text[:120], title="Chat", markup=False)
+
+    def action_chat(self) -> None:
+        """Type a chat line (a network table)."""
+        if isinstance(self.controller, NetworkGame):
+            self.query_one(ChatBar).open()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """``w`` (wait longer for a player who dropped off) exists only at a network table."""
-        if action == "wait_longer":
+        """``w`` (wait longer for a player who dropped off) and chat exist only at a network
+        table."""
+        if action in ("wait_longer", "chat"):
             return isinstance(self.controller, NetworkGame)
         return True
 

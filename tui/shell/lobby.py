@@ -24,10 +24,12 @@ from rattus_net.kit.cells import pad
 from rattus_net.kit.offline import default_bot_kind
 from rattus_net.kit.options import Option
 from rattus_net.kit.registry import get_game
+from rattus_net.net.chat import Said
 from rattus_net.net.discovery import local_addresses
 from rattus_net.net.lobby import SEAT_COLOURS, LobbyState
 from rattus_net.net.tables import GuestLobby, HostLobby, Lobby, options_words, problem_text
 from rattus_net.settings import load_settings
+from tui.common.chat import ChatBar
 from tui.common.gameui import table_screen
 from tui.common.soon import Soon
 from tui.shell.forms import chosen_options, remember, stepped
@@ -53,6 +55,7 @@ class LobbyScreen(Screen[None]):
         Binding("k", "bot_kind", "Bot kind"),
         Binding("c", "colour", "Colour", show=False),
         Binding("p", "option('players')", "Players", show=False),
+        Binding("slash", "chat", "Chat"),
         Binding("escape,q", "leave", "Leave"),
     ]
 
@@ -81,6 +84,7 @@ class LobbyScreen(Screen[None]):
         yield Static(id="lobby-title")
         yield Static(id="lobby-body")
         yield Static(id="lobby-news")
+        yield ChatBar(self.lobby.chat, self.chat_name, hint="/: chat")
         yield Footer()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -195,6 +199,16 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-body", Static).update(t)
         news = lobby.news[-5:]
         self.query_one("#lobby-news", Static).update(Text("\n".join(news), style="italic"))
+
+    def chat_name(self, said: Said) -> Text:
+        """A lobby line's author, in the colour he sits with (bold only with NO_COLOR)."""
+        style = "bold" if self.app.no_color else f"bold {said.colour}"
+        return Text(said.name, style=style)
+
+    def action_chat(self) -> None:
+        """Type a chat line (for everybody at the table)."""
+        if not self.problem:
+            self.query_one(ChatBar).open()
 
     def action_ready(self) -> None:
         if self.problem or not self.connected or self.starting:

@@ -11,12 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from protocol.crypto.identity import PublicIdentity
+from protocol.chat import ChatMisuse
+from protocol.crypto.identity import Identity, PublicIdentity
 from protocol.errors import DecodeError
 from protocol.wire import decode_message, encode_message
 from rattus_net.kit.cells import cells
 from rattus_net.kit.interface import BOT_KINDS
+from rattus_net.net.chat import Said
 from rattus_net.net.handshake import field as body_field
+from rattus_net.net.lobby.chat import KIND as CHAT_KIND
+from rattus_net.net.lobby.chat import BadLobbyLine, LobbyChat, seat_keys
 from rattus_net.net.lobby.values import (
     SEAT_COLOURS,
     STARTED,
@@ -37,11 +41,49 @@ class LobbyCore:
     state: LobbyState
     changes: int = 0
     on_change: list[Callable[[LobbyState], None]] = field(default_factory=list)
+    chat: LobbyChat | None = None
+    on_chat: list[Callable[[bytes | None, Said], None]] = field(default_factory=list)
+    """Told of each chat line (the lobby message to hand on to every guest) and each note
+    (no message)."""
 
     @classmethod
     def open(cls, table: str, host: PublicIdentity, options: TableOptions) -> LobbyCore:
         """A new table; LobbyRefusal if its name or options are not fit."""
-        return cls(LobbyState(clean_name(table, "table name"), host.fingerprint, options.check()))
+        state = LobbyState(clean_name(table, "table name"), host.fingerprint, options.check())
+        return cls(state, chat=LobbyChat(host.fingerprint))
+
+    # -- chat (not the table: a bad line is dropped with a note) ---------------------------
+
+    def say(self, identity: Identity, text: str) -> None:
+        """The host's own line (ChatMisuse if it cannot be sent: no seat, empty, too fast)."""
+        i = self.state.seat_of(identity.fingerprint)
+        if i is None or self.chat is None:
+            raise ChatMisuse("take a seat before chatting")
+        seat = self.state.seats[i]
+        data = self.chat.say(identity, i, seat.name, seat.colour, text)
+        self._chat(data, self.chat.lines[-1])
+
+    def heard_chat(self, who: str, data: bytes) -> None:
+        """A line from the guest ``who`` (its key fingerprint): handed on, or noted."""
+        if self.chat is None:
+            return
+        try:
+            got = self.chat.receive(data, seat_keys(self.state), link=who)
+        except BadLobbyLine as exc:
+            i = self.state.seat_of(who)
+            if i is not None and self.chat.rate(who).take(self.chat.clock()):  # (else quiet)
+                name = self.state.seats[i].name
+                self.chat.note(f"{name}'s chat line is not shown ({exc.reason})")
+            got = None
+        for note in self.chat.fresh:
+            self._chat(None, note)
+        self.chat.fresh.clear()
+        if got is not None:
+            self._chat(data, got[0])
+
+    def _chat(self, data: bytes | None, said: Said) -> None:
+        for hook in self.on_chat:
+            hook(data, said)
 
     def _set(self, state: LobbyState) -> LobbyState:
         self.state = replace(state, phase=_phase(state))
@@ -172,6 +214,8 @@ class LobbyCore:
             self.set_colour(peer, str(colour))  # a colour taken meanwhile: the state says so
         elif msg.kind == "lobby/leave":
             self.leave(peer)
+        elif msg.kind == CHAT_KIND:
+            self.heard_chat(peer, data)
         else:
             raise DecodeError(peer, f"unexpected lobby message {msg.kind!r}")
 

@@ -11,6 +11,7 @@ from protocol.crypto.identity import Identity, PublicIdentity
 from protocol.errors import DecodeError
 from protocol.wire import decode_message
 from rattus_net.net.handshake import Handshake
+from rattus_net.net.lobby.chat import is_chat
 from rattus_net.net.lobby.core import ready_message, sit_message
 from rattus_net.net.lobby.host import LOBBY_PURPOSE, authenticate
 from rattus_net.net.lobby.values import STARTED, LobbyRefusal, LobbyState
@@ -49,6 +50,7 @@ async def join_table(
     outbox: asyncio.Queue[bytes] | None = None,
     retry_for: float = 0.0,
     say: Callable[[str], None] | None = None,
+    on_chat: Callable[[bytes], None] | None = None,
 ) -> LobbyState:
     """Join the table at ``host:port``, sit, get ready and wait for the start; return the
     roster. Raises LobbyRefusal (refused, wrong host key) or TransportError.
@@ -62,7 +64,8 @@ async def join_table(
 
     ``retry_for``: for that many seconds, a table that was reached but closed the connection
     or did not finish the handshake (its port full of strangers, say) is tried again, with
-    backoff, each time said through ``say`` (see :func:`_enter`)."""
+    backoff, each time said through ``say`` (see :func:`_enter`). Chat lines the host hands
+    on go to ``on_chat`` (put ours in ``outbox``: :meth:`LobbyChat.say`)."""
     conn, hs = await _enter(host, port, identity, expect_fingerprint, limits, retry_for, say)
     try:
         assert hs.remote is not None
@@ -101,6 +104,10 @@ async def join_table(
                     continue
                 data = recv.result()
                 recv = asyncio.ensure_future(conn.recv())
+                if is_chat(data):  # (checked by on_chat: a bad line is a note, not a fault)
+                    if on_chat is not None:
+                        on_chat(data)
+                    continue
                 try:
                     state, me = await _guest_step(conn, hs.remote, identity, data, on_state, ready)
                 except LobbyRefusal as exc:

@@ -107,6 +107,7 @@ class HostedTable:
         self.game_links: Callable[[Connection, Handshake], object] | None = None
         self.auto_start = True
         self.core.on_change.append(self._changed)
+        self.core.on_chat.append(self._chat)
 
     async def open(self, host: str | None = None, port: int = 0) -> int:
         return await self.listener.start(host, port)
@@ -127,6 +128,14 @@ class HostedTable:
                 guest.post(data)  # (in order with everything else said to that guest)
         if self.auto_start and self.core.can_start:
             self.core.start(os.urandom(32))
+
+    def _chat(self, data: bytes | None, said: object) -> None:
+        """A chat line (``data``) goes to every seated guest, its author too (who knows it)."""
+        if data is None:
+            return
+        for fp, guest in list(self.guests.items()):
+            if self.core.state.seat_of(fp) is not None:
+                guest.post(data)
 
     async def _serve(self, conn: Connection) -> None:
         hs = await authenticate(conn, self.identity, None)

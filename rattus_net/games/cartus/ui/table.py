@@ -108,6 +108,12 @@ class TableScreen(GameTable):
         self.show_part("#hand", R.hand(view, width))
         self.show_part("#nuns", R.nun_row(view))
 
+    def chat_name(self, seat: int) -> Text:
+        view: PlayerView = self.controller.view
+        return Text(
+            f"{R.letter(view, seat)} {self.controller.names[seat]}", R.seat_style(view, seat)
+        )
+
     def awaited_text(self) -> Text:
         c = self.controller
         if c.network and (not c.my_turn or not self.stable):

@@ -112,6 +112,9 @@ class RattusMapScreen(GameTable):
         tall = self.app.size.height >= TALL
         m.show(R.map_text(self.controller.view, m.drawn_for, tall, m.highlight))
 
+    def chat_name(self, seat: int) -> Text:
+        return R.player_label(self.controller.view, seat)
+
     def awaited_text(self) -> Text:
         c = self.controller
         t = Text()
