@@ -19,6 +19,7 @@ from rattus_net.net.lobby import TableOptions
 from rattus_net.net.netgame import NetworkGame
 from rattus_net.net.tables import HostLobby
 from tui.app import RattusNetApp
+from tui.common.recap import RecapScreen
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
@@ -37,7 +38,7 @@ async def seat_bots_and_start(
 async def play_to_the_end(
     app: RattusNetApp, pilot: Any, seed: int, seconds: float = 300
 ) -> set[str]:
-    """Press keys in every dialog (Enter on the map after an outbreak) until the end screen;
+    """Press keys in every dialog (Enter on every recap) until the end screen;
     returns the kinds of the decisions taken and the waiting lines seen meanwhile."""
     rng = random.Random(seed)
     seen: set[str] = set()
@@ -49,10 +50,11 @@ async def play_to_the_end(
             seen.add(screen.kind.value)
             await pilot.press(*keys_for(screen, rng))
             assert not screen.error or screen.error.startswith("No decision"), screen.error
+        elif isinstance(screen, RecapScreen):  # what happened since the last decision
+            seen.add("recap")
+            await pilot.press("enter")
         elif isinstance(screen, RattusMapScreen):
             seen.add("line: " + text_of(screen, "#r-awaited"))
-            if screen.looking:  # an outbreak to read first: Enter decides
-                await pilot.press("enter")
             await pilot.pause(0.05)
         else:
             await pilot.pause(0.05)

@@ -21,7 +21,7 @@ from textual.widgets import Footer, Static
 
 from rattus_net.kit.errors import RattusNetError
 from tui.common.help import open_help
-from tui.common.log import LogScreen
+from tui.common.log import LogScreen, LogSeats
 from tui.common.rules import RulesScreen
 from tui.common.seat import Seat
 
@@ -70,13 +70,14 @@ class TablePanel(ModalScreen[T], Generic[T]):
         super().__init__()
         self.game = game
         self.log_lines = [] if log_lines is None else log_lines  # the table's log
+        self.log_seats = LogSeats()  # its players (the table says)
 
     def heading(self) -> str:
         """What the panel is about, in a few words (its keys' help is titled with it)."""
         return "this panel"
 
     def action_full_log(self) -> None:
-        self.app.push_screen(LogScreen(self.log_lines))
+        self.app.push_screen(LogScreen(self.log_lines, self.log_seats))
 
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen(self.game))

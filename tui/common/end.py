@@ -22,7 +22,7 @@ from textual.widgets import Footer, Static
 from protocol.verdict import Verdict
 from rattus_net.net.netgame import NetworkGame, problem_text
 from rattus_net.paths import RECORD_SUFFIX
-from tui.common.log import LogScreen
+from tui.common.log import LogScreen, LogSeats
 from tui.common.seat import Seat
 
 VERIFYING = "Verifying the signed record..."
@@ -58,6 +58,7 @@ class GameEndScreen(Screen[None]):
         super().__init__()
         self.controller = seat
         self.log_lines = log_lines
+        self.log_seats = LogSeats()  # its players (the table says)
         self.verdict_text = Text(VERIFYING, style="italic")
 
     @property
@@ -113,7 +114,7 @@ class GameEndScreen(Screen[None]):
         self.app.pop_screen()
 
     def action_full_log(self) -> None:
-        self.app.push_screen(LogScreen(self.log_lines))
+        self.app.push_screen(LogScreen(self.log_lines, self.log_seats))
 
     def _record(self) -> Path | None:
         """The signed record of the network game that ended here, if there is one."""
