@@ -222,7 +222,13 @@ async def test_the_final_round_is_shown_step_by_step() -> None:
         regions = c.view.regions
         for s, marked in zip(steps, lit, strict=True):
             if s.startswith("Outbreak in "):
-                assert [regions[r] for r in marked] == [s.split("Outbreak in ")[1].split(":")[0]]
+                region = s.split("Outbreak in ")[1].split(":")[0]
+                assert [regions[r] for r in marked] == [region]
+                # the map shows the end: the step says what the region held before
+                after = R.cube_text(c.view.cubes[regions.index(region)], "none").plain
+                assert f" before, {after} after" in s
+                lost = s.count(" loses a cube") + s.count("You lose a cube")
+                assert (lost == 0) == (s.split("cubes there: ")[1].startswith(after + " before"))
 
 
 @sync

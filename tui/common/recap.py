@@ -106,10 +106,12 @@ class RecapScreen(TablePanel[None]):
         self.query_one("#recap-body", Static).update(self.text)
         self.query_one("#recap-scroll", VerticalScroll).scroll_home(animate=False)
         last = self.page == len(self.pages) - 1
-        steps = "Enter next step, Backspace back, Esc skip" if not last else "Enter go on"
-        if many and self.page and last:
-            steps += ", Backspace back"
-        help_line = f"{steps}, Up/Down scroll, l log, r rules, ? keys"
+        if not many:
+            help_line = "Enter go on, Up/Down scroll, l log, r rules, ? keys"
+        elif not last:  # (l, r and ? are in the footer)
+            help_line = "Enter next step, Backspace back, Esc skip the steps, Up/Down scroll"
+        else:
+            help_line = "Enter go on, Backspace back, Up/Down scroll, l log, r rules, ? keys"
         self.query_one("#recap-help", Static).update(Text(help_line))
         if self.on_page is not None:
             self.on_page(self.page)

@@ -197,7 +197,7 @@ class Narrator:
             else:
                 card = CARD_OF.get(word, word)
                 seat = self.holders.get(card)
-                held = "nobody holds it" if seat is None else f"held by {self.who(seat)}"
+                held = "nobody holds it" if seat is None else f"held by {self.p.object(seat)}"
                 out.append(f"{word}: {card}, {held}")
         return "; ".join(out)
 

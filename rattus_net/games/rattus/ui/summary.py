@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from rich.text import Text
 
+import rattus_net.games.rattus.ui.render as R
 from rattus_net.games.rattus.game import Event
 from rattus_net.games.rattus.ui.narrate import Narrator, clean
 from rattus_net.games.rattus.view import RattusView
@@ -34,10 +35,13 @@ LineStyle = Callable[[str], str]
 
 @dataclass
 class Step:
-    """Lines told together, and the regions they are about (indexes in play)."""
+    """Lines told together, and the regions they are about (indexes in play); a region of
+    the final outbreak (``struck``) with the seats of the cubes it lost there."""
 
     lines: list[str] = field(default_factory=list)
     regions: list[int] = field(default_factory=list)
+    struck: int | None = None
+    lost: list[int] = field(default_factory=list)
 
 
 def regions_of(view: RattusView, e: Event, looked: Sequence[object] = ()) -> list[str]:
@@ -89,6 +93,10 @@ def steps(view: RattusView, names: Sequence[str], start: int, by_step: bool) -> 
         elif e.kind == "final-outbreak":
             narrator.struck = None
             outbreak = True
+        if outbreak and e.kind == "turn-up":
+            step.struck = index.get(str(e.data["region"]))
+        elif outbreak and e.kind == "loss" and e.player is not None:
+            step.lost.append(e.player)
         looked = list(narrator.looked)
         step.lines += narrator.lines([e])
         for name in regions_of(view, e, looked):
@@ -118,6 +126,23 @@ def compact(lines: Sequence[str], subjects: Sequence[str]) -> list[str]:
             out.append(Said(f"{subject.strip()}: {doing}.", seat))
             run_seat = seat
     return out
+
+
+def before_after(view: RattusView, step: Step) -> Text:
+    """``Cubes there: R2 B1 before, B1 after``: a region of the final outbreak, once the game
+    is over (the map shows the end; each region breaks out once, so what it lost there is
+    all it lost since)."""
+    assert step.struck is not None
+    after = list(view.cubes[step.struck])
+    before = list(after)
+    for seat in step.lost:
+        before[seat] += 1
+    t = Text("  cubes there: ")
+    t.append_text(R.cube_text(before, "none"))
+    t.append(" before, ")
+    t.append_text(R.cube_text(after, "none"))
+    t.append(" after")
+    return t
 
 
 def styled(lines: Sequence[str], seat_style: Callable[[int], str], line_style: LineStyle) -> Text:
@@ -164,7 +189,13 @@ def recap(
     by_step = any(e.kind in ENDING for e in fresh)
     told = steps(view, names, start, by_step)
     subjects = ["You" if s == view.seat else clean(name) for s, name in enumerate(names)]
-    pages = [styled(compact(s.lines, subjects), seat_style, line_style) for s in told]
+    pages = []
+    for s in told:
+        page = styled(compact(s.lines, subjects), seat_style, line_style)
+        if s.struck is not None and view.is_over:
+            page.append("\n")
+            page.append_text(before_after(view, s))
+        pages.append(page)
     return Recap(pages, [s.regions for s in told], by_step)
 
 
