@@ -131,15 +131,21 @@ def log_styles(screen: LogScreen) -> list[tuple[str, str]]:
     return out
 
 
+async def full_log(pilot: Pilot[None]) -> LogScreen:
+    """The table's full log (``l`` on the table, its dialog put aside)."""
+    await pilot.press("escape", "l")
+    log = pilot.app.screen
+    assert isinstance(log, LogScreen)
+    await pilot.pause()
+    return log
+
+
 @sync
 async def test_the_log_colours_each_player_and_shows_one_player_only() -> None:
     c = rattus_at(Kind.FINAL, players=4, seed=2)
     app = RattusNetApp(table=c)
     async with opened(app) as pilot:
-        await pilot.press("escape", "l")
-        log = app.screen
-        assert isinstance(log, LogScreen)
-        await pilot.pause()
+        log = await full_log(pilot)
         shown = log_styles(log)
         bertram = c.names[2]
         mine = [s for t, s in shown if t.startswith("You took")]
@@ -175,18 +181,17 @@ def test_the_log_filters_by_number_and_unique_initials_only() -> None:
 async def test_cartus_log_is_coloured_by_seat_too() -> None:
     """Shared: Rattus Cartus's lines (plain strings) are told apart by the name they start
     with."""
-    c = cartus_table(players=3, seed=3)
+    c = cartus_table(players=5, seed=3)
     app = RattusNetApp(table=c)
     async with opened(app) as pilot:
-        await pilot.press("escape", "l")
-        log = app.screen
-        assert isinstance(log, LogScreen)
-        await pilot.pause()
+        log = await full_log(pilot)
         coloured = [(t, s) for t, s in log_styles(log) if s]
         assert coloured, log_styles(log)
-        await pilot.press("2")
-        assert log.only == 1
-        assert all(c.names[1] in t for t, _ in log_styles(log))
+        await pilot.press("5")
+        assert log.only == 4
+        theirs = [line for line in log.lines if line.startswith(c.names[4] + " ")]
+        assert theirs and len(log.query_one("#full-log", RichLog).lines) >= len(theirs)
+        assert all(log.seats.seat_of(line) == 4 for line in theirs)
 
 
 @pytest.mark.slow
