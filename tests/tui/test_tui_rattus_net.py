@@ -69,7 +69,7 @@ async def hosted_game_to_the_end(tmp_path: Path, players: int, seed: int) -> Non
     async with app.run_test(size=(80, 24)) as pilot:
         await seat_bots_and_start(app, lobby, pilot, players)
         seen = await play_to_the_end(app, pilot, seed)
-        assert {"start", "turn"} <= seen, seen
+        assert {"start", "turn", "recap"} <= seen, seen  # (the recap: from the moves received)
         end = app.screen
         assert isinstance(end, RattusEndScreen)
         c = end.controller

@@ -74,8 +74,6 @@ class GameTable(Screen[None]):
         super().__init__()
         self.controller = seat
         self.log_lines: list[str] = []
-        self.fresh: list[str] = []
-        """The log's lines since the player last decided (what he has not acted upon)."""
         self.busy = False
         """The bots and the table are playing (in a worker thread): the game is not read."""
         self._quiet = QuietCollector()  # short collector pauses while the table is played
@@ -152,7 +150,6 @@ class GameTable(Screen[None]):
 
     def on_mount(self) -> None:
         self.redraw()
-        self.fresh.clear()  # (what happened before the table opened is not news)
         self.begin_play()
 
     def on_resize(self) -> None:
@@ -184,7 +181,6 @@ class GameTable(Screen[None]):
         for line in lines:
             self.log_lines.append(line)
             log.write(styled(line, seats, self.line_style(line)))
-        self.fresh += lines
         return lines
 
     # -- the play ------------------------------------------------------------------------------
@@ -223,7 +219,6 @@ class GameTable(Screen[None]):
         c = self.controller
         if asked:
             self.looking = False
-            self.fresh.clear()
             self.show_awaited()  # (no more "Enter: decide" behind the dialog)
         deciding = c.my_turn and not self.looking
         if (c.is_over or deciding) and self.pause_before_deciding():
@@ -249,7 +244,6 @@ class GameTable(Screen[None]):
         if not accepted:
             self.redraw()
             return
-        self.fresh.clear()
         if isinstance(self.controller, NetworkGame):
             self.redraw()  # the node carries on by itself
             self.call_after_refresh(self.next_step)
