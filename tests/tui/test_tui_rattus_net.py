@@ -32,7 +32,17 @@ async def seat_bots_and_start(
         await pilot.press("b")
     await until(lambda: len(lobby.state.seats) == players)
     await pilot.press("space")
-    await until(lambda: isinstance(app.screen, RattusMapScreen | RattusDialog), 120)
+    await until(lambda: isinstance(app.screen, RattusMapScreen | RattusDialog | RecapScreen), 120)
+
+
+async def next_dialog(app: RattusNetApp, pilot: Any) -> RattusDialog:
+    """The player's next dialog, going on (Enter) past the recaps before it."""
+    await until(lambda: isinstance(app.screen, RattusDialog | RecapScreen), 60)
+    while isinstance(app.screen, RecapScreen):
+        await pilot.press("enter")
+        await until(lambda: isinstance(app.screen, RattusDialog | RecapScreen), 60)
+    assert isinstance(app.screen, RattusDialog)
+    return app.screen
 
 
 async def play_to_the_end(
@@ -143,11 +153,10 @@ async def test_back_to_the_network_game_resumes_a_rattus_seat_on_the_map() -> No
         await seat_bots_and_start(app, lobby, pilot, 2)
         rng = random.Random(4)
         for _ in range(3):  # a few decisions, then leave
-            await until(lambda: isinstance(app.screen, RattusDialog), 60)
-            await pilot.press(*keys_for(app.screen, rng))  # type: ignore[arg-type]
-        await until(lambda: isinstance(app.screen, RattusMapScreen | RattusDialog), 60)
+            await pilot.press(*keys_for(await next_dialog(app, pilot), rng))
+        await until(lambda: isinstance(app.screen, RattusMapScreen | RattusDialog | RecapScreen))
         for _ in range(6):  # (Escape steps back, from the first step to the map)
-            if isinstance(app.screen, RattusDialog):
+            if isinstance(app.screen, RattusDialog | RecapScreen):
                 await pilot.press("escape")
         await until(lambda: isinstance(app.screen, RattusMapScreen), 10)
         await pilot.press("q", "q")
@@ -157,7 +166,9 @@ async def test_back_to_the_network_game_resumes_a_rattus_seat_on_the_map() -> No
         assert menu.unfinished.describe() == "Rattus at 'Back', you are Hana"
         assert menu.items[0] == "network"
         await pilot.press("enter")  # "Back to the network game"
-        await until(lambda: isinstance(app.screen, RattusMapScreen | RattusDialog), 60)
+        await until(
+            lambda: isinstance(app.screen, RattusMapScreen | RattusDialog | RecapScreen), 60
+        )
         await play_to_the_end(app, pilot, seed=5)
         end = app.screen
         assert isinstance(end, RattusEndScreen) and end.played_out
