@@ -14,7 +14,12 @@ from rattus_net.games.rattus.decision import Kind
 from rattus_net.games.rattus.ui.dialog import RattusDialog
 from rattus_net.games.rattus.ui.narrate import Narrator
 from rattus_net.games.rattus.ui.summary import compact, recap
-from rattus_net.games.rattus.ui.table import MapWidget, RattusEndScreen, RattusMapScreen
+from rattus_net.games.rattus.ui.table import (
+    MapWidget,
+    RattusEndScreen,
+    RattusMapScreen,
+    style_of,
+)
 from rattus_net.kit.said import Said, seat_of
 from tui.app import RattusNetApp
 from tui.common.log import LogScreen, LogSeat, LogSeats
@@ -112,12 +117,14 @@ def test_compact_joins_a_players_plain_doings() -> None:
         Said("Ann took the King.", 1),
         Said("King: Ann moved a cube from Gallia to the palace.", 1),
         Said("You placed 1 cube in Italia.", 0),
+        Said("You saw (only you): Gallia token 1 is 2 M.", 0),
     ]
-    assert compact(lines, ["You", "Ann"]) == [
+    assert compact(lines, ["You", "Ann"], style_of) == [
         "-- Ann's turn --",
         "Ann: placed 2 cubes in Gallia; took the King.",
         "King: Ann moved a cube from Gallia to the palace.",
         "You: placed 1 cube in Italia.",
+        "You saw (only you): Gallia token 1 is 2 M.",  # (a line of its own style: whole)
     ]
 
 

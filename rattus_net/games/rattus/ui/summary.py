@@ -106,16 +106,19 @@ def steps(view: RattusView, names: Sequence[str], start: int, by_step: bool) -> 
     return [s for s in out if s.lines]
 
 
-def compact(lines: Sequence[str], subjects: Sequence[str]) -> list[str]:
+def compact(
+    lines: Sequence[str], subjects: Sequence[str], line_style: LineStyle = lambda _: ""
+) -> list[str]:
     """``lines`` with each run of one player's plain doings ("Ann placed...", "Ann took...")
     joined in one line ("Ann: placed...; took..."), so that a round fits below the map.
-    ``subjects``: each seat as a sentence names it ("You" for the reader)."""
+    ``subjects``: each seat as a sentence names it ("You" for the reader); a line the log
+    shows in a style of its own (``line_style``: what the Witch saw...) stays whole."""
     out: list[str] = []
     run_seat: int | None = None
     for line in lines:
         seat = seat_of(line)
         subject = "" if seat is None else subjects[seat] + " "
-        if seat is None or not line.startswith(subject):
+        if seat is None or not line.startswith(subject) or line_style(line):
             out.append(line)
             run_seat = None
             continue
@@ -191,7 +194,7 @@ def recap(
     subjects = ["You" if s == view.seat else clean(name) for s, name in enumerate(names)]
     pages = []
     for s in told:
-        page = styled(compact(s.lines, subjects), seat_style, line_style)
+        page = styled(compact(s.lines, subjects, line_style), seat_style, line_style)
         if s.struck is not None and view.is_over:
             page.append("\n")
             page.append_text(before_after(view, s))
