@@ -12,6 +12,7 @@ from rattus_net.games.rattus.decision import Kind
 from rattus_net.games.rattus.ui.dialog import RattusDialog
 from rattus_net.games.rattus.ui.table import RattusEndScreen, RattusMapScreen
 from tui.app import RattusNetApp
+from tui.common.recap import RecapScreen
 
 
 def rattus_at(kind: Kind | None, players: int = 3, seed: int = 0, bots: str = "random") -> Offline:
@@ -78,6 +79,9 @@ async def play_rattus_to_end(
                 if app.screen is not screen:
                     await pilot.pause()
             assert not screen.error, screen.error
+        elif isinstance(screen, RecapScreen):  # what happened since the last decision
+            seen.add("recap")
+            await pilot.press("enter")
         elif isinstance(screen, RattusMapScreen):
             await pilot.press("enter")
             await pilot.pause()  # the bots play in a worker thread

@@ -259,30 +259,6 @@ async def test_menu_plays_rattus_with_its_settings() -> None:
         assert isinstance(app.screen, MenuScreen)
 
 
-@sync
-async def test_after_an_outbreak_the_map_waits_and_shows_where_it_struck() -> None:
-    """When the bots' turns (or the human's plague move) brought an outbreak, the map stays
-    up, the struck regions reversed, until Enter opens the next decision."""
-    c = rattus_table(players=3, seed=6, bots="random", advance=False)
-    app = RattusNetApp(table=c)
-    async with opened(app) as pilot:
-        for _ in range(200):
-            screen = app.screen
-            if isinstance(screen, RattusMapScreen) and screen.looking and not screen.busy:
-                break
-            if isinstance(screen, RattusDialog):
-                screen.action_confirm()
-            await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, RattusMapScreen)
-        struck = screen.query_one(MapWidget).highlight
-        last = [line for line in screen.log_lines if line.startswith("Outbreak in ")][-1]
-        assert struck and c.view.regions[struck[-1]] in last
-        assert "where the plague struck" in text_of(screen, "#r-awaited")
-        await pilot.press("enter")
-        assert isinstance(app.screen, RattusDialog)
-
-
 def test_the_end_screen_tells_the_tie_break() -> None:
     from dataclasses import replace
 

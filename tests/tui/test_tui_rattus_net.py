@@ -19,6 +19,7 @@ from rattus_net.net.lobby import TableOptions
 from rattus_net.net.netgame import NetworkGame
 from rattus_net.net.tables import HostLobby
 from tui.app import RattusNetApp
+from tui.common.recap import RecapScreen
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
@@ -31,13 +32,23 @@ async def seat_bots_and_start(
         await pilot.press("b")
     await until(lambda: len(lobby.state.seats) == players)
     await pilot.press("space")
-    await until(lambda: isinstance(app.screen, RattusMapScreen | RattusDialog), 120)
+    await until(lambda: isinstance(app.screen, RattusMapScreen | RattusDialog | RecapScreen), 120)
+
+
+async def next_dialog(app: RattusNetApp, pilot: Any) -> RattusDialog:
+    """The player's next dialog, going on (Enter) past the recaps before it."""
+    await until(lambda: isinstance(app.screen, RattusDialog | RecapScreen), 60)
+    while isinstance(app.screen, RecapScreen):
+        await pilot.press("enter")
+        await until(lambda: isinstance(app.screen, RattusDialog | RecapScreen), 60)
+    assert isinstance(app.screen, RattusDialog)
+    return app.screen
 
 
 async def play_to_the_end(
     app: RattusNetApp, pilot: Any, seed: int, seconds: float = 300
 ) -> set[str]:
-    """Press keys in every dialog (Enter on the map after an outbreak) until the end screen;
+    """Press keys in every dialog (Enter on every recap) until the end screen;
     returns the kinds of the decisions taken and the waiting lines seen meanwhile."""
     rng = random.Random(seed)
     seen: set[str] = set()
@@ -49,10 +60,11 @@ async def play_to_the_end(
             seen.add(screen.kind.value)
             await pilot.press(*keys_for(screen, rng))
             assert not screen.error or screen.error.startswith("No decision"), screen.error
+        elif isinstance(screen, RecapScreen):  # what happened since the last decision
+            seen.add("recap")
+            await pilot.press("enter")
         elif isinstance(screen, RattusMapScreen):
             seen.add("line: " + text_of(screen, "#r-awaited"))
-            if screen.looking:  # an outbreak to read first: Enter decides
-                await pilot.press("enter")
             await pilot.pause(0.05)
         else:
             await pilot.pause(0.05)
@@ -67,7 +79,7 @@ async def hosted_game_to_the_end(tmp_path: Path, players: int, seed: int) -> Non
     async with app.run_test(size=(80, 24)) as pilot:
         await seat_bots_and_start(app, lobby, pilot, players)
         seen = await play_to_the_end(app, pilot, seed)
-        assert {"start", "turn"} <= seen, seen
+        assert {"start", "turn", "recap"} <= seen, seen  # (the recap: from the moves received)
         end = app.screen
         assert isinstance(end, RattusEndScreen)
         c = end.controller
@@ -141,11 +153,10 @@ async def test_back_to_the_network_game_resumes_a_rattus_seat_on_the_map() -> No
         await seat_bots_and_start(app, lobby, pilot, 2)
         rng = random.Random(4)
         for _ in range(3):  # a few decisions, then leave
-            await until(lambda: isinstance(app.screen, RattusDialog), 60)
-            await pilot.press(*keys_for(app.screen, rng))  # type: ignore[arg-type]
-        await until(lambda: isinstance(app.screen, RattusMapScreen | RattusDialog), 60)
+            await pilot.press(*keys_for(await next_dialog(app, pilot), rng))
+        await until(lambda: isinstance(app.screen, RattusMapScreen | RattusDialog | RecapScreen))
         for _ in range(6):  # (Escape steps back, from the first step to the map)
-            if isinstance(app.screen, RattusDialog):
+            if isinstance(app.screen, RattusDialog | RecapScreen):
                 await pilot.press("escape")
         await until(lambda: isinstance(app.screen, RattusMapScreen), 10)
         await pilot.press("q", "q")
@@ -155,7 +166,9 @@ async def test_back_to_the_network_game_resumes_a_rattus_seat_on_the_map() -> No
         assert menu.unfinished.describe() == "Rattus at 'Back', you are Hana"
         assert menu.items[0] == "network"
         await pilot.press("enter")  # "Back to the network game"
-        await until(lambda: isinstance(app.screen, RattusMapScreen | RattusDialog), 60)
+        await until(
+            lambda: isinstance(app.screen, RattusMapScreen | RattusDialog | RecapScreen), 60
+        )
         await play_to_the_end(app, pilot, seed=5)
         end = app.screen
         assert isinstance(end, RattusEndScreen) and end.played_out

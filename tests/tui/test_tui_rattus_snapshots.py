@@ -10,11 +10,13 @@ from typing import Any
 
 import pytest
 from rattus_helpers import rattus_at
+from tui_helpers import rattus_table
 
 from rattus_net.games.rattus.decision import Kind
 from rattus_net.games.rattus.ui.choices import tree_for
 from rattus_net.games.rattus.ui.dialog import RattusDialog
 from tui.app import RattusNetApp
+from tui.common.recap import RecapScreen
 
 SIZE = (80, 24)
 LARGE = (120, 40)
@@ -106,3 +108,35 @@ def test_rules_rattus(snap_compare: Any) -> None:
     """r on the map: the rules of Rattus."""
     app = RattusNetApp(table=rattus_at(Kind.TURN, players=2, seed=1))
     assert snap_compare(app, press=["escape", "r"], terminal_size=SIZE)
+
+
+async def _to_an_outbreak_recap(pilot: Any) -> None:
+    """Play on (the first option of each dialog) until the recap tells an outbreak."""
+    for _ in range(600):
+        screen = pilot.app.screen
+        if isinstance(screen, RecapScreen):
+            if "Outbreak in " in str(screen.text):
+                return
+            screen.action_next()
+        elif isinstance(screen, RattusDialog):
+            screen.action_confirm()
+        await pilot.pause()
+    raise AssertionError("no outbreak told")
+
+
+def test_since_your_turn(snap_compare: Any) -> None:
+    """What happened since your last decision, below the map, the changed regions marked."""
+    app = RattusNetApp(table=rattus_table(players=3, seed=6, advance=False))
+    assert snap_compare(app, run_before=_to_an_outbreak_recap, terminal_size=SIZE)
+
+
+def test_since_your_turn_no_color(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = RattusNetApp(table=rattus_table(players=3, seed=6, advance=False))
+    assert snap_compare(app, run_before=_to_an_outbreak_recap, terminal_size=SIZE)
+
+
+def test_log_by_player(snap_compare: Any) -> None:
+    """The full log, the second seat's lines only."""
+    app = RattusNetApp(table=rattus_at(Kind.FINAL, players=4, seed=2))
+    assert snap_compare(app, press=["escape", "l", "2"], terminal_size=SIZE)

@@ -26,7 +26,7 @@ from rattus_net.kit.errors import RattusNetError
 from tui.common.behind import over_the_table
 from tui.common.footer import KeysFooter
 from tui.common.help import open_help
-from tui.common.log import LogScreen
+from tui.common.log import LogScreen, LogSeats
 from tui.common.parts import Part
 from tui.common.rules import RulesScreen
 from tui.common.seat import Seat
@@ -79,6 +79,7 @@ class TablePanel(ModalScreen[T], Generic[T]):
         super().__init__()
         self.game = game
         self.log_lines = [] if log_lines is None else log_lines  # the table's log
+        self.log_seats = LogSeats()  # its players (the table says)
         self.leave: Callable[[], Awaitable[None]] | None = None
         """The table's ``q`` (set by the table that shows the panel): leave the game."""
 
@@ -90,7 +91,7 @@ class TablePanel(ModalScreen[T], Generic[T]):
         return "this panel"
 
     def action_full_log(self) -> None:
-        self.app.push_screen(LogScreen(self.log_lines))
+        self.app.push_screen(LogScreen(self.log_lines, self.log_seats))
 
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen(self.game))

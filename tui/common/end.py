@@ -25,7 +25,7 @@ from rattus_net.kit.errors import RattusNetError
 from rattus_net.net.netgame import NetworkGame, problem_text
 from rattus_net.paths import RECORD_SUFFIX
 from rattus_net.replays import keep_finished
-from tui.common.log import LogScreen
+from tui.common.log import LogScreen, LogSeats
 from tui.common.replay import ReplayScreen, offline_replay
 from tui.common.seat import Seat
 
@@ -64,6 +64,7 @@ class GameEndScreen(Screen[None]):
         super().__init__()
         self.controller = seat
         self.log_lines = log_lines
+        self.log_seats = LogSeats()  # its players (the table says)
         self.verdict_text = Text(VERIFYING, style="italic")
         self._enter_armed = False  # an Enter asked whether to go to the menu
 
@@ -135,7 +136,7 @@ class GameEndScreen(Screen[None]):
             self._enter_armed = False  # any other key forgets the question
 
     def action_full_log(self) -> None:
-        self.app.push_screen(LogScreen(self.log_lines))
+        self.app.push_screen(LogScreen(self.log_lines, self.log_seats))
 
     def _record(self) -> Path | None:
         """The signed record of the network game that ended here, if there is one."""

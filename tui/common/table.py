@@ -6,8 +6,9 @@ runs the play around them, so that every game behaves alike:
 
 * **The player's decision.** His dialog opens by itself when he must decide; Escape puts it
   aside to look at the table, Enter opens it again. Before it opens, the game may show what
-  happened since his last decision (:meth:`GameTable.pause_before_deciding`). The end screen
-  follows the end of the game.
+  happened since his last decision (:meth:`GameTable.pause_before_deciding`: the game's
+  :meth:`~GameTable.recap` of the log since then, shown in :mod:`tui.common.recap`). The end
+  screen follows the end of the game.
 * **The bots, offline.** After the player's move the bots and the table play
   (``OfflineTable.advance``): in a worker thread, the table showing the last state meanwhile,
   or on the screen's own loop for quick bots (a thread costs more than they do). While they
@@ -20,6 +21,8 @@ runs the play around them, so that every game behaves alike:
   between two states (a card on its way), only the waiting line and the log are drawn.
 * **Chat, at a network table**: a line at the bottom (:mod:`tui.common.chat`), ``c`` or ``/``
   to type; a line said while a dialog covers the table shows as a notification.
+* **The log** shows each player's lines in his seat's colour (:meth:`GameTable.seat_style`),
+  here and in the full log (``l``), which can show one player's lines only.
 * **The same keys everywhere**: Enter decide, ``l`` the log, ``r`` the rules, ``q`` twice
   to leave, ``?``/F1 the keys. CPython's full garbage collections are kept short while the
   table is on screen (:class:`rattus_net.net.quietgc.QuietCollector`; a network table's driver
@@ -42,9 +45,11 @@ from rattus_net.net.netgame import NetworkGame
 from rattus_net.net.quietgc import QuietCollector
 from tui.common.chat import ChatBar
 from tui.common.dialog import GameDialog, TablePanel
+from tui.common.end import GameEndScreen
 from tui.common.help import open_help
-from tui.common.log import LogScreen
+from tui.common.log import SEAT_STYLES, LogScreen, LogSeat, LogSeats, styled
 from tui.common.parts import Part
+from tui.common.recap import RecapScreen
 from tui.common.rules import RulesScreen
 from tui.common.seat import Seat
 from tui.common.soon import Soon
@@ -77,8 +82,6 @@ class GameTable(Screen[None]):
         super().__init__()
         self.controller = seat
         self.log_lines: list[str] = []
-        self.fresh: list[str] = []
-        """The log's lines since the player last decided (what he has not acted upon)."""
         self.busy = False
         """The bots and the table are playing (in a worker thread): the game is not read."""
         self._quiet = QuietCollector()  # short collector pauses while the table is played
@@ -90,6 +93,9 @@ class GameTable(Screen[None]):
         his attention on what happened): his dialog opens again when he asks (Enter), not at
         the next network event."""
         self._leave_armed = False
+        known = not isinstance(seat, NetworkGame) or seat.has_game
+        self._since = seat.view.log_size if known else 0
+        """Where in the game's log the player last decided (his recap starts there)."""
 
     # -- what a game's table provides ----------------------------------------------------------
 
@@ -111,24 +117,52 @@ class GameTable(Screen[None]):
         return Text(self.controller.awaited())
 
     def line_style(self, line: str) -> str:
-        """How a line of the log is shown."""
+        """How a line of the log is shown (over its seat's colour)."""
         return ""
 
     def chat_name(self, seat: int) -> Text:
         """A seat's name on the chat line (a game's table draws it in the seat's colour)."""
         return Text(self.controller.names[seat], style="bold")
 
+    def seat_style(self, seat: int) -> str:
+        """The style of a seat's lines in the log: its colour (none with NO_COLOR: the lines
+        name their players)."""
+        return "" if self.app.no_color else SEAT_STYLES[seat % len(SEAT_STYLES)]
+
+    @property
+    def log_seats(self) -> LogSeats:
+        """The players as the log shows them."""
+        c = self.controller
+        seats = tuple(LogSeat(name, self.seat_style(s)) for s, name in enumerate(c.names))
+        return LogSeats(seats, c.seat, self.line_style)
+
+    def recap(self, start: int) -> list[Text]:
+        """What happened from the game's log index ``start`` (where the player last decided)
+        on, in the game's words: one page to read, or steps to go through; none if nothing
+        worth holding him for happened."""
+        return []
+
+    def recap_screen(self, pages: list[Text]) -> RecapScreen:
+        """The panel that shows the recap's ``pages`` (a game may mark its table meanwhile)."""
+        return RecapScreen(self.controller.game_name, pages, self.log_lines)
+
     def pause_before_deciding(self) -> bool:
         """Hold the player's attention on what happened since his last decision before his
-        dialog opens (or the end screen does): ``True`` if the table does so (it calls
-        :meth:`show_aside`, or waits for Enter with ``looking``), ``False`` to go on."""
-        return False
+        dialog opens (or the end screen does): ``True`` if the table does so (it shows the
+        game's :meth:`recap`, or waits for Enter with ``looking``), ``False`` to go on."""
+        if not self.stable:
+            return False
+        start, self._since = self._since, self.controller.view.log_size
+        pages = self.recap(start)
+        if not pages:
+            return False
+        self.show_aside(self.recap_screen(pages))
+        return True
 
     # -- drawing -------------------------------------------------------------------------------
 
     def on_mount(self) -> None:
         self.redraw()
-        self.fresh.clear()  # (what happened before the table opened is not news)
         self.begin_play()
 
     def on_resize(self) -> None:
@@ -166,12 +200,14 @@ class GameTable(Screen[None]):
     def write_log(self, lines: list[str]) -> list[str]:
         """Add ``lines`` to the log, in one write (one layout of the log, not one a line)."""
         if lines:
+            seats = self.log_seats
             batch = Text()
             for i, line in enumerate(lines):
-                batch.append(("\n" if i else "") + line, style=self.line_style(line))
+                if i:
+                    batch.append("\n")
+                batch.append_text(styled(line, seats, self.line_style(line)))
             self.query_one(self.LOG, RichLog).write(batch)
             self.log_lines += lines
-        self.fresh += lines
         return lines
 
     # -- the play ------------------------------------------------------------------------------
@@ -215,13 +251,15 @@ class GameTable(Screen[None]):
         c = self.controller
         if asked:
             self.looking = False
-            self.fresh.clear()
             self.show_awaited()  # (no more "Enter: decide" behind the dialog)
         deciding = c.my_turn and not self.looking
         if (c.is_over or deciding) and self.pause_before_deciding():
             return
         if c.is_over:
-            self.app.switch_screen(self.end_screen())
+            end = self.end_screen()
+            if isinstance(end, GameEndScreen):
+                end.log_seats = self.log_seats
+            self.app.switch_screen(end)
         elif deciding:
             dialog = self.dialog()
             if dialog is None:  # taken without asking
@@ -229,6 +267,7 @@ class GameTable(Screen[None]):
                 return
             dialog.log_lines = self.log_lines
             dialog.leave = self.action_leave  # (q over the dialog: as on the table)
+            dialog.log_seats = self.log_seats
             self._dialog_open = True
             self.app.push_screen(dialog, self._dialog_closed)
 
@@ -239,7 +278,6 @@ class GameTable(Screen[None]):
         if not accepted:
             self.redraw()
             return
-        self.fresh.clear()
         if isinstance(self.controller, NetworkGame):
             self.redraw()  # the node carries on by itself
             self.call_after_refresh(self.next_step)
@@ -252,6 +290,7 @@ class GameTable(Screen[None]):
         self._aside_open = True
         if isinstance(screen, TablePanel):
             screen.leave = self.action_leave
+            screen.log_seats = self.log_seats
         self.app.push_screen(screen, self._aside_closed)
 
     def _aside_closed(self, _: None) -> None:
@@ -355,7 +394,7 @@ class GameTable(Screen[None]):
         self.next_step(asked=True)
 
     def action_full_log(self) -> None:
-        self.app.push_screen(LogScreen(self.log_lines))
+        self.app.push_screen(LogScreen(self.log_lines, self.log_seats))
 
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen(self.controller.game_name))

@@ -5,27 +5,22 @@ recap first: for each building, who laid what, the influence and rats each gaine
 took the premium and who the standard action, and what the Sword, the Flute and the Guard
 Tower did; then the end of the round. The recap is built from the log's events (the
 player's view of them), one line per player and building, so that a whole round fits on an
-80x24 screen.
+80x24 screen. The table shows it in the panel every game's recap is shown in
+(:class:`tui.common.recap.RecapScreen`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
 
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Static
 
 import rattus_net.games.cartus.ui.render as R
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus.game import Event
 from rattus_net.games.cartus.narrate import Narrator
 from rattus_net.games.cartus.view import PlayerView
-from tui.common.dialog import PANEL_KEYS, TablePanel
-from tui.common.footer import KeysFooter
+from tui.common.recap import RecapScreen
 
 # Events that make a recap worth showing before the next decision.
 WORTH_A_RECAP = frozenset({"resolve", "end-round", "game-over"})
@@ -140,54 +135,4 @@ def recap(view: PlayerView, names: Sequence[str], start: int, width: int | None 
     return t
 
 
-class RecapScreen(TablePanel[None]):
-    """The recap, docked at the bottom like a dialog; Enter (or Space, or Esc) goes on to
-    the decision. ``l``, ``r`` and ``?`` work here as in the dialogs."""
-
-    DEFAULT_CSS = """
-    RecapScreen {
-        align: center bottom;
-        background: $background 0%;
-    }
-    RecapScreen > #recap {
-        width: 100%;
-        max-width: 100;
-        height: auto;
-        max-height: 100%;
-        border: round $accent;
-        background: $panel;
-        padding: 0 1;
-    }
-    RecapScreen #recap-title { text-style: bold; }
-    RecapScreen #recap-scroll { height: auto; max-height: 1fr; }
-    RecapScreen #recap-help { color: $text-muted; }
-    """
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,space,escape", "close", "Go on"),
-        *PANEL_KEYS,
-    ]
-
-    def __init__(self, game: str, text: Text, log_lines: list[str]) -> None:
-        super().__init__(game, log_lines)
-        self.text = text
-
-    def heading(self) -> str:
-        return "what happened"
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="recap"):
-            yield Static(Text("What happened since your last decision"), id="recap-title")
-            with VerticalScroll(id="recap-scroll"):
-                yield Static(self.text, id="recap-body")
-            yield Static(
-                Text("Enter go on, Up/Down scroll, l log, r rules, ? keys"), id="recap-help"
-            )
-        yield KeysFooter()
-
-    def on_mount(self) -> None:
-        scroll = self.query_one("#recap-scroll", VerticalScroll)
-        scroll.focus()
-
-    def action_close(self) -> None:
-        self.dismiss(None)
+__all__ = ["RecapScreen", "recap", "recap_events", "worth_a_recap"]

@@ -27,7 +27,7 @@ from rattus_net.games.cartus.ui.decline import (
     toggle_always_take,
 )
 from rattus_net.games.cartus.ui.dialogs import DIALOGS, DecisionDialog
-from rattus_net.games.cartus.ui.recap import RecapScreen, recap, worth_a_recap
+from rattus_net.games.cartus.ui.recap import recap, worth_a_recap
 from rattus_net.games.cartus.view import PlayerView
 from tui.common.end import GameEndScreen
 from tui.common.footer import KeysFooter
@@ -70,11 +70,6 @@ class TableScreen(GameTable):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("t", "toggle_always_take", "Always take", show=False),
     ]
-
-    def __init__(self, seat: Seat) -> None:
-        super().__init__(seat)
-        # the log index from which the next recap of what happened starts
-        self._recap_from = seat.view.log_size
 
     def compose(self) -> ComposeResult:
         view: PlayerView = self.controller.view
@@ -131,21 +126,18 @@ class TableScreen(GameTable):
     def end_screen(self) -> Screen[None]:
         return EndScreen(self.controller, self.log_lines)
 
-    def pause_before_deciding(self) -> bool:
-        """Show what happened since the last decision (buildings resolved, a round ended)
-        before the next dialog covers the table."""
+    def seat_style(self, seat: int) -> str:
+        return "" if self.app.no_color else R.seat_style(self.controller.view, seat)
+
+    def recap(self, start: int) -> list[Text]:
+        """What happened since the last decision (buildings resolved, a round ended), before
+        the next dialog covers the table."""
         c = self.controller
-        if not self.stable:
-            return False
         view: PlayerView = c.view
-        start, self._recap_from = self._recap_from, view.log_size
         if not worth_a_recap(view, start):
-            return False
+            return []
         width = min(100, self.app.size.width) - 5
-        self.show_aside(
-            RecapScreen(c.game_name, recap(view, c.names, start, width), self.log_lines)
-        )
-        return True
+        return [recap(view, c.names, start, width)]
 
     def action_toggle_always_take(self) -> None:
         self.notify(toggle_always_take())

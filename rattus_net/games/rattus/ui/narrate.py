@@ -17,6 +17,7 @@ from rattus_net.games.rattus.game import Event, Kind
 from rattus_net.games.rattus.person import Persons, cap
 from rattus_net.games.rattus.report import reason_text, spread_text
 from rattus_net.games.rattus.view import RattusView
+from rattus_net.kit.said import Said
 
 
 def clean(text: str) -> str:
@@ -42,14 +43,23 @@ class Narrator:
         self.looked: list[list[object]] = []
         self.struck: str | None = None
         self.holders: dict[str, int | None] = {}  # who holds each card, as the log told
+        self.turn_of: int | None = None  # whose turn it is (the plague's doings are his)
 
     def who(self, seat: int | None) -> str:
         return "" if seat is None else self.p.subject(seat)
 
     def lines(self, events: Sequence[Event]) -> list[str]:
+        """The lines of ``events``, each a :class:`~rattus_net.kit.said.Said` of the seat it
+        is about: a player's own doings and losses his, the outbreak of his turn his too (the
+        final outbreak nobody's)."""
         out: list[str] = []
         for e in events:
-            out += self.event(e)
+            if e.kind == "turn":
+                self.turn_of = e.player
+            elif e.kind in ("final-round", "final-outbreak"):
+                self.turn_of = None
+            seat = self.turn_of if e.player is None else e.player
+            out += [Said(line, seat) for line in self.event(e)]
         return out
 
     def event(self, e: Event) -> list[str]:
@@ -62,7 +72,10 @@ class Narrator:
         if k == "first-player":
             return [p.says(pl, "start", "the game") + "."]
         if k == "start-place":
-            return [f"{p.subject(pl)} placed start cubes in {' and '.join(d['regions'])}."]
+            regions = d["regions"]
+            if len(regions) == 2 and regions[0] == regions[1]:
+                return [f"{p.subject(pl)} placed both start cubes in {regions[0]}."]
+            return [f"{p.subject(pl)} placed start cubes in {' and '.join(regions)}."]
         if k == "turn":
             self.knight = set()
             self.struck = None
@@ -130,7 +143,9 @@ class Narrator:
         if k == "done":
             return [f"{p.subject(pl)} finished the final round."]
         if k == "game-over":
-            return [f"Game over: {p.says(pl, 'win')}."]
+            totals = d.get("totals", [])
+            count = f" with {plural(totals[pl], 'cube')}" if pl < len(totals) else ""
+            return [f"Game over: {p.says(pl, 'win')}{count} (board and palace)."]
         return []
 
     def table_event(self, e: Event) -> list[str]:
@@ -147,7 +162,10 @@ class Narrator:
             return self.turn_up(d)
         if k == "final-outbreak":
             self.struck = None
-            return ["The plague breaks out in every region."]
+            return [
+                "The plague breaks out in every region (no spread; each region's tokens slot "
+                "by slot): struck cubes go back to their owners and do not count."
+            ]
         return []
 
     def turn_up(self, d: dict[str, object]) -> list[str]:

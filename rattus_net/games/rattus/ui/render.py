@@ -5,7 +5,8 @@ being next to each other (across, down or diagonally), so each link is drawn bet
 boxes: ``─ │ ╱ ╲`` over land, ``┈ ┊ ⋰ ⋱`` across the sea. A pair that is not next to each other
 (a user's own components file) is listed under the map instead. Regions of the map not in play
 are drawn greyed, without contents. Every player is shown with his colour AND its letter
-(``R3`` = three red cubes), so the map reads the same without colour (NO_COLOR).
+(``R3`` = three red cubes), so the map reads the same without colour (NO_COLOR). Regions
+that changed since the player last decided are marked ``*`` before their name, underlined.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ SEA = {"h": "┈", "v": "┊", "d": "⋱", "a": "⋰"}
 CROSS = "╳"
 LEGEND = ("─│╱╲ land  ┈┊⋰⋱ sea", f"? token {RING} ringed ! seen {PLAGUE} plague")
 HIGHLIGHT = "reverse"
+CHANGED = "*"  # before a region's name: it changed since the player last decided
 
 
 def colour(seat: int) -> str:
@@ -163,16 +165,20 @@ def token_marks(view: RattusView, r: int) -> str:
     )
 
 
-def region_box(view: RattusView, r: int, width: int, height: int) -> list[Text]:
-    """The lines of region ``r``'s box: name, tokens and plague; cubes; (tall) what the seat
-    saw of its tokens."""
-    name = view.regions[r]
+def region_box(
+    view: RattusView, r: int, width: int, height: int, changed: bool = False
+) -> list[Text]:
+    """The lines of region ``r``'s box: name (``*`` first and underlined if ``changed``),
+    tokens and plague; cubes; (tall) what the seat saw of its tokens."""
+    name = (CHANGED if changed else "") + view.regions[r]
     marks = token_marks(view, r)
     plague = ""
     if view.plague == r:
         plague = PLAGUE + ("+2" if view.knight_region == r else "")
     right = f"{marks:<3} {plague}".rstrip() if marks or plague else ""
     head = Text(f"{name[: width - len(right) - 1]:<{width - len(right)}}", style="bold")
+    if changed:
+        head.stylize("underline", 0, len(name))
     head.append(right, style="bold")
     lines = [head, cube_text(view.cubes[r])]
     if height > 2:
@@ -199,9 +205,11 @@ def map_text(
     width: int = 80,
     tall: bool = False,
     highlight: Collection[int] = (),
+    changed: Collection[int] = (),
 ) -> Text:
     """The map for a space ``width`` columns wide (taller boxes with ``tall``); regions in
-    ``highlight`` (indexes in play) are shown reversed (a dialog's cursor)."""
+    ``highlight`` (indexes in play) are shown reversed (a dialog's cursor, a step of a recap),
+    those in ``changed`` marked (what happened since the player last decided)."""
     w = box_width(width)
     h = 3 if tall else 2
     cells, free = layout(view)
@@ -219,7 +227,7 @@ def map_text(
             canvas.put(ty, tx, Text(name, style="dim strike"), w)
             canvas.put(ty + 1, tx, Text("not in play", style="dim"), w)
             continue
-        for i, line in enumerate(region_box(view, r, w, h)):
+        for i, line in enumerate(region_box(view, r, w, h, r in changed)):
             canvas.put(ty + i, tx, line, w)
         if r in highlight:
             for i in range(h):

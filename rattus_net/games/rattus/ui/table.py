@@ -2,10 +2,9 @@
 
 The play around it (the dialog opening by itself, the bots' turns, the network's news and
 waiting line, the keys) is every game's: :class:`tui.common.table.GameTable`. Here is what is
-Rattus's: the map, the class cards, the players and what the Witch saw; and when an outbreak
-happened since the player last decided, the map stays up with the log (the outbreak told step
-by step, the regions struck shown reversed) until he presses Enter, so he always sees what
-happened before deciding.
+Rattus's: the map, the class cards, the players and what the Witch saw; and before the
+player decides, what happened since his last decision (:mod:`.summary`), in a panel below the
+map, the regions that changed marked on it; the end of the game told step by step.
 """
 
 from __future__ import annotations
@@ -17,10 +16,13 @@ from textual.widgets import RichLog, Static
 
 import rattus_net.games.rattus.ui.render as R
 from rattus_net.games.rattus.ui.dialog import RattusDialog
+from rattus_net.games.rattus.ui.summary import Recap, recap
 from rattus_net.games.rattus.view import RattusView
 from tui.common.end import GameEndScreen
 from tui.common.footer import KeysFooter
 from tui.common.parts import Part
+from tui.common.recap import TITLE, RecapScreen
+from tui.common.seat import Seat
 from tui.common.table import GameTable
 
 TALL = 34  # terminal rows from which region boxes get a third line
@@ -29,7 +31,8 @@ END_LINE = "The game ends after"  # the log's line once the turn that ended the 
 
 class MapWidget(Part):
     """The map, drawn for the widget's width by its table (:meth:`RattusMapScreen.show_map`);
-    ``highlight``: regions under a dialog's cursor. It shows the text it was given, so it
+    ``highlight``: regions under a dialog's cursor (or a recap's step), ``changed``: regions
+    marked as changed since the player last decided. It shows the text it was given, so it
     never reads the game itself (while the bots play in a thread, it shows the last map)."""
 
     DEFAULT_CSS = """
@@ -39,6 +42,7 @@ class MapWidget(Part):
     def __init__(self) -> None:
         super().__init__(id="r-map")
         self.highlight: tuple[int, ...] = ()
+        self.changed: tuple[int, ...] = ()
         self.drawn_for = 0
         """The width the map on screen was drawn for."""
 
@@ -83,6 +87,10 @@ class RattusMapScreen(GameTable):
     AWAITED = "#r-awaited"
     LOG = "#r-log"
 
+    def __init__(self, seat: Seat) -> None:
+        super().__init__(seat)
+        self._recap: Recap | None = None  # the last recap shown
+
     def compose(self) -> ComposeResult:
         yield Part(id="r-status")
         yield MapWidget()
@@ -110,7 +118,7 @@ class RattusMapScreen(GameTable):
         m = self.query_one(MapWidget)
         m.drawn_for = m.size.width or self.app.size.width
         tall = self.app.size.height >= TALL
-        m.show(R.map_text(self.controller.view, m.drawn_for, tall, m.highlight))
+        m.show(R.map_text(self.controller.view, m.drawn_for, tall, m.highlight, m.changed))
 
     def chat_name(self, seat: int) -> Text:
         return R.player_label(self.controller.view, seat)
@@ -125,34 +133,51 @@ class RattusMapScreen(GameTable):
         t.append(" " + c.awaited().removeprefix("Your turn:"), style="bold")
         if self.looking:
             t.append("  Enter: decide", style="bold")
-            if self.query_one(MapWidget).highlight:
-                t.append("  (reversed: where the plague struck)")
         return t
 
     def line_style(self, line: str) -> str:
         return style_of(line)
 
-    def pause_before_deciding(self) -> bool:
-        """After an outbreak, the map shows where the plague struck and waits for Enter."""
-        struck = self.struck_regions(self.fresh)
-        self.fresh.clear()
-        if not struck or self.controller.is_over:
-            return False
-        self.looking = True  # read what happened first; Enter decides
-        self.set_highlight(struck)
-        self.show_awaited()
-        return True
+    def seat_style(self, seat: int) -> str:
+        return "" if self.app.no_color else R.colour(seat)
 
-    def struck_regions(self, lines: list[str]) -> tuple[int, ...]:
-        """The regions of the outbreaks told in ``lines`` (indexes in play)."""
-        regions = self.controller.view.regions
-        out = []
-        for line in lines:
-            if line.startswith("Outbreak in "):
-                name = line.removeprefix("Outbreak in ").rstrip(":")
-                if name in regions:
-                    out.append(regions.index(name))
-        return tuple(out)
+    def recap(self, start: int) -> list[Text]:
+        """What happened since the player last decided (:mod:`.summary`); the map's marks of
+        the last recap stay until something happened since."""
+        c = self.controller
+        if start < c.view.log_size:
+            self.set_changed(())
+        self._recap = recap(c.view, c.names, start, self.seat_style, style_of)
+        return [] if self._recap is None else self._recap.pages
+
+    def recap_screen(self, pages: list[Text]) -> RecapScreen:
+        """Below the map (which stays in sight), the changed regions marked on it, or each
+        step's regions reversed."""
+        told = self._recap
+        assert told is not None
+        map_bottom = self.query_one(MapWidget).region.bottom
+        room = max(6, self.app.size.height - map_bottom - 1)  # (the footer's line)
+
+        def on_page(page: int) -> None:
+            if told.by_step:
+                self.set_highlight(tuple(told.regions[page]) if page >= 0 else ())
+            else:
+                self.set_changed(tuple(told.changed))
+
+        title = "How the game ended" if told.by_step and self.controller.is_over else TITLE
+        return RecapScreen(
+            self.controller.game_name,
+            pages,
+            self.log_lines,
+            on_page=on_page,
+            height=room,
+            title=title,
+        )
+
+    def set_changed(self, regions: tuple[int, ...]) -> None:
+        self.query_one(MapWidget).changed = regions
+        if not self.busy:  # (the game changes in the worker thread meanwhile)
+            self.show_map()
 
     def set_highlight(self, regions: tuple[int, ...]) -> None:
         self.query_one(MapWidget).highlight = regions
