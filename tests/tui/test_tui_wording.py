@@ -30,8 +30,8 @@ def test_you_inside_a_sentence_is_not_capitalised() -> None:
     narrator = Narrator(NAMES, 0)
     narrator.holders["Knight"] = 0
     assert narrator.effects("2 M Chi") == ("M: the most cubes lose one; Knight symbol: held by you")
-    assert narrator.why("Chi", 0) == "Chi symbol (you hold the Knight)"
-    assert narrator.why("Chi", 1) == "Chi symbol (Agnes holds the Knight)"
+    assert narrator.why("Chi", 0) == "Knight symbol (you hold the Knight)"
+    assert narrator.why("Chi", 1) == "Knight symbol (Agnes holds the Knight)"
     order = Event("final-round", 1, {"order": [0, 2]})
     assert Narrator(NAMES, 0).lines([order])[0].endswith("right: you (no card), Bertram (no card).")
 
