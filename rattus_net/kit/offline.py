@@ -122,6 +122,7 @@ class OfflineTable(Generic[V, M]):
         self.steps: TurnSteps[M] = TurnSteps(seat)
         """The human's steps of this turn that ``u`` may take back (``undo.py``)."""
         self._read = 0  # log events already told
+        self._notes: list[str] = []  # lines for the log that no event tells (a step undone)
         self._unsaved: str | None = None  # why the game could not be put in a save
         self._said_problem: str | None = None
 
@@ -246,7 +247,8 @@ class OfflineTable(Generic[V, M]):
     def undo(self) -> str:
         """Take back the human's last step of his turn (see ``undo.py``): the game is as it
         was before it, and saved so. Returns the line that says so; ``UndoRefused`` (nothing
-        changed) if no step may be taken back. Bots never undo."""
+        changed) if no step may be taken back. Bots never undo. The line is also the log's
+        next one."""
         if not self.my_turn:
             raise UndoRefused("Nothing to take back: it is not your turn.")
         game, move = self.steps.undo()
@@ -254,7 +256,9 @@ class OfflineTable(Generic[V, M]):
         self._read = min(self._read, len(game.log))  # (the log lost the step's events)
         self._save()  # an undone step must not come back with the save
         self.wait_saved()
-        return f"You take back: {self.definition.format_move(move)}."
+        line = f"You take back: {self.definition.format_move(move)}."
+        self._notes.append(line)
+        return line
 
     def advance(self) -> None:
         """Let the table and the bots act until the human must decide or the game ends; then
@@ -314,7 +318,8 @@ class OfflineTable(Generic[V, M]):
         save that failed, once)."""
         start = self._read
         self._read = len(self.game.log)
-        lines = self.words.lines(self.view, start)
+        lines, self._notes = self._notes, []
+        lines += self.words.lines(self.view, start)
         problem = self.save_problem
         if problem is not None and problem != self._said_problem:
             lines.append(problem)

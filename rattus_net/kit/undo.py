@@ -80,6 +80,11 @@ class TurnSteps(Generic[M]):
         self._why = NOTHING_YET  # why nothing is held, for the refusal
 
     @property
+    def why(self) -> str:
+        """Why no step is held, in words (while none is)."""
+        return self._why
+
+    @property
     def moves(self) -> tuple[M, ...]:
         """The steps held (that :meth:`undo` may take back), oldest first."""
         return tuple(self._moves)

@@ -18,10 +18,11 @@ runs the play around them, so that every game behaves alike:
   longer awaits, and a one-second timer keeps the waiting line's clock going. ``w`` gives the
   players who dropped off more time, and exists only there. While the node holds the game
   between two states (a card on its way), only the waiting line and the log are drawn.
-* **The same keys everywhere**: Enter decide, ``l`` the log, ``r`` the rules, ``q`` twice
-  to leave, ``?``/F1 the keys. CPython's full garbage collections are kept short while the
-  table is on screen (:class:`rattus_net.net.quietgc.QuietCollector`; a network table's driver
-  runs its own).
+* **The same keys everywhere**: Enter decide, ``u`` take back a step of one's turn (before
+  anything is revealed or drawn: ``rattus_net/kit/undo.py``), ``l`` the log, ``r`` the
+  rules, ``q`` twice to leave, ``?``/F1 the keys. CPython's full garbage collections are
+  kept short while the table is on screen (:class:`rattus_net.net.quietgc.QuietCollector`; a
+  network table's driver runs its own).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import RichLog, Static
 from textual.worker import Worker, WorkerState
 
+from rattus_net.kit.errors import RattusNetError
 from rattus_net.kit.offline import OfflineTable
 from rattus_net.net.netgame import NetworkGame
 from rattus_net.net.quietgc import QuietCollector
@@ -54,6 +56,7 @@ class GameTable(Screen[None]):
         Binding("enter", "decide", "Decide"),
         Binding("l", "full_log", "Log"),
         Binding("r", "rules", "Rules"),
+        Binding("u", "undo", "Undo step"),
         Binding("q", "leave", "Leave game"),
         Binding("question_mark,f1", "help", "Keys"),
         Binding("w", "wait_longer", "Wait longer", show=False),  # (said on the waiting line)
@@ -297,6 +300,19 @@ class GameTable(Screen[None]):
     def action_decide(self) -> None:
         self._leave_armed = False
         self.next_step(asked=True)
+
+    def action_undo(self) -> None:
+        """``u``: take back the last step of the player's turn, while his dialog is put
+        aside (the dialog has the same key); a refusal is said in one line."""
+        if self.busy:
+            self.notify("Nothing to take back: the others are playing.", severity="warning")
+            return
+        try:
+            self.controller.undo()
+        except RattusNetError as exc:  # UndoRefused, a decision withdrawn
+            self.notify(str(exc), severity="warning")
+            return
+        self.redraw()
 
     def action_full_log(self) -> None:
         self.app.push_screen(LogScreen(self.log_lines))
