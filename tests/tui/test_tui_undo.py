@@ -38,8 +38,10 @@ def notes(app: RattusNetApp) -> list[str]:
 
 def turn_start(c: Any) -> bool:
     d = c.view.decision
-    return d.kind is Kind.TURN and not c.steps.moves and any(
-        isinstance(m, Place) for m in c.view.legal()
+    return (
+        d.kind is Kind.TURN
+        and not c.steps.moves
+        and any(isinstance(m, Place) for m in c.view.legal())
     )
 
 
