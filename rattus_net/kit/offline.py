@@ -256,7 +256,7 @@ class OfflineTable(Generic[V, M]):
         self._read = min(self._read, len(game.log))  # (the log lost the step's events)
         self._save()  # an undone step must not come back with the save
         self.wait_saved()
-        line = f"You take back: {self.definition.format_move(move)}."
+        line = f"Step taken back: {self.definition.format_move(move)}."
         self._notes.append(line)
         return line
 

@@ -462,7 +462,7 @@ class NetworkGame:
         assert self.runner is not None
         self._answered = snap.asked
         self.runner.call(self._answer, snap.asked, TAKE_BACK)
-        line = f"You take back: {self.definition.format_move(snap.held[-1])}."
+        line = f"Step taken back: {self.definition.format_move(snap.held[-1])}."
         with self._lock:
             self._net_lines.append(line)
         return line

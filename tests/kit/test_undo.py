@@ -198,7 +198,7 @@ def test_offline_every_step_held_is_taken_back_to_the_state_before_it_and_saved_
         if table.steps.moves:  # the step is held: take it back, then play it on
             assert table.my_turn
             line = table.undo()
-            assert line.startswith("You take back: ")
+            assert line.startswith("Step taken back: ")
             assert fingerprint(table) == before
             saved = read_save(path)
             assert saved is not None and saved.record == table.definition.record_of(

@@ -71,7 +71,7 @@ async def test_u_takes_back_a_placement_before_the_plague_moves(tmp_path: Path) 
         assert any(isinstance(m, Place) for m in again.view.legal())
         table = app.screen_stack[-2]
         assert isinstance(table, RattusMapScreen)
-        taken = f"You take back: {c.definition.format_move(place)}."
+        taken = f"Step taken back: {c.definition.format_move(place)}."
         assert table.log_lines[-1] == taken
         saved = read_save(save)  # the save holds the game without the step
         assert saved is not None and saved.record == record
