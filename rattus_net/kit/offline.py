@@ -31,6 +31,7 @@ from rattus_net.kit.local import LocalTable
 from rattus_net.kit.options import OptionValue
 from rattus_net.kit.registry import get_game
 from rattus_net.kit.saves import SavedGame, SaveError, SaveWriter, save_body, save_writer
+from rattus_net.kit.undo import TurnSteps, UndoRefused
 
 HUMAN_NAME = "You"
 
@@ -118,7 +119,10 @@ class OfflineTable(Generic[V, M]):
             if s != seat
         }
         self.words: TableWords = (words or definition.table_words)(self.names, seat)
+        self.steps: TurnSteps[M] = TurnSteps(seat)
+        """The human's steps of this turn that ``u`` may take back (``undo.py``)."""
         self._read = 0  # log events already told
+        self._notes: list[str] = []  # lines for the log that no event tells (a step undone)
         self._unsaved: str | None = None  # why the game could not be put in a save
         self._said_problem: str | None = None
 
@@ -238,7 +242,23 @@ class OfflineTable(Generic[V, M]):
     def play(self, move: M) -> None:
         """Only the human's move (raises ``IllegalMove`` and changes nothing if illegal); call
         :meth:`advance` next, for instance in a worker thread while slow bots think."""
-        self.game.apply(self.seat, move)
+        self.steps.play(self.game, move)
+
+    def undo(self) -> str:
+        """Take back the human's last step of his turn (see ``undo.py``): the game is as it
+        was before it, and saved so. Returns the line that says so; ``UndoRefused`` (nothing
+        changed) if no step may be taken back. Bots never undo. The line is also the log's
+        next one."""
+        if not self.my_turn:
+            raise UndoRefused("Nothing to take back: it is not your turn.")
+        game, move = self.steps.undo()
+        self.game = game
+        self._read = min(self._read, len(game.log))  # (the log lost the step's events)
+        self._save()  # an undone step must not come back with the save
+        self.wait_saved()
+        line = f"Step taken back: {self.definition.format_move(move)}."
+        self._notes.append(line)
+        return line
 
     def advance(self) -> None:
         """Let the table and the bots act until the human must decide or the game ends; then
@@ -298,7 +318,8 @@ class OfflineTable(Generic[V, M]):
         save that failed, once)."""
         start = self._read
         self._read = len(self.game.log)
-        lines = self.words.lines(self.view, start)
+        lines, self._notes = self._notes, []
+        lines += self.words.lines(self.view, start)
         problem = self.save_problem
         if problem is not None and problem != self._said_problem:
             lines.append(problem)

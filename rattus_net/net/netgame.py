@@ -35,7 +35,6 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from protocol.messages import (
@@ -56,8 +55,10 @@ from protocol.verdict import Verdict
 from protocol.verify import verify_record
 from rattus_net.kit.errors import RattusNetError
 from rattus_net.kit.registry import get_game
+from rattus_net.kit.undo import UndoRefused
 from rattus_net.net.botseats import HostedBots
 from rattus_net.net.chat import ChatFeed
+from rattus_net.net.heldsteps import TAKE_BACK
 from rattus_net.net.lobby import LobbyRefusal
 from rattus_net.net.loopthread import LoopThread
 from rattus_net.net.news import LinkNews
@@ -66,6 +67,7 @@ from rattus_net.net.persist import split_game_id
 from rattus_net.net.quietgc import QuietCollector
 from rattus_net.net.seats import Outcome
 from rattus_net.net.served import Served
+from rattus_net.net.tablestate import TableSnapshot, WaitInfo, Waiting
 from rattus_net.net.tablewords import TableWords, table_words
 from rattus_net.net.tasks import cancel_and_wait
 from rattus_net.net.transport import Listener
@@ -110,47 +112,6 @@ def problem_text(exc: BaseException) -> str:
 class DecisionWithdrawn(RattusNetError):
     """Our decision is no longer awaited: the game stopped (or the decision was taken) while
     the player was choosing. A dialog says it instead of playing the move."""
-
-
-@dataclass(frozen=True, slots=True)
-class Waiting:
-    """What the table waits for right now, for the "awaited" line."""
-
-    text: str
-    seconds: float = 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class WaitInfo:
-    """What the node's thread last saw the table wait for (refreshed at every tick)."""
-
-    text: str | None  # None: not connected to the others yet
-    started: float = 0.0  # (monotonic) when the step began
-    stall_at: float | None = None  # (monotonic) when the first player away gets blamed
-    away: bool = False  # some other player is not connected
-    timeout: float = 0.0  # the session's stall timeout now
-    # (monotonic) a resumed peer that has reached nobody of its game yet: when it gives up
-    nobody_until: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TableSnapshot:
-    """What a front end shows of the game, as of one moment of the node's thread. ``game``
-    is a copy that thread no longer touches: read it freely, never change it."""
-
-    game: Any  # the game's own engine (``None`` before the session has one)
-    step_kind: str | None  # the protocol step under way (a supply choice is checked apart)
-    asked: int  # decisions asked of our player so far
-    asking: bool  # the node awaits our player's decision (the ``asked``-th)
-    finished: bool
-    aborted: str | None  # how the game was stopped, in words (safe to show)
-    over: bool  # the node is done (outcome or error set)
-
-    @property
-    def stable(self) -> bool:
-        """The game waits for a decision or is over, so every card we hold is known."""
-        g = self.game
-        return g is not None and (g.decision is not None or g.is_over)
 
 
 class NetworkGame:
@@ -214,7 +175,8 @@ class NetworkGame:
 
     def _snapshot(self) -> TableSnapshot:
         session = self.node.session
-        game = session.game
+        turn = self.node.turn
+        game = turn.shown(session.game)  # (with our steps held, which the session lacks)
         step = session.step
         abort = session.abort
         return TableSnapshot(
@@ -225,14 +187,17 @@ class NetworkGame:
             session.finished,
             None if abort is None else safetext(abort.describe(self.names, self.seat)),
             self.outcome is not None or self.error is not None,
+            turn.steps.moves,
+            turn.steps.why,
         )
 
     def _signature(self) -> tuple[object, ...]:
         """What the table shows changes only with one of these."""
         session = self.node.session
-        game = session.game
+        game = self.node.turn.shown(session.game)
         return (
             -1 if game is None else len(game.log),
+            len(self.node.turn.steps.moves),
             len(session.public.log),
             self._asked,
             self._pending is not None,
@@ -486,6 +451,24 @@ class NetworkGame:
 
     def apply(self, move: Move) -> None:
         self.play(move)
+
+    def undo(self) -> str:
+        """Take back our player's last step of his turn, held on this peer and never sent
+        (``rattus_net/net/heldsteps.py``): the node asks the decision before it again.
+        Returns the line that says so (the log's next one too); ``UndoRefused`` if no step
+        may be taken back, ``DecisionWithdrawn`` if no decision of ours is awaited."""
+        snap = self.snapshot
+        if not self.my_turn:
+            raise DecisionWithdrawn("Nothing to take back: no decision of yours is awaited now.")
+        if not snap.held:
+            raise UndoRefused(f"Nothing to take back: {snap.why_final}.")
+        assert self.runner is not None
+        self._answered = snap.asked
+        self.runner.call(self._answer, snap.asked, TAKE_BACK)
+        line = f"Step taken back: {self.definition.format_move(snap.held[-1])}."
+        with self._lock:
+            self._net_lines.append(line)
+        return line
 
     def new_log_lines(self) -> list[str]:
         with self._lock:

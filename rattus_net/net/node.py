@@ -55,6 +55,7 @@ from rattus_net.kit.registry import get_game
 from rattus_net.net.chat import NodeChat
 from rattus_net.net.comeback import STAGGER, Comeback
 from rattus_net.net.ending import ABORT_LINGER
+from rattus_net.net.heldsteps import HeldTurn
 from rattus_net.net.mesh import Link
 from rattus_net.net.pausewatch import PauseWatch
 from rattus_net.net.persist import Journal, StorageError, seat_dir, write_json_atomic
@@ -140,6 +141,8 @@ class PeerNode(Comeback):
         self.chat.wake = self.wake_links
         self.choose = choose
         self.choose_async = choose_async
+        self.turn = HeldTurn(self.definition, self.seat, journal)
+        """Our person's steps of his turn, held here until they are final (``heldsteps``)."""
         self.on_event = on_event
         self.sent: list[bytes] = []
         self.got = [0] * self.n
@@ -234,6 +237,8 @@ class PeerNode(Comeback):
                         ) from None
                 self.got[link] += 1
                 self.received[link].append(frame)
+            elif self.turn.replay(rec, self.session.game):
+                continue  # a step held (or taken back), never sent
             elif rec[0] == "d" and len(rec) == 2:
                 assert isinstance(rec[1], str)
                 self.session.decide(self.definition.parse_move(rec[1]), now)
@@ -473,7 +478,7 @@ class PeerNode(Comeback):
         assert self.session.game is not None
         # A copy: the thread (or the screen) that decides reads it while frames from the
         # others go on changing the session's game on this loop.
-        view = self.definition.view(self.session.game.clone(), self.seat)
+        view = self.definition.view(self.turn.shown(self.session.game).clone(), self.seat)
         if self.choose_async is not None:
             self._emit("progress")
             thinking: asyncio.Future[Any] = asyncio.ensure_future(self.choose_async(view))
@@ -519,9 +524,11 @@ class PeerNode(Comeback):
                 move = await self._decision(loop)
                 if move is None:
                     break  # the game was aborted while our player was thinking
-                # (journaled before it is signed and sent)
-                self.journal.append(["d", self.definition.format_move(move)])
-                self.session.decide(move, time.monotonic())
+                # (steps held are journaled as local; steps sent before they are signed)
+                holding = self.bot is None and self.choose_async is not None
+                for step in self.turn.decided(self.session.game, move, holding=holding):
+                    self.journal.append(["d", self.definition.format_move(step)])
+                    self.session.decide(step, time.monotonic())
                 self._flush_outgoing()
                 self._wake_main.set()
             if self._alone():

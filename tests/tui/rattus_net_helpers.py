@@ -16,6 +16,7 @@ from tui_helpers import rattus_table
 from protocol.messages import MOVE
 from rattus_net.games.rattus.game import Phase, RattusGame
 from rattus_net.games.rattus.rules import legal
+from rattus_net.kit.undo import TurnSteps
 from rattus_net.net.netgame import NetworkGame
 
 
@@ -70,6 +71,7 @@ def stand_in_game(
         setup=SimpleNamespace(params=SimpleNamespace(game="rattus"), game_id="ab" * 32),
         stall_left=lambda p: stall_left,
         chat=SimpleNamespace(said=(), on_change=None),  # (nobody chats)
+        turn=SimpleNamespace(shown=lambda g: g, steps=TurnSteps(seat)),  # (no step held)
     )
     net = NetworkGame(node)
     net._event("progress", None, "")  # (the waiting line, as the node's tick refreshes it)

@@ -409,6 +409,7 @@ def test_network_events_in_words() -> None:
     the real node's hooks are exercised by the two-app game above)."""
     from types import SimpleNamespace
 
+    from rattus_net.kit.undo import TurnSteps
     from rattus_net.net.netgame import NetworkGame
 
     session = SimpleNamespace(
@@ -424,6 +425,7 @@ def test_network_events_in_words() -> None:
         stall_timeout=300.0,
         setup=SimpleNamespace(params=SimpleNamespace(game="cartus")),
         chat=SimpleNamespace(said=(), on_change=None),  # (nobody chats)
+        turn=SimpleNamespace(shown=lambda g: g, steps=TurnSteps(0)),  # (no step held)
     )
     game = NetworkGame(node)  # type: ignore[arg-type]
     game._event("link-up", 1, "")

@@ -46,6 +46,7 @@ own keys fill."""
 DIALOG_KEYS: tuple[Binding, ...] = (
     Binding("enter", "confirm", "Confirm"),
     Binding("escape", "back", "Back"),
+    Binding("u", "undo", "Undo step", show=False),  # (the table's footer shows it)
 )
 """The keys of every decision's dialog, shown first in its footer: a dialog binds them, then
 its own (to choose), then :data:`PANEL_KEYS`."""
@@ -234,6 +235,17 @@ class GameDialog(TablePanel[bool]):
 
     def close(self, accepted: bool) -> None:
         self.dismiss(accepted)
+
+    def action_undo(self) -> None:
+        """``u``: take back the last step of the player's turn (``rattus_net/kit/undo.py``).
+        The dialog closes as if a move was played, and the table asks the decision before
+        that step again; a refusal is said in one line and the dialog stays open."""
+        try:
+            self.controller.undo()
+        except RattusNetError as exc:  # UndoRefused, a decision withdrawn
+            self.notify(str(exc), severity="warning")
+            return
+        self.close(True)
 
     def give_up(self, what: str) -> bool:
         """True when the player confirmed giving up ``what`` (a second Enter); the first

@@ -23,10 +23,11 @@ runs the play around them, so that every game behaves alike:
   to type; a line said while a dialog covers the table shows as a notification.
 * **The log** shows each player's lines in his seat's colour (:meth:`GameTable.seat_style`),
   here and in the full log (``l``), which can show one player's lines only.
-* **The same keys everywhere**: Enter decide, ``l`` the log, ``r`` the rules, ``q`` twice
-  to leave, ``?``/F1 the keys. CPython's full garbage collections are kept short while the
-  table is on screen (:class:`rattus_net.net.quietgc.QuietCollector`; a network table's driver
-  runs its own).
+* **The same keys everywhere**: Enter decide, ``u`` take back a step of one's turn (before
+  anything is revealed or drawn: ``rattus_net/kit/undo.py``), ``l`` the log, ``r`` the
+  rules, ``q`` twice to leave, ``?``/F1 the keys. CPython's full garbage collections are
+  kept short while the table is on screen (:class:`rattus_net.net.quietgc.QuietCollector`; a
+  network table's driver runs its own).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, RichLog, Static
 from textual.worker import Worker, WorkerState
 
+from rattus_net.kit.errors import RattusNetError
 from rattus_net.kit.offline import OfflineTable
 from rattus_net.net.chat import Said
 from rattus_net.net.netgame import NetworkGame
@@ -66,6 +68,7 @@ class GameTable(Screen[None]):
         Binding("enter", "decide", "Decide"),
         Binding("l", "full_log", "Log"),
         Binding("r", "rules", "Rules"),
+        Binding("u", "undo", "Undo step"),
         Binding("q", "leave", "Leave game"),
         Binding("question_mark,f1", "help", "Keys"),
         Binding("w", "wait_longer", "Wait longer", show=False),  # (said on the waiting line)
@@ -392,6 +395,19 @@ class GameTable(Screen[None]):
     def action_decide(self) -> None:
         self._leave_armed = False
         self.next_step(asked=True)
+
+    def action_undo(self) -> None:
+        """``u``: take back the last step of the player's turn, while his dialog is put
+        aside (the dialog has the same key); a refusal is said in one line."""
+        if self.busy:
+            self.notify("Nothing to take back: the others are playing.", severity="warning")
+            return
+        try:
+            self.controller.undo()
+        except RattusNetError as exc:  # UndoRefused, a decision withdrawn
+            self.notify(str(exc), severity="warning")
+            return
+        self.redraw()
 
     def action_full_log(self) -> None:
         self.app.push_screen(LogScreen(self.log_lines, self.log_seats))
