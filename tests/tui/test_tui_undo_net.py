@@ -19,6 +19,7 @@ from rattus_net.net.lobby import TableOptions
 from rattus_net.net.netgame import NetworkGame
 from rattus_net.net.tables import HostLobby
 from tui.app import RattusNetApp
+from tui.common.recap import RecapScreen
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
@@ -54,6 +55,8 @@ async def play_taking_back(app: RattusNetApp, pilot: Any, seed: int) -> int:
                 continue
             await pilot.press(*keys_for(screen, rng))
             assert not screen.error or screen.error.startswith("No decision"), screen.error
+        elif isinstance(screen, RecapScreen):
+            await pilot.press("escape")  # (what happened since: skipped)
         elif isinstance(screen, RattusMapScreen):
             if screen.looking:
                 await pilot.press("enter")
