@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from protocol.chat import BadChat, ChatBook, ChatLine, ChatMisuse
 from protocol.safetext import safetext
-from rattus_net.net.loopthread import LoopClosed, LoopThread
+from rattus_net.net.loopthread import LoopClosed, LoopThread, hand_to
 from rattus_net.net.persist import Journal
 
 log = logging.getLogger(__name__)
@@ -149,12 +149,7 @@ class ChatFeed:
         self._ui = asyncio.get_running_loop()
 
     def _changed(self) -> None:  # (the node's thread)
-        ui = self._ui
-        if ui is None:
-            self._tell()
-            return
-        with contextlib.suppress(RuntimeError):  # (the front end's loop is gone)
-            ui.call_soon_threadsafe(self._tell)
+        hand_to(self._ui, self._tell)
 
     def _tell(self) -> None:
         for hook in list(self.listeners):

@@ -20,6 +20,16 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
+def hand_to(ui: asyncio.AbstractEventLoop | None, tell: Callable[[], None]) -> None:
+    """Run ``tell`` on the front end's loop ``ui`` (from another thread), or at once when
+    there is no such loop (a headless caller); nothing once that loop is gone."""
+    if ui is None:
+        tell()
+        return
+    with contextlib.suppress(RuntimeError):  # (the front end's loop is gone)
+        ui.call_soon_threadsafe(tell)
+
+
 class LoopClosed(RuntimeError):
     """The thread's loop has stopped: nothing more can run there."""
 

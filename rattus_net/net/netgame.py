@@ -60,7 +60,7 @@ from rattus_net.net.botseats import HostedBots
 from rattus_net.net.chat import ChatFeed
 from rattus_net.net.heldsteps import TAKE_BACK
 from rattus_net.net.lobby import LobbyRefusal
-from rattus_net.net.loopthread import LoopThread
+from rattus_net.net.loopthread import LoopThread, hand_to
 from rattus_net.net.news import LinkNews
 from rattus_net.net.node import WAIT_MORE, PeerNode
 from rattus_net.net.persist import split_game_id
@@ -210,12 +210,7 @@ class NetworkGame:
         """A new snapshot for the front end, which is told on its own loop."""
         self._published = self._signature()
         self.snapshot = self._snapshot()
-        ui = self._ui
-        if ui is None:
-            self._tell()
-            return
-        with contextlib.suppress(RuntimeError):  # (the front end's loop is gone)
-            ui.call_soon_threadsafe(self._tell)
+        hand_to(self._ui, self._tell)
 
     def _event(self, kind: str, seat: int | None, detail: str) -> None:
         """The node's ``on_event``: a line for the log, perhaps a new snapshot."""
