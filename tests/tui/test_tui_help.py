@@ -82,6 +82,22 @@ async def test_the_palette_in_the_menu_offers_the_menus_actions() -> None:
         assert not isinstance(app.screen, LogScreen)
 
 
+@sync
+async def test_the_menus_keys_line_fits_at_80_columns() -> None:
+    """Every key the menu's footer shows lies inside 80 columns, ``? Keys`` included (the
+    Replays row's key once pushed it out)."""
+    from textual.widgets._footer import FooterKey
+
+    app = RattusNetApp(seed=1)
+    async with showing(app, MenuScreen, size=(80, 24)) as (pilot, menu):
+        await pilot.pause()
+        keys = {k.key: k.region for k in menu.query(FooterKey)}
+        palette = keys.pop("ctrl+p")  # (docked at the right end, over what runs under it)
+        assert {"p", "h", "j", "v", "e", "r", "q", "question_mark"} <= set(keys), keys
+        # (a key's last column is padding: it may lie under the palette's first one)
+        assert all(r.width > 0 and r.right - 1 <= palette.x for r in keys.values()), keys
+
+
 def test_readme_help_texts_and_rules_agree_on_the_stall_timeout_and_q_q() -> None:
     import argparse
     from pathlib import Path

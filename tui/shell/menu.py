@@ -56,12 +56,12 @@ class MenuScreen(Screen[None]):
 
     HELP_TITLE = "the main menu"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "select", "Select"),
+        Binding("enter", "select", "Select", show=False),  # (said on the screen)
         Binding("p", "play", "Play"),
         Binding("h", "host", "Host"),
         Binding("j", "join", "Join"),
         Binding("v", "verify", "Verify"),
-        Binding("e", "replays", "Replays"),
+        Binding("e", "replays", "Replay"),
         Binding("r", "rules", "Rules"),
         Binding("q", "quit_app", "Quit"),
         *ROW_KEYS,
