@@ -157,16 +157,25 @@ class ChatFeed:
 
     async def say(self, text: str) -> str | None:
         """Send our player's line; None once it is out, or one line saying why not."""
-        runner = self.runner
-        if runner is None:
+        if self.runner is None:
             return "The table is not connected yet."
-        try:
-            await asyncio.wrap_future(runner.ask(lambda: self.chat.say(text)))
-        except ChatMisuse as exc:
-            return f"Not sent: {exc}."
-        except LoopClosed:
-            return "Not sent: the table has closed."
-        return None
+        return await send_line(self.runner, lambda: self.chat.say(text))
 
 
-__all__ = ["MAX_KEPT", "ChatFeed", "NodeChat", "Said"]
+async def send_line(
+    runner: LoopThread,
+    send: Callable[[], None],
+    refusals: tuple[type[Exception], ...] = (ChatMisuse,),
+) -> str | None:
+    """Run ``send`` (our player's chat line) on the table's thread: ``None`` once it is out,
+    else the one line that says why not (a refusal of ours, or the table gone)."""
+    try:
+        await asyncio.wrap_future(runner.ask(send))
+    except refusals as exc:
+        return f"Not sent: {exc}."
+    except LoopClosed:
+        return "Not sent: the table has closed."
+    return None
+
+
+__all__ = ["MAX_KEPT", "ChatFeed", "NodeChat", "Said", "send_line"]

@@ -19,7 +19,7 @@ from pathlib import Path
 from protocol.chat import HISTORY, ChatMisuse
 from protocol.crypto.identity import Identity
 from protocol.params import PeerSecrets
-from rattus_net.net.chat import Said
+from rattus_net.net.chat import Said, send_line
 from rattus_net.net.lobby import LobbyRefusal, LobbyState
 from rattus_net.net.loopthread import LoopClosed, LoopThread
 from rattus_net.net.netgame import TABLE_THREAD, NetworkGame
@@ -50,13 +50,9 @@ class LobbyChatFeed:
         runner = self._side.runner
         if runner is None:
             return "Not sent: the table is not open yet."
-        try:
-            await asyncio.wrap_future(runner.ask(lambda: self._side._chat_here(text)))
-        except (ChatMisuse, LobbyRefusal) as exc:
-            return f"Not sent: {exc}."
-        except LoopClosed:
-            return "Not sent: the table has closed."
-        return None
+        return await send_line(
+            runner, lambda: self._side._chat_here(text), (ChatMisuse, LobbyRefusal)
+        )
 
 
 class LobbySide:
