@@ -12,7 +12,6 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets._footer import FooterKey
 from tui_helpers import controller_at, keys_for, opened, sync
 
 from rattus_net.games.cartus.moves import DecisionKind
@@ -138,33 +137,46 @@ async def test_the_tables_keys_line_is_not_built_again_for_every_dialog() -> Non
         await pilot.press("escape")  # the dialog put aside: the table's keys
         assert app.screen is table
         await pilot.pause()
-        composed = footer.composed
-        words = [k.description for k in footer.query(FooterKey)]
+        builds = footer.builds
+        words = [k.description for k in footer.keys]
         assert "Decide" in words and "Log" in words
         for _ in range(3):
             await pilot.press("enter")  # the dialog again
             assert isinstance(app.screen, DecisionDialog)
             await pilot.press("escape")
             await pilot.pause()
-        assert footer.composed == composed  # the same keys: not built again
-        assert [k.description for k in footer.query(FooterKey)] == words
+        assert footer.builds == builds  # the same keys: not built again
+        assert [k.description for k in footer.keys] == words
 
 
 class Toggled(Screen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("x", "x", "Extra")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "y", "Yes"),
+        Binding("n", "n", "Not now"),
+        Binding("x", "x", "Extra"),
+    ]
 
     def __init__(self) -> None:
         super().__init__()
         self.allowed = False
+        self.pressed: list[str] = []
 
     def compose(self) -> ComposeResult:
         yield KeysFooter()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "n":
+            return None  # shown, but not allowed now (dimmed)
         return self.allowed if action == "x" else True
 
     def action_x(self) -> None:
         pass
+
+    def action_y(self) -> None:
+        self.pressed.append("y")
+
+    def action_n(self) -> None:
+        self.pressed.append("n")
 
 
 class ToggledApp(App[None]):
@@ -180,17 +192,44 @@ async def test_the_keys_line_is_built_again_when_its_keys_change() -> None:
         screen = app.screen
         assert isinstance(screen, Toggled)
         footer = screen.query_one(KeysFooter)
-        composed = footer.composed
-        assert "Extra" not in [k.description for k in footer.query(FooterKey)]  # hidden
+        builds = footer.builds
+        assert "Extra" not in [k.description for k in footer.keys]  # hidden
         screen.refresh_bindings()  # the same keys
         await pilot.pause()
-        assert footer.composed == composed
+        assert footer.builds == builds
         screen.allowed = True
         screen.refresh_bindings()
         await pilot.pause()
         await pilot.pause()
-        assert footer.composed == composed + 1
-        assert "Extra" in [k.description for k in footer.query(FooterKey)]
+        assert footer.builds == builds + 1
+        assert "Extra" in [k.description for k in footer.keys]
+        assert "Extra" in str(footer.render())
+
+
+@sync
+async def test_a_click_on_the_keys_line_presses_the_key_under_it() -> None:
+    """The keys line is one widget: a click finds the key drawn under it, as a click on
+    Textual's own footer does; a key not allowed now rings the bell instead."""
+    app = ToggledApp()
+    async with app.run_test(size=(60, 5)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, Toggled)
+        footer = screen.query_one(KeysFooter)
+        line = str(footer.render())
+        assert line.startswith(" y Yes  n Not now ")
+        yes = line.index("Yes")
+        await pilot.click(KeysFooter, offset=(yes, 0))
+        assert screen.pressed == ["y"]
+        bells: list[int] = []
+        app.bell = lambda: bells.append(1)  # type: ignore[method-assign]
+        await pilot.click(KeysFooter, offset=(line.index("Not now"), 0))
+        assert screen.pressed == ["y"] and bells == [1]
+        palette = line.index("palette")  # at the right end
+        assert palette > 40 and footer.key_at(palette) is not None
+        await pilot.click(KeysFooter, offset=(palette, 0))
+        await pilot.pause()
+        assert type(app.screen).__name__ == "CommandPalette"
 
 
 @sync

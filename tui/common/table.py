@@ -37,7 +37,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
 from textual.worker import Worker, WorkerState
 
 from rattus_net.kit.errors import RattusNetError
@@ -48,6 +48,7 @@ from rattus_net.net.quietgc import QuietCollector
 from tui.common.chat import ChatBar
 from tui.common.dialog import GameDialog, TablePanel
 from tui.common.end import GameEndScreen
+from tui.common.footer import KeysFooter
 from tui.common.help import open_help
 from tui.common.log import SEAT_STYLES, LogScreen, LogSeat, LogSeats, styled
 from tui.common.parts import Part
@@ -221,7 +222,7 @@ class GameTable(Screen[None]):
         c = self.controller
         if isinstance(c, NetworkGame):  # (its driver keeps the collector's pauses short)
             if not self.query(ChatBar):  # (once, however often the table plays on)
-                self.mount(ChatBar(c.chat, self._chat_name), before=self.query_one(Footer))
+                self.mount(ChatBar(c.chat, self._chat_name), before=self.query_one(KeysFooter))
                 c.chat.listeners.append(self._chat_heard)
             c.listeners.append(self._net_changed)
             self.set_interval(1.0, self._tick)
