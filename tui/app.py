@@ -122,6 +122,9 @@ class RattusNetApp(App[None]):
         replay: Replay | None = None,
     ) -> None:
         super().__init__()
+        # No tooltips: the mouse is left to the terminal (see run), so none could show, and
+        # without them every screen (a dialog is one, each time) has a widget less to build.
+        self._disable_tooltips = True
         self.seed = seed
         self.table = table
         self.lobby = lobby

@@ -211,12 +211,13 @@ async def test_the_game_row_comes_first_and_turns_the_same_way_in_the_menu_and_t
     """With three games (the tests' Nibble too), Right goes to the same next game in the menu
     and on the host form, and Left back; in both the game is the first setting, so its row
     stays where it is while the game's own option rows come and go below it."""
-    from games.thirdgame.definition import NibbleDefinition
-
     from rattus_net.kit import registry
 
     registry.games()  # (the shipped games found first)
+    # (a copy of the registry: Nibble, registered as its package is imported, stays in it)
     monkeypatch.setattr(registry, "_GAMES", dict(registry._GAMES))
+    from games.thirdgame.definition import NibbleDefinition
+
     registry.register(NibbleDefinition())
     app = RattusNetApp(seed=1)
     async with showing(app, MenuScreen) as (pilot, menu):

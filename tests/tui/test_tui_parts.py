@@ -129,6 +129,38 @@ async def test_the_map_is_drawn_again_only_when_the_dialogs_cursor_shows_other_r
 
 
 @sync
+async def test_the_key_that_plays_a_move_leaves_the_map_to_the_tables_redraw() -> None:
+    """The dialog's highlight goes as it closes, but the map is drawn only by the table's
+    redraw that follows (with the bots' moves too), not first for the dialog's closing."""
+    from rattus_helpers import keys_for as rattus_keys
+
+    app = RattusNetApp(table=rattus_at(Kind.TURN, players=4, seed=2))
+    rng = random.Random(3)
+    async with opened(app) as pilot:
+        table = app.screen_stack[-2]
+        assert isinstance(table, RattusMapScreen)
+        m = table.query_one(MapWidget)
+        drawn: list[bool] = []  # each time the map is drawn: over the dialog still?
+        show = m.show
+        dialog = app.screen
+
+        def noting(text: Text) -> bool:
+            drawn.append(app.screen is dialog)
+            return show(text)
+
+        m.show = noting  # type: ignore[method-assign]
+        while app.screen is dialog:
+            assert isinstance(dialog, RattusDialog)
+            keys = rattus_keys(dialog, rng)
+            await pilot.press(*keys[:-1])
+            drawn.clear()
+            await pilot.press(keys[-1])
+        await pilot.pause()
+        assert m.highlight == () or isinstance(app.screen, RattusDialog)
+        assert drawn and not drawn[0], drawn  # first drawn by the table, once it is back
+
+
+@sync
 async def test_the_tables_keys_line_is_not_built_again_for_every_dialog() -> None:
     app = RattusNetApp(table=controller_at(DecisionKind.SUPPLY, players=3, seed=2))
     async with opened(app) as pilot:

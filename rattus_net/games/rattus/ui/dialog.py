@@ -32,7 +32,7 @@ class RattusDialog(ListDialog):
     def __init__(
         self,
         controller: Seat,
-        on_highlight: Callable[[tuple[int, ...]], None] | None = None,
+        on_highlight: Callable[[tuple[int, ...], bool], None] | None = None,
     ) -> None:
         super().__init__(controller)
         self.view: RattusView = controller.view
@@ -88,14 +88,17 @@ class RattusDialog(ListDialog):
         super().redraw()
         if self.on_highlight is not None:
             opts = self.options
-            self.on_highlight(opts[self.cursor].regions if opts else ())
+            self.on_highlight(opts[self.cursor].regions if opts else (), True)
 
     def refused(self) -> None:
         self.choices.back()
 
     def close(self, accepted: bool) -> None:
+        """The map's highlight goes with the dialog; the map is not drawn here, as the table
+        draws the game anew once its dialog closed (with the move played, the bots' too: a
+        map drawn here would be drawn again at once, in the time from the key to the move)."""
         if self.on_highlight is not None:
-            self.on_highlight(())
+            self.on_highlight((), False)
         super().close(accepted)
 
     def action_confirm(self) -> None:

@@ -179,9 +179,11 @@ class RattusMapScreen(GameTable):
         if not self.busy:  # (the game changes in the worker thread meanwhile)
             self.show_map()
 
-    def set_highlight(self, regions: tuple[int, ...]) -> None:
+    def set_highlight(self, regions: tuple[int, ...], draw: bool = True) -> None:
+        """Reverse ``regions`` on the map; ``draw=False`` leaves drawing the map to the
+        table's next redraw."""
         self.query_one(MapWidget).highlight = regions
-        if not self.busy:  # (the game changes in the worker thread meanwhile)
+        if draw and not self.busy:  # (the game changes in the worker thread meanwhile)
             self.show_map()
 
     def dialog(self) -> RattusDialog:
