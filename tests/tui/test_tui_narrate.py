@@ -104,7 +104,21 @@ def test_public_give_has_no_faces() -> None:
     [
         (
             Event("round", None, {"round": 2, "start": 0, "last": False}),
-            "Round 2 begins; You start.",
+            "Round 2 begins; you start.",
+        ),
+        (
+            Event("round", None, {"round": 3, "start": 1, "last": False}),
+            "Round 3 begins; Bob starts.",
+        ),
+        (
+            Event("last-round-premium", 0, {"building": 1}),
+            "Last round: You would have taken the premium of building 2 and gain 1 influence "
+            "instead.",
+        ),
+        (
+            Event("last-round-premium", 2, {"building": 0}),
+            "Last round: Cyd would have taken the premium of building 1 and gains 1 influence "
+            "instead.",
         ),
         (Event("deal", 0, {"count": 5}), "You are dealt 5 cards."),
         (Event("draw", 1, {"count": 1}), "Bob draws 1 card."),

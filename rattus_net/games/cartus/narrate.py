@@ -79,9 +79,11 @@ class _Words:
     def verb(self, seat: int | None, you: str, other: str) -> str:
         return you if seat == self.viewer else other
 
-    def acts(self, seat: int | None, you: str, other: str) -> str:
-        """The subject and its verb: "You take" to the viewer, "Ann takes" to the others."""
-        return f"{self.who(seat)} {self.verb(seat, you, other)}"
+    def acts(self, seat: int | None, you: str, other: str, mid: bool = False) -> str:
+        """The subject and its verb: "You take" to the viewer, "Ann takes" to the others;
+        ``mid``: inside a sentence ("...; you take")."""
+        subject = self.whom(seat) if mid else self.who(seat)
+        return f"{subject} {self.verb(seat, you, other)}"
 
 
 def _building(data: dict[str, Any], row: Sequence[int] | None) -> str:
@@ -142,7 +144,7 @@ def describe(
 
 def _round(e: Event, w: _Words, row: Sequence[int] | None) -> str:
     d = e.data
-    text = f"Round {d['round']} begins; {w.acts(d['start'], 'start', 'starts')}."
+    text = f"Round {d['round']} begins; {w.acts(d['start'], 'start', 'starts', mid=True)}."
     if d.get("last"):
         text += " This is the last round: no building actions, the premium gives 1 influence."
     return text
@@ -267,7 +269,7 @@ def _last_round_premium(e: Event, w: _Words, row: Sequence[int] | None) -> str:
     p = e.player
     return (
         f"Last round: {w.who(p)} would have taken the premium of {_building(e.data, row)} "
-        "and gains 1 influence instead."
+        f"and {w.verb(p, 'gain', 'gains')} 1 influence instead."
     )
 
 
