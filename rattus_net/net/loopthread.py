@@ -53,7 +53,8 @@ class LoopThread:
             with contextlib.suppress(Exception):
                 self.loop.run_until_complete(self._cancel_all())
             self.loop.close()
-            self.ended.set_result(None)
+            if not self.ended.done():  # (never cancelled by a waiter: see stop)
+                self.ended.set_result(None)
 
     @staticmethod
     async def _cancel_all() -> None:
@@ -115,11 +116,14 @@ class LoopThread:
 
     async def stop(self, timeout: float = 10.0) -> None:
         """Stop the loop and wait (without blocking the caller's loop) for the thread to
-        close it."""
+        close it. A wait that times out (or is cancelled) leaves :attr:`ended` as it is: a
+        waiter's future cancelled with it would cancel ``ended`` too (``wrap_future``), and
+        the thread could no longer say that it ended."""
         self.stop_soon()
         if not self.here:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.wrap_future(self.ended), timeout)
+                ended = asyncio.shield(asyncio.wrap_future(self.ended))
+                await asyncio.wait_for(ended, timeout)
                 self.thread.join(1.0)  # (past its last statement now: returns at once)
 
 

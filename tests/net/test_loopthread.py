@@ -70,3 +70,28 @@ def test_stopping_cancels_what_is_left_and_ends_the_thread() -> None:
             runner.ask(lambda: None)
 
     asyncio.run(main())
+
+
+def test_a_stop_that_waits_too_little_leaves_the_thread_to_say_it_ended() -> None:
+    """A stop whose wait times out while the thread's loop is busy must not cancel
+    ``ended``: the thread sets it once its loop is closed (it once raised there, as the
+    waiter's timeout had cancelled it)."""
+    import time
+
+    async def main() -> None:
+        runner = LoopThread("test-loop")
+        errors: list[BaseException] = []
+        hook = threading.excepthook
+        threading.excepthook = lambda args: errors.append(args.exc_value)  # type: ignore[assignment]
+        try:
+            runner.call(lambda: time.sleep(0.5))  # the thread's loop busy for a while
+            await runner.stop(timeout=0.05)  # gives up waiting
+            assert runner.thread.is_alive() and not runner.ended.done()
+            runner.thread.join(5.0)
+        finally:
+            threading.excepthook = hook
+        assert not runner.thread.is_alive()
+        assert runner.ended.done() and not runner.ended.cancelled()
+        assert errors == []
+
+    asyncio.run(main())
