@@ -201,6 +201,12 @@ class GameDefinition(ABC, Generic[ConfigT, StateT, MoveT, ViewT]):
     network_version: int = 1
     """The version of the game's moves and records at a network table: peers of the same
     game but another version cannot share a table (adverts and the lobby say so)."""
+    turns_of_steps: bool = True
+    """Whether a player's turn can be several decisions in a row (Rattus: a class card, the
+    placement, abilities, the plague's move), steps that ``u`` may take back
+    (``rattus_net/kit/undo.py``). A game whose every decision is a turn of its own (Rattus
+    Cartus) says ``False``: its tables offer no undo key, which could never take anything
+    back there."""
 
     # --- setting up and playing -------------------------------------------------------------
 

@@ -111,3 +111,33 @@ async def test_u_is_refused_after_a_token_was_turned_up() -> None:
         assert app.screen is dialog and not dialog.error
         assert "Nothing to take back: something was turned up since." in notes(app)
         assert c.definition.state_dict(c.game) == before
+
+
+@sync
+async def test_a_game_whose_turns_are_one_decision_offers_no_undo_key() -> None:
+    """Rattus Cartus's every decision is a turn of its own: its table and its dialogs show
+    no ``u Undo step`` (nothing could ever be taken back there), and ``u`` does nothing;
+    Rattus's table shows the key."""
+    from tui_helpers import cartus_table
+
+    from tui.common.footer import KeysFooter
+
+    app = RattusNetApp(table=cartus_table(players=3, seed=2))
+    async with opened(app) as pilot:
+        dialog = app.screen
+        await pilot.press("u")
+        assert app.screen is dialog and notes(app) == []
+        await pilot.press("escape")  # the table's keys
+        await pilot.pause()
+        words = [k.description for k in app.screen.query_one(KeysFooter).keys]
+        assert "Decide" in words and "Undo step" not in words
+        await pilot.press("u")
+        await pilot.pause()
+        assert notes(app) == []
+    app = RattusNetApp(table=rattus_table(3, 1))
+    async with opened(app) as pilot:
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, RattusMapScreen)
+        words = [k.description for k in app.screen.query_one(KeysFooter).keys]
+        assert "Undo step" in words

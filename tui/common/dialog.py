@@ -236,6 +236,12 @@ class GameDialog(TablePanel[bool]):
     def close(self, accepted: bool) -> None:
         self.dismiss(accepted)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``u`` only in a game whose turns can be several steps (as on the table)."""
+        if action == "undo":
+            return bool(self.controller.definition.turns_of_steps)
+        return super().check_action(action, parameters)
+
     def action_undo(self) -> None:
         """``u``: take back the last step of the player's turn (``rattus_net/kit/undo.py``).
         The dialog closes as if a move was played, and the table asks the decision before

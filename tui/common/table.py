@@ -379,9 +379,11 @@ class GameTable(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``w`` (wait longer for a player who dropped off) and chat exist only at a network
-        table."""
+        table; ``u`` only in a game whose turns can be several steps."""
         if action in ("wait_longer", "chat"):
             return isinstance(self.controller, NetworkGame)
+        if action == "undo":
+            return self.controller.definition.turns_of_steps
         return True
 
     def action_wait_longer(self) -> None:

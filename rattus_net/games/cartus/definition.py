@@ -81,6 +81,7 @@ class CartusGame(GameDefinition[GameConfig, Game, Move, PlayerView]):
     make_bot = staticmethod(make_bot)
     named_in_formats = False
     network_play = True
+    turns_of_steps = False  # (every decision is a turn of its own: nothing to undo)
 
     def configure(self, players: Sequence[str], values: OptionValues) -> GameConfig:
         v = self.options.complete(values)

@@ -32,6 +32,7 @@ class NibbleDefinition(GameDefinition[NibbleConfig, NibbleGame, Move, NibbleView
     max_players = 3
     order = 90
     network_play = True
+    turns_of_steps = False  # (a turn is one decision)
     parse_move = staticmethod(parse_move)
     format_move = staticmethod(format_move)
     make_bot = staticmethod(make_bot)
