@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -261,6 +262,11 @@ def _describe_signed(path: Path, when: float) -> RecentGame | None:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(params.players):
         seat = None
     how = f"network game, {status}"
+    winners = meta.get("winners")  # (the seat's node wrote them as the game finished)
+    if status == "finished" and isinstance(winners, list):
+        count = len(params.players)
+        if all(isinstance(w, int) and not isinstance(w, bool) and 0 <= w < count for w in winners):
+            how = f"network game, {_won_by(params.players, winners)}"
     return RecentGame(path, when, definition.title, tuple(params.players), how, seat)
 
 
@@ -272,10 +278,13 @@ def _result(definition: AnyGame, game: Any) -> str:
     outcome = definition.outcome(game)
     if outcome is None:
         return f"unfinished, {definition.progress(game)[1]}"
-    names = _players(game)
-    if not outcome.winners:  # (Rattus Cartus: the plague took every player)
+    return _won_by(_players(game), outcome.winners)
+
+
+def _won_by(names: Sequence[str], winners: Sequence[int]) -> str:
+    if not winners:  # (Rattus Cartus: the plague took every player)
         return "nobody won"
-    return "won by " + ", ".join(names[s] for s in outcome.winners)
+    return "won by " + ", ".join(names[s] for s in winners)
 
 
 __all__ = [

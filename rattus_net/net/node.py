@@ -274,8 +274,17 @@ class PeerNode(Comeback):
                 "listen": list(self.addresses[self.seat]),
                 "bot": self.setup.bot,  # who plays the seat: a bot kind, or HUMAN
                 "hosted_by": self.setup.hosted_by,  # a bot seat run by that seat's process
+                "winners": self._winners() if status == "finished" else None,
             },
         )
+
+    def _winners(self) -> list[int] | None:
+        """The seats that won a finished game, for the list of recent games (which cannot
+        verify every record it lists: that takes seconds); ``None`` if the game has no
+        outcome yet."""
+        game = self.session.game
+        outcome = None if game is None else self.definition.outcome(game)
+        return None if outcome is None else list(outcome.winners)
 
     # -- running ---------------------------------------------------------------------------
 

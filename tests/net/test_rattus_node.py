@@ -45,10 +45,16 @@ def test_two_rattus_nodes_play_a_whole_game(tmp_path: Path) -> None:
     assert records[0] == records[1]
     verdict = verify_record(records[0])
     assert verdict.fair, verdict.reason
+    from rattus_net.kit.registry import get_game
+    from rattus_net.replays import signed_replay
+
+    won = get_game("rattus").outcome(signed_replay(records[0]).steps[-1].state)
+    assert won is not None
     for o in outcomes:
         meta = json.loads((o.record.parent / "meta.json").read_text())
         assert meta["game"] == "rattus" and game_of(meta) == "rattus"
         assert meta["status"] == "finished"
+        assert meta["winners"] == list(won.winners)  # (the list of recent games names them)
 
     # The journal holds Rattus moves in their text form, and a node loaded from it replays
     # them (the same session state: finished, the same record).

@@ -237,6 +237,19 @@ def test_network_records_are_listed_with_the_players_seat(tmp_path: Path) -> Non
     [listed] = recent_games(tmp_path)
     assert listed.title == "Rattus Cartus" and listed.players == ("P1", "P2")
     assert listed.result == "network game, finished" and listed.seat == 1
+    # the winners the seat's node wrote as the game finished (seats), named by the record
+    outcome = get_game("cartus").outcome(net.peers[1].game)
+    assert outcome is not None
+    winners = list(outcome.winners)
+    meta = {"seat": 1, "status": "finished", "winners": winners}
+    (folder / "meta.json").write_text(json.dumps(meta))
+    [listed] = recent_games(tmp_path)
+    names = ", ".join(f"P{s + 1}" for s in winners)
+    assert listed.result == f"network game, {'won by ' + names if winners else 'nobody won'}"
+    for bad in ([7], ["P1"], [True], "P1"):  # (a damaged meta: said no more than finished)
+        (folder / "meta.json").write_text(json.dumps({**meta, "winners": bad}))
+        [listed] = recent_games(tmp_path)
+        assert listed.result == "network game, finished"
     (folder / "meta.json").write_text("{damaged")
     [listed] = recent_games(tmp_path)
     assert listed.seat is None and listed.result == "network game, played"
