@@ -4,7 +4,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
+from collections.abc import AsyncIterator
 from typing import Any, ClassVar
 
 from rattus_helpers import rattus_at
@@ -216,14 +218,20 @@ class ToggledApp(App[None]):
         self.push_screen(Toggled())
 
 
-@sync
-async def test_the_keys_line_is_built_again_when_its_keys_change() -> None:
+@contextlib.asynccontextmanager
+async def toggled() -> AsyncIterator[tuple[Any, Toggled, KeysFooter]]:
+    """A screen of three keys and a keys line (60x5): the Pilot, the screen, its line."""
     app = ToggledApp()
     async with app.run_test(size=(60, 5)) as pilot:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, Toggled)
-        footer = screen.query_one(KeysFooter)
+        yield pilot, screen, screen.query_one(KeysFooter)
+
+
+@sync
+async def test_the_keys_line_is_built_again_when_its_keys_change() -> None:
+    async with toggled() as (pilot, screen, footer):
         builds = footer.builds
         assert "Extra" not in [k.description for k in footer.keys]  # hidden
         screen.refresh_bindings()  # the same keys
@@ -242,12 +250,8 @@ async def test_the_keys_line_is_built_again_when_its_keys_change() -> None:
 async def test_a_click_on_the_keys_line_presses_the_key_under_it() -> None:
     """The keys line is one widget: a click finds the key drawn under it, as a click on
     Textual's own footer does; a key not allowed now rings the bell instead."""
-    app = ToggledApp()
-    async with app.run_test(size=(60, 5)) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, Toggled)
-        footer = screen.query_one(KeysFooter)
+    async with toggled() as (pilot, screen, footer):
+        app = screen.app
         line = str(footer.render())
         assert line.startswith(" y Yes  n Not now ")
         yes = line.index("Yes")
