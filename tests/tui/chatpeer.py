@@ -11,11 +11,10 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-import time
-from collections.abc import Awaitable, Callable
 
 from textual.pilot import Pilot
 from textual.widgets import Static
+from tui_helpers import Until, waiting
 
 from rattus_net.net.netgame import NetworkGame
 from rattus_net.net.tables import GuestLobby
@@ -32,9 +31,7 @@ def keys(text: str) -> list[str]:
     return ["space" if ch == " " else ch for ch in text]
 
 
-async def at_the_table(
-    app: RattusNetApp, pilot: Pilot[None], until: Callable[[Callable[[], bool]], Awaitable[None]]
-) -> GameTable:
+async def at_the_table(app: RattusNetApp, pilot: Pilot[None], until: Until) -> GameTable:
     """The network table once the game has started, the opening dialog put aside (Escape)."""
     await until(lambda: isinstance(app.screen, GameTable | GameDialog))
     table = next(s for s in app.screen_stack if isinstance(s, GameTable))
@@ -53,12 +50,11 @@ async def main(port: int) -> None:
     lobby = GuestLobby(("127.0.0.1", port), "Gus")
     app = RattusNetApp(lobby=lobby)
     async with app.run_test(size=(80, 24)) as pilot:
-        deadline = time.monotonic() + 60
-
-        async def until(cond: Callable[[], bool]) -> None:
-            while not cond():
-                assert time.monotonic() < deadline, f"timed out on {app.screen!r} {app.focused!r}"
-                await pilot.pause(0.05)
+        until = waiting(
+            60,
+            pause=lambda: pilot.pause(0.05),
+            why=lambda: f"timed out on {app.screen!r} {app.focused!r}",
+        )
 
         await until(lambda: lobby.state is not None)
         await pilot.press("space")

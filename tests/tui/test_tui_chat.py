@@ -11,14 +11,12 @@ import json
 import os
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from chatpeer import at_the_table, keys
 from textual.widgets import Static
-from tui_helpers import sync
+from tui_helpers import sync, waiting
 
 from protocol.chat import MAX_CHARS
 from rattus_net.net.lobby import TableOptions
@@ -42,13 +40,11 @@ async def test_two_tui_peers_in_two_processes_chat_and_a_hostile_line_is_shown_e
     peer: subprocess.Popen[str] | None = None
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            deadline = time.monotonic() + 90
 
-            async def until(cond: Callable[[], bool]) -> None:
-                while not cond():
-                    assert time.monotonic() < deadline, "timed out"
-                    assert peer is None or peer.poll() is None, peer and peer.stderr.read()  # type: ignore[union-attr]
-                    await pilot.pause(0.05)
+            def peer_alive() -> None:
+                assert peer is None or peer.poll() is None, peer and peer.stderr.read()  # type: ignore[union-attr]
+
+            until = waiting(90, pause=lambda: pilot.pause(0.05), watch=peer_alive)
 
             await until(lambda: lobby.hosted is not None)
             peer = subprocess.Popen(
