@@ -37,7 +37,15 @@ LOBBY_FRAME = 16 * 1024
 """Largest lobby message after authentication (a state of five seats is about 1 KiB)."""
 
 SIT_TIMEOUT = 10.0
-"""A lobby link that authenticated but has no seat after this long is closed."""
+"""A lobby link that authenticated but has no seat is closed when it has said nothing for this
+long (a real guest asks for a seat the moment it is in)."""
+
+UNSEATED_MARGIN = 2
+"""Unseated lobby links allowed beyond the free seats. More would be squatters: keys that
+authenticate and never sit, holding the port's connections so that a real guest is refused.
+When the pool is full, the unseated link idle the longest makes room for the newcomer."""
+
+MADE_ROOM = "closed to make room for another guest: this link took no seat"
 
 LOBBY_PURPOSE = "lobby"
 
@@ -103,6 +111,7 @@ class HostedTable:
         self.faults: collections.deque[tuple[str, str]] = collections.deque(maxlen=200)
         self.listener.on_fault = lambda peer, reason: self.faults.append((peer, reason))
         self.sit_timeout = SIT_TIMEOUT
+        self.unseated_margin = UNSEATED_MARGIN
         self.started: asyncio.Future[LobbyState] = asyncio.get_running_loop().create_future()
         self.game_links: Callable[[Connection, Handshake], object] | None = None
         self.auto_start = True
@@ -152,9 +161,10 @@ class HostedTable:
 
     async def _serve_guest(self, conn: Connection, who: PublicIdentity) -> None:
         """One guest's lobby link. A stranger after the start is told so and nothing else
-        (not the roster's addresses and keys); a link without a seat is closed after
-        ``sit_timeout`` seconds and at the start; a seated guest is trusted (a connection slot
-        of its own) and, once the game has started, only ever hears the started table."""
+        (not the roster's addresses and keys); a link without a seat is closed when it has
+        said nothing for ``sit_timeout`` seconds, when it must make room (:meth:`_make_room`)
+        and at the start; a seated guest is trusted (a connection slot of its own) and, once
+        the game has started, only ever hears the started table."""
         fp = who.fingerprint
         state = self.core.state
         if state.phase == "playing" and state.seat_of(fp) is None:
@@ -164,17 +174,20 @@ class HostedTable:
         if fp in self.guests:
             raise PeerFault("a second lobby link with the same key", conn.peer)
         conn.frame_limit = min(LOBBY_FRAME, conn.limits.max_frame)
+        self._make_room()
         guest = _GuestLink(conn)
         self.guests[fp] = guest
         conn.start_keepalive()
-        deadline = time.monotonic() + self.sit_timeout
         try:
             guest.post(state_message(state))
             while True:
+                if guest.leaving:  # made room: its reason goes out before the link closes
+                    await asyncio.wait({guest.writer}, timeout=conn.limits.write_timeout)
+                    return
                 seated = self.core.state.seat_of(fp) is not None
                 if seated:
                     self.listener.trust(conn)
-                wait = None if seated else deadline - time.monotonic()
+                wait = None if seated else guest.heard + self.sit_timeout - time.monotonic()
                 if wait is not None and wait <= 0:
                     raise PeerFault("did not take a seat in time", conn.peer)
                 recv = asyncio.ensure_future(conn.recv())
@@ -188,6 +201,7 @@ class HostedTable:
                         return
                     continue  # (the deadline is checked above)
                 data = recv.result()
+                guest.heard = time.monotonic()
                 try:
                     self.core.handle(who, conn.address, data)
                 except LobbyRefusal as exc:
@@ -207,6 +221,24 @@ class HostedTable:
                 del self.guests[fp]
             self.core.leave(fp)
 
+    def unseated(self) -> list[_GuestLink]:
+        """The lobby links without a seat that are still served (not told to go)."""
+        state = self.core.state
+        return [g for fp, g in self.guests.items() if state.seat_of(fp) is None and not g.leaving]
+
+    def _make_room(self) -> None:
+        """Before a new guest comes in: unseated links may be as many as the free seats plus
+        ``unseated_margin``; past that, the one that has said nothing for longest is told why
+        and closed, so keys that authenticate and never sit cannot hold the port's connections
+        and keep a real guest out (he sits at once and leaves this pool)."""
+        waiting = self.unseated()
+        room = self.core.state.free + self.unseated_margin
+        for victim in sorted(waiting, key=lambda g: g.heard)[: max(0, len(waiting) - room + 1)]:
+            victim.leaving = True
+            victim.post(refuse_message(MADE_ROOM))
+            victim.post(None)
+            self.faults.append((victim.conn.peer, MADE_ROOM))
+
     async def close(self) -> None:
         await self.listener.close()
 
@@ -217,6 +249,8 @@ class _GuestLink:
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
+        self.heard = time.monotonic()  # the last lobby message from the guest (or its arrival)
+        self.leaving = False  # told to go to make room: no longer one of the unseated
         self._queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
