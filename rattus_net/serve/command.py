@@ -18,6 +18,7 @@ DEFAULT_PORT = 2222
 
 
 _count = whole_number(1, 10000, "a whole number", "must be 1 to 10000")
+_days = whole_number(0, 36500, "a whole number of days", "must be 0 to 36500 days")
 _seconds = seconds_up_to(7 * 24 * 3600, "must be more than 0 seconds (and at most a week)")
 
 
@@ -120,6 +121,28 @@ def add_serve_parser(sub: Any) -> None:
         default=2,
         help="games one key may have running at once (default: 2)",
     )
+    sp.add_argument(
+        "--sessions-per-address",
+        metavar="N",
+        type=_count,
+        default=3,
+        help="without --authorized-keys: games one address may have running at once (default: 3)",
+    )
+    sp.add_argument(
+        "--claims-per-address",
+        metavar="N",
+        type=_count,
+        default=3,
+        help="without --authorized-keys: new names one address may claim a day (default: 3)",
+    )
+    sp.add_argument(
+        "--names-lapse",
+        metavar="DAYS",
+        type=_days,
+        default=365,
+        help="the names of a key not seen for this many days may be claimed again; its old "
+        "folder is moved to lapsed/ in the state folder (0: never; default: 365)",
+    )
     add_server_options(
         sp,
         port=DEFAULT_PORT,
@@ -149,6 +172,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         open=args.open,
         names_per_key=args.names_per_key,
         sessions_per_key=args.sessions_per_key,
+        sessions_per_address=args.sessions_per_address,
+        claims_per_address=args.claims_per_address,
+        names_lapse=args.names_lapse or None,
         allow_join_address=args.allow_join_address,
         preload=not args.no_preload,
     )

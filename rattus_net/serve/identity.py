@@ -11,6 +11,12 @@ fingerprint, or ``web`` for a name a ``rattus web`` player holds), written to a 
 and renamed over the old one so a crash never leaves it half written, under a lock so that an
 SSH server and a web server sharing the state directory never lose each other's claims.
 Another key is refused that name from then on, whatever the case of its letters.
+
+A server may let the names of keys it has not seen for a long time lapse (``rattus serve
+--names-lapse DAYS``): when each key last logged in is kept beside the names
+(``keys-seen.json``: fingerprint -> Unix time, written the same way), and a name whose key has
+been away longer than that is free to be claimed again (a web player's names never lapse).
+Keys already holding names when the file first appears count as seen then, never as away.
 """
 
 from __future__ import annotations
@@ -20,14 +26,17 @@ import fcntl
 import json
 import os
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rattus_net.kit.saves import write_whole
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,23}")
 NAMES_FILE = "names.json"
+SEEN_FILE = "keys-seen.json"
+DAY = 24 * 3600.0
 WEB_OWNER = "web"
 """The owner of a name held by a web player (``rattus web --players``)."""
 
@@ -58,22 +67,56 @@ class ClaimError(OSError):
 
 @dataclass
 class NameClaims:
-    """Which key owns which name; backed by ``names.json`` in the server's state directory."""
+    """Which key owns which name; backed by ``names.json`` in the server's state directory.
+
+    With ``lapse`` (seconds), a key's names lapse once it has not logged in for that long
+    (:meth:`seen` says it has); ``clock`` gives Unix time (injected by tests)."""
 
     path: Path
+    lapse: float | None = None
+    clock: Callable[[], float] = field(default=time.time)
 
-    def _load(self) -> dict[str, str]:
+    @property
+    def seen_path(self) -> Path:
+        return self.path.with_name(SEEN_FILE)
+
+    def _read(self, path: Path, kind: type | tuple[type, ...], what: str) -> dict[str, object]:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             return {}
         except (OSError, ValueError) as exc:
-            raise ClaimError(f"cannot read {self.path}: {exc}") from None
+            raise ClaimError(f"cannot read {path}: {exc}") from None
         if not isinstance(data, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in data.items()
+            isinstance(k, str) and isinstance(v, kind) and not isinstance(v, bool)
+            for k, v in data.items()
         ):
-            raise ClaimError(f"{self.path} is not a names file")
+            raise ClaimError(f"{path} is not {what}")
         return data
+
+    def _write(self, path: Path, data: dict[str, object]) -> None:
+        try:
+            write_whole(path, json.dumps(data, indent=1, sort_keys=True))
+        except OSError as exc:
+            raise ClaimError(f"cannot write {path}: {exc}") from None
+
+    def _all(self) -> dict[str, str]:
+        """Every claim in the file, lapsed or not."""
+        return {k: str(v) for k, v in self._read(self.path, str, "a names file").items()}
+
+    def _seen(self) -> dict[str, float]:
+        data = self._read(self.seen_path, (int, float), "a file of keys last seen")
+        return {k: float(v) for k, v in data.items() if isinstance(v, (int, float))}
+
+    def _load(self) -> dict[str, str]:
+        """The claims that hold: those of keys away too long are left out."""
+        claims = self._all()
+        if self.lapse is None:
+            return claims
+        seen, now = self._seen(), self.clock()
+        return {
+            n: o for n, o in claims.items() if o == WEB_OWNER or now - seen.get(o, now) < self.lapse
+        }
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
@@ -94,17 +137,41 @@ class NameClaims:
         return sorted(n for n, o in self._load().items() if o == owner)
 
     def owner(self, name: str) -> str | None:
-        """The fingerprint of the key that owns ``name``, or ``None`` if nobody does yet."""
+        """The fingerprint of the key that owns ``name``, or ``None`` if nobody does (or its
+        key has been away too long)."""
         return self._load().get(folder_name(name))
+
+    def lapsed_owner(self, name: str) -> str | None:
+        """The key whose claim on ``name`` lapsed (it is in the file but holds no more)."""
+        key = folder_name(name)
+        held = self._all().get(key)
+        return held if held is not None and key not in self._load() else None
 
     def may_use(self, name: str, fingerprint: str) -> bool:
         """Whether the key may play as ``name`` (it owns it, or nobody does)."""
         owner = self.owner(name)
         return owner is None or owner == fingerprint
 
+    def seen(self, fingerprint: str) -> None:
+        """The key has just logged in: its names do not lapse for another ``lapse`` seconds.
+        Keys holding names that were never seen count as seen now (the first time the file
+        is written, every claim so far starts its count)."""
+        if self.lapse is None:
+            return
+        with self._locked():
+            seen, now = self._seen(), self.clock()
+            old = self._load()  # (before this key's time moves: what holds now)
+            for owner in set(old.values()) - {WEB_OWNER}:
+                seen.setdefault(owner, now)
+            seen[fingerprint] = now
+            holders = set(self._all().values())
+            self._write(
+                self.seen_path, {k: t for k, t in seen.items() if k in holders or k == fingerprint}
+            )
+
     def claim(self, name: str, fingerprint: str, most: int | None = None) -> bool:
         """Record that ``fingerprint`` owns ``name``; ``False`` if another key owns it, or
-        this one holds ``most`` names already."""
+        this one holds ``most`` names already. A lapsed claim is taken over."""
         with self._locked():
             return self._claim(name, fingerprint, most)
 
@@ -116,9 +183,7 @@ class NameClaims:
             return owner == fingerprint
         if most is not None and sum(o == fingerprint for o in claims.values()) >= most:
             return False
-        claims[key] = fingerprint
-        try:
-            write_whole(self.path, json.dumps(claims, indent=1, sort_keys=True))
-        except OSError as exc:
-            raise ClaimError(f"cannot write {self.path}: {exc}") from None
+        every = self._all()
+        every[key] = fingerprint
+        self._write(self.path, dict(every))
         return True

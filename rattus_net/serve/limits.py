@@ -1,4 +1,5 @@
-"""Connections per address per minute: a flood from one address must not crowd out others.
+"""Per-address limits: connections per minute (a flood from one address must not crowd out
+others), and new names claimed per day (:class:`ClaimsPerAddress`).
 
 Pure bookkeeping with the clock passed in, so it is tested without waiting. Each address keeps
 the times of its recent connections (at most ``per_minute`` of them); one more within the
@@ -45,3 +46,38 @@ class RateLimiter:
         self._refused.clear()
         for address in [a for a, t in self._seen.items() if not t or now - t[-1] >= WINDOW]:
             del self._seen[address]
+
+
+CLAIM_WINDOW = 24 * 3600.0
+
+
+@dataclass
+class ClaimsPerAddress:
+    """New names claimed per address per day, for a server that lets any key in: without it,
+    one address could claim names without end, a fresh key for every few.
+
+    Kept in memory (a restarted server starts counting again); the clock is passed in. Only
+    claims that took are noted (:meth:`note`); :meth:`allowed` asks before one is made."""
+
+    per_day: int
+    _claims: dict[str, deque[float]] = field(default_factory=dict)
+
+    def _recent(self, address: str, now: float) -> deque[float]:
+        times = self._claims.get(address, deque())
+        while times and now - times[0] >= CLAIM_WINDOW:
+            times.popleft()
+        if not times:
+            self._claims.pop(address, None)
+        return times
+
+    def allowed(self, address: str, now: float) -> bool:
+        """Whether ``address`` may claim one more name at ``now`` (seconds)."""
+        return len(self._recent(address, now)) < self.per_day
+
+    def note(self, address: str, now: float) -> None:
+        """``address`` has just claimed a new name."""
+        self._recent(address, now)
+        self._claims.setdefault(address, deque()).append(now)
+        if len(self._claims) > 10000:  # a flood from many addresses: forget the quietest
+            oldest = min(self._claims, key=lambda a: self._claims[a][-1])
+            del self._claims[oldest]

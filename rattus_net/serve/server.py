@@ -12,6 +12,13 @@ Identity: a key-authenticated player owns his name (see :mod:`.identity`) and ke
 journals and settings in ``<state dir>/players/<name>/``. With ``--open``, a client without an
 accepted key may enter by user name alone (keyboard-interactive with no question); nothing is
 kept for him (a temporary folder removed at the end), and names owned by a key stay theirs.
+
+Open registration (no ``--authorized-keys``: any key may enter) has limits per address as well
+as per key, since fresh keys cost nothing: games running at once from one address
+(``--sessions-per-address``) and new names claimed from one address per day
+(``--claims-per-address``). Names of keys not seen for ``--names-lapse`` days lapse; the first
+key to claim such a name again gets an empty folder (the old one is moved to
+``<state dir>/lapsed/``, never handed to the newcomer).
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import contextlib
 import shutil
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -31,6 +39,7 @@ from rattus_net.net.served import Served
 from rattus_net.paths import RECORD_SUFFIX
 from rattus_net.serve.hostkey import HOST_KEY_FILE, fingerprint, load_or_create_host_key
 from rattus_net.serve.identity import (
+    DAY,
     NAMES_FILE,
     WEB_OWNER,
     BadNameError,
@@ -39,7 +48,7 @@ from rattus_net.serve.identity import (
     check_name,
     folder_name,
 )
-from rattus_net.serve.limits import RateLimiter
+from rattus_net.serve.limits import ClaimsPerAddress, RateLimiter
 from rattus_net.serve.preload import Launcher
 from rattus_net.serve.records import Answer, answer
 from rattus_net.serve.running import RunningServer, run_until_signal
@@ -80,6 +89,9 @@ class ServeOptions:
     open: bool = False
     names_per_key: int = 3
     sessions_per_key: int = 2
+    sessions_per_address: int = 3  # games at once from one address (open registration only)
+    claims_per_address: int = 3  # new names per address per day (open registration only)
+    names_lapse: float | None = None  # days a key may be away before its names lapse (None: never)
     allow_join_address: bool = False
     preload: bool = True  # sessions forked from a preloaded parent (False: a fresh Python each)
 
@@ -93,7 +105,8 @@ class GameServer(SessionHost, RunningServer):
         self.options = options
         self.out = out
         self.idle_timeout = options.idle_timeout
-        self.claims = NameClaims(options.state_dir / NAMES_FILE)
+        lapse = options.names_lapse * DAY if options.names_lapse else None
+        self.claims = NameClaims(options.state_dir / NAMES_FILE, lapse)
         self.allowed: asyncssh.SSHAuthorizedKeys | None = None
         if options.authorized_keys is not None:
             try:
@@ -103,6 +116,7 @@ class GameServer(SessionHost, RunningServer):
                     f"cannot read the authorized keys {options.authorized_keys}: {exc}"
                 ) from None
         self.limiter = RateLimiter(options.per_address)
+        self.new_claims = ClaimsPerAddress(options.claims_per_address)
         self.sessions: set[GameSession] = set()
         self.by_name: dict[str, GameSession] = {}
         self.acceptor: asyncssh.SSHAcceptor | None = None
@@ -211,16 +225,65 @@ class GameServer(SessionHost, RunningServer):
             return f"the name {name} belongs to another {whose} here: choose another"
         return None
 
+    @property
+    def open_registration(self) -> bool:
+        """Any key may enter (no list of keys): fresh keys cost nothing, so addresses count."""
+        return self.allowed is None
+
+    def address_share(self, name: str, address: str, key: str | None) -> str | None:
+        """Why a game of ``name`` from ``address`` may not start under open registration (the
+        address's fair share: games at once, new names a day), or ``None``."""
+        if not self.open_registration:
+            return None
+        most = self.options.sessions_per_address
+        mine = self.by_name.get(folder_name(name))  # his own game, replaced: no more room
+        running = sum(s.address == address and s is not mine for s in self.sessions)
+        if running >= most:
+            return (
+                f"{running} games from your address are running here already (the most one "
+                "address may): close one first"
+            )
+        new_claim = key is not None and self.claims.owner(name) is None
+        if new_claim and not self.new_claims.allowed(address, time.time()):
+            return (
+                f"your address has claimed {self.options.claims_per_address} new names "
+                "here today (the most one address may): log in as a name you hold"
+            )
+        return None
+
+    def key_seen(self, key: str) -> None:
+        """A key has logged in: its names do not lapse yet."""
+        try:
+            self.claims.seen(key)
+        except ClaimError as exc:
+            self.say(f"rattus serve: {exc}")
+
+    def _claim(self, player: Player, address: str) -> str | None:
+        """Claim the player's name for his key (noted against his address if new); a name
+        whose old key lapsed has its folder moved aside first. Why not, or ``None``."""
+        assert player.key is not None
+        key = player.key
+        new = self.claims.owner(player.name) is None
+        lapsed = self.claims.lapsed_owner(player.name)
+        if not self.claims.claim(player.name, key, self.options.names_per_key):
+            return f"the name {player.name} belongs to another key here"  # a moment before
+        if new:
+            self.new_claims.note(address, time.time())
+        if lapsed is not None and lapsed != key and player.home.exists():
+            aside = self.options.state_dir / "lapsed"
+            aside.mkdir(mode=0o700, exist_ok=True)
+            player.home.rename(aside / f"{player.home.name}-{time.strftime('%Y%m%d-%H%M%S')}")
+            self.say(f"rattus serve: the name {player.name} lapsed; its old folder is in {aside}")
+        return None
+
     async def admit(self, session: GameSession) -> str | None:
         player = session.player
-        why = self.full(player.name)
+        why = self.full(player.name) or self.address_share(player.name, session.address, player.key)
         if why is None and player.key is not None:
             try:
-                why = self.key_share(player.name, player.key)
-                if why is None and not self.claims.claim(
-                    player.name, player.key, self.options.names_per_key
-                ):  # another key, a moment before
-                    why = f"the name {player.name} belongs to another key here"
+                why = self.key_share(player.name, player.key) or self._claim(
+                    player, session.address
+                )
             except ClaimError as exc:
                 self.say(f"rattus serve: {exc}")
                 why = "the server cannot keep names just now: try again later"
@@ -363,7 +426,11 @@ class Gatekeeper(asyncssh.SSHServer):
             return False
         print_ = fingerprint(key)
         try:
-            why = server.full(username) or server.key_share(username, print_)
+            why = (
+                server.full(username)
+                or server.key_share(username, print_)
+                or server.address_share(username, self.address, print_)
+            )
         except ClaimError as exc:
             server.say(f"rattus serve: {exc}")
             return False
@@ -391,13 +458,15 @@ class Gatekeeper(asyncssh.SSHServer):
                 f"{'a web player' if owner == WEB_OWNER else 'a key'} here: log in with it",
             )
             return False
-        why = self.server.full(username)
+        why = self.server.full(username) or self.server.address_share(username, self.address, None)
         if why is not None:
             self.refuse(username, why)
             return False
         return True  # entering by name alone, nothing kept (--open)
 
     def auth_completed(self) -> None:
+        if self.key is not None:
+            self.server.key_seen(self.key)
         # logged in but no game asked for (ssh -N): do not hold the connection for ever
         asyncio.get_running_loop().call_later(
             self.server.options.login_timeout, self._check_session_opened
