@@ -8,6 +8,10 @@ holds once connected, so a stray or hostile advert cannot pass for the table the
 Everything received over mDNS comes from anyone on the LAN, so :meth:`TableAdvert.from_txt`
 parses it with bounds and never raises anything but :class:`AdvertError`. mDNS does not cross
 routers and is blocked on many networks: a manual ``HOST:PORT`` join is always possible.
+
+A browser in a served game that may not type addresses keeps only the advert addresses
+:mod:`rattus_net.net.advertguard` allows (on the subnet the advert came in on, never loopback,
+link-local or the server's own), so an advert cannot make the server connect where it likes.
 """
 
 from __future__ import annotations
@@ -30,13 +34,14 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 from protocol.wire import PROTOCOL_VERSION
 from rattus_net.kit.numbers import ascii_int
 from rattus_net.kit.registry import game_names, get_game
+from rattus_net.net.advertguard import SourceWatch, local_interfaces, why_refused
 from rattus_net.net.names import (
     BadName,
     check_name,
     check_name_bytes,
     instance_label,
 )
-from rattus_net.net.served import ANY_ADDRESS, listen_host
+from rattus_net.net.served import ANY_ADDRESS, Served, listen_host
 from rattus_net.net.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
@@ -286,24 +291,33 @@ class TableBrowser:
     """Keeps a live dict of the tables on the LAN (by instance name).
 
     ``on_change`` is called on the loop after every addition, update or removal, so a lobby
-    screen can redraw; :meth:`wait_for` lets a command wait for one table.
+    screen can redraw; :meth:`wait_for` lets a command wait for one table. ``guarded``: keep
+    only the addresses a served game may connect to (:mod:`.advertguard`); by default, when
+    a server runs this game and lets it join listed tables only.
     """
 
     def __init__(
         self,
         aiozc: AsyncZeroconf,
         on_change: Callable[[dict[str, TableAdvert]], None] | None = None,
+        *,
+        guarded: bool | None = None,
     ) -> None:
         self.aiozc = aiozc
         self.on_change = on_change
         self.tables: dict[str, TableAdvert] = {}
         self.rejected: dict[str, str] = {}
+        if guarded is None:
+            guarded = not Served.from_environment().join_by_address
+        self.sources = SourceWatch() if guarded else None
         self._browser: AsyncServiceBrowser | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._changed = asyncio.Event()
         self._watch: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
+        if self.sources is not None:  # (before browsing: every address record is seen)
+            self.aiozc.zeroconf.async_add_listener(self.sources, None)
         self._browser = AsyncServiceBrowser(
             self.aiozc.zeroconf, SERVICE_TYPE, handlers=[self._on_state_change]
         )
@@ -353,10 +367,30 @@ class TableBrowser:
             self.rejected[name] = str(exc)
             return
         addrs = info.parsed_addresses(IPVersion.V4Only) or info.parsed_addresses()
+        if self.sources is not None and addrs:
+            addrs = self.allowed(name, info.server or "", addrs)
         if not addrs or info.port is None:
             return
         self.tables[name] = replace(advert, host=addrs[0], port=info.port, instance=name)
         self._notify()
+
+    def allowed(self, name: str, server: str, addrs: list[str]) -> list[str]:
+        """The addresses of the advert ``name`` (host name ``server``) a served game may
+        connect to; when none is, why is noted in :attr:`rejected`."""
+        assert self.sources is not None
+        interfaces = local_interfaces()
+        kept, why = [], ""
+        for address in addrs:
+            reason = why_refused(address, self.sources.source(server, address), interfaces)
+            if reason is None:
+                kept.append(address)
+            else:
+                why = f"address {address}: {reason}"
+        if not kept:
+            self.rejected[name] = why
+            if self.tables.pop(name, None) is not None:
+                self._notify()
+        return kept
 
     def _notify(self) -> None:
         self._changed.set()
@@ -382,6 +416,9 @@ class TableBrowser:
     async def close(self) -> None:
         watch, self._watch = self._watch, None
         await cancel_and_wait([watch])
+        if self.sources is not None:
+            with contextlib.suppress(Exception):
+                self.aiozc.zeroconf.async_remove_listener(self.sources)
         if self._browser is not None:
             await self._browser.async_cancel()
             self._browser = None
