@@ -265,15 +265,20 @@ class GameServer(SessionHost, RunningServer):
         key = player.key
         new = self.claims.owner(player.name) is None
         lapsed = self.claims.lapsed_owner(player.name)
+        if lapsed is not None and lapsed != key and player.home.exists():
+            # moved aside before the claim: the old player's folder is never handed on
+            aside = self.options.state_dir / "lapsed"
+            try:
+                aside.mkdir(mode=0o700, exist_ok=True)
+                stamp = time.strftime("%Y%m%d-%H%M%S")
+                player.home.rename(aside / f"{player.home.name}-{stamp}")
+            except OSError as exc:
+                raise ClaimError(f"cannot move aside the folder of a lapsed name: {exc}") from None
+            self.say(f"rattus serve: the name {player.name} lapsed; its old folder is in {aside}")
         if not self.claims.claim(player.name, key, self.options.names_per_key):
             return f"the name {player.name} belongs to another key here"  # a moment before
         if new:
             self.new_claims.note(address, time.time())
-        if lapsed is not None and lapsed != key and player.home.exists():
-            aside = self.options.state_dir / "lapsed"
-            aside.mkdir(mode=0o700, exist_ok=True)
-            player.home.rename(aside / f"{player.home.name}-{time.strftime('%Y%m%d-%H%M%S')}")
-            self.say(f"rattus serve: the name {player.name} lapsed; its old folder is in {aside}")
         return None
 
     async def admit(self, session: GameSession) -> str | None:
