@@ -368,7 +368,7 @@ class RattusOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
             if not isinstance(bot, Ismcts):
                 raise pyspiel.SpielError(f"{self.rattus.title} has no determinising search bot")
             self._searcher = bot
-        return self._searcher.determinize(view)  # type: ignore[return-value]
+        return self._searcher.determinize(view)
 
     def seed_resampling(self, seed: int) -> None:
         """Seed the generator the determinisations draw with."""
