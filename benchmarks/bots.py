@@ -7,6 +7,10 @@ fraction. Games run in worker processes (``--jobs``); progress goes to stdout li
 
     python benchmarks/bots.py --games 100 --seconds 0.5 --jobs 2
     python benchmarks/bots.py --matchups heuristic-random-4,heuristic-random-2 --games 400
+    python benchmarks/bots.py --vs openspiel --games 100 --seconds 0.5
+
+``--vs openspiel`` plays our search against OpenSpiel's ISMCTS in both games instead, and
+prints an Elo ladder (``vs_openspiel.py``; needs the ``openspiel`` extra).
 """
 
 from __future__ import annotations
@@ -144,7 +148,27 @@ def main() -> None:
         default=",".join(MATCHUPS),
         help=f"comma-separated, from: {', '.join(MATCHUPS)}",
     )
+    p.add_argument(
+        "--vs",
+        choices=["openspiel"],
+        default=None,
+        help="play our search against OpenSpiel's ISMCTS (both games) and print an Elo ladder",
+    )
+    p.add_argument(
+        "--ladder-games", type=int, default=None, help="games per Elo match-up (--vs openspiel)"
+    )
     args = p.parse_args()
+    if args.vs == "openspiel":
+        try:
+            from vs_openspiel import run
+        except ImportError as exc:
+            sys.exit(f"bots.py: --vs openspiel needs the openspiel extra ({exc})")
+        if args.seconds is None:
+            args.seconds = 0.5
+        if args.ladder_games is None:
+            args.ladder_games = args.games
+        run(args)
+        return
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for name in args.matchups.split(","):
             run_matchup(name.strip(), args, pool)

@@ -24,6 +24,8 @@ ALLOWED = {
     "protocol": {"protocol", "rattus_net.kit"},
     # the bots every game shares (random, the search); a game's own bots are in its folder
     "rattus_net/bots": {"rattus_net.bots", "rattus_net.kit"},
+    # the games in OpenSpiel: through the kit's interface (and the shared search's sampling)
+    "rattus_net/openspiel": {"rattus_net.openspiel", "rattus_net.kit", "rattus_net.bots"},
     "rattus_net/net": {
         "rattus_net.net",
         "rattus_net.kit",
