@@ -21,7 +21,7 @@ import contextlib
 import shutil
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
@@ -39,7 +39,7 @@ from rattus_net.serve.identity import (
     check_name,
     folder_name,
 )
-from rattus_net.serve.limits import RateLimiter
+from rattus_net.serve.limits import ProcessLimits, RateLimiter
 from rattus_net.serve.preload import Launcher
 from rattus_net.serve.records import Answer, answer
 from rattus_net.serve.running import RunningServer, run_until_signal
@@ -82,6 +82,7 @@ class ServeOptions:
     sessions_per_key: int = 2
     allow_join_address: bool = False
     preload: bool = True  # sessions forked from a preloaded parent (False: a fresh Python each)
+    limits: ProcessLimits = field(default_factory=ProcessLimits)  # each game process's
 
 
 class GameServer(SessionHost, RunningServer):
@@ -106,7 +107,7 @@ class GameServer(SessionHost, RunningServer):
         self.sessions: set[GameSession] = set()
         self.by_name: dict[str, GameSession] = {}
         self.acceptor: asyncssh.SSHAcceptor | None = None
-        self.launcher = Launcher(base_environment(), preload=options.preload)
+        self.launcher = Launcher(base_environment(), preload=options.preload, limits=options.limits)
         self.tables = options.state_dir / "tables"
         self.port = options.port
 
