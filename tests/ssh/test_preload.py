@@ -113,3 +113,28 @@ def test_a_session_runs_with_the_limits_and_ends_with_the_launcher(
     assert seen == (f"{300 * MIB} {300 * MIB}", 7)
     assert statuses == [3, 3, 3]
     assert stuck_status == -9 and not Path(f"/proc/{stuck_pid}").exists()
+
+
+def test_the_preloaded_parent_ends_the_sessions_of_a_server_gone_without_ending_them(
+    tmp_path: Path,
+) -> None:
+    """A server killed outright cannot end its sessions: the parent sees it gone and does."""
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": TESTS}
+
+    async def main() -> tuple[int, int]:
+        launcher = Launcher(env, program="ssh.forkprobe")
+        await launcher.start()
+        assert launcher.preloaded
+        stuck_r, stuck_w = os.pipe()  # never closed: it waits for its stdin for ever
+        try:
+            stuck = await launcher.launch(
+                env, str(tmp_path), (stuck_r, stuck_w, stuck_w), terminal=False
+            )
+        finally:
+            os.close(stuck_r)
+        await launcher._close_parent()  # as if the server were gone: its sessions not ended
+        os.close(stuck_w)
+        return stuck.pid, await asyncio.wait_for(stuck.wait(), 30)
+
+    pid, status = asyncio.run(main())
+    assert status == -1 and not Path(f"/proc/{pid}").exists()  # hung up, as by a terminal
