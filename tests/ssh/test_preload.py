@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -92,6 +93,12 @@ def test_a_session_runs_with_the_limits_and_ends_with_the_launcher(
             finally:
                 os.close(stdin_r)
                 os.close(out_w)
+            wanted = (f"{300 * MIB} {300 * MIB}", 7)
+            # (a forked child's pid is told before it has set its limits: wait for them)
+            deadline = time.monotonic() + 10
+            while limits_of(first.pid) != wanted:
+                assert time.monotonic() < deadline, limits_of(first.pid)
+                await asyncio.sleep(0.01)
             seen = limits_of(first.pid)
             os.close(stdin_w)  # the first reads its stdin to the end: both end, status 3
             statuses = await asyncio.gather(first.wait(), first.wait(), second.wait())
