@@ -13,12 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from rattus_net.net.ports import port_arg, seconds_up_to, whole_number
+from rattus_net.serve.limits import DEFAULT_MEMORY_MIB, DEFAULT_NICE, MIB, ProcessLimits
 
 DEFAULT_PORT = 2222
 
 
 _count = whole_number(1, 10000, "a whole number", "must be 1 to 10000")
 _days = whole_number(0, 36500, "a whole number of days", "must be 0 to 36500 days")
+_mib = whole_number(0, 1 << 20, "a whole number of MiB", "must be 0 (no cap) to 1048576 MiB")
+_nice = whole_number(0, 19, "a whole number", "must be 0 to 19")
 _seconds = seconds_up_to(7 * 24 * 3600, "must be more than 0 seconds (and at most a week)")
 
 
@@ -56,6 +59,22 @@ def add_server_options(
         "on the LAN or hosted here, so the server's network cannot be probed)",
     )
     parser.add_argument(
+        "--session-memory",
+        metavar="MIB",
+        type=_mib,
+        default=DEFAULT_MEMORY_MIB,
+        help="memory (data) each game process may use, in MiB; 0: no cap "
+        f"(default: {DEFAULT_MEMORY_MIB})",
+    )
+    parser.add_argument(
+        "--session-nice",
+        metavar="N",
+        type=_nice,
+        default=DEFAULT_NICE,
+        help="the nice value game processes run at, 0 to 19: the higher, the more the server "
+        f"and others go first (default: {DEFAULT_NICE})",
+    )
+    parser.add_argument(
         "--no-preload",
         action="store_true",
         help="start every session as a fresh Python (slower and bigger: for comparison)",
@@ -66,6 +85,11 @@ def add_server_options(
         type=Path,
         help=f"{state_dir} (default: rattus-net/serve in the user data dir)",
     )
+
+
+def process_limits(args: argparse.Namespace) -> ProcessLimits:
+    """The limits of every game process, from ``--session-memory`` and ``--session-nice``."""
+    return ProcessLimits(memory=args.session_memory * MIB, nice=args.session_nice)
 
 
 def run_server(command: str, server: Coroutine[Any, Any, None], error: type[Exception]) -> int:
@@ -177,5 +201,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
         names_lapse=args.names_lapse or None,
         allow_join_address=args.allow_join_address,
         preload=not args.no_preload,
+        limits=process_limits(args),
     )
     return run_server("serve", serve(options), ServeError)

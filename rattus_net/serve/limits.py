@@ -1,15 +1,20 @@
-"""Per-address limits: connections per minute (a flood from one address must not crowd out
-others), and new names claimed per day (:class:`ClaimsPerAddress`).
+"""The limits of a server of sessions: connections per address per minute (a flood from one
+address must not crowd out others), new names claimed per address per day
+(:class:`ClaimsPerAddress`), and what each visitor's game process may take
+(:class:`ProcessLimits`).
 
-Pure bookkeeping with the clock passed in, so it is tested without waiting. Each address keeps
-the times of its recent connections (at most ``per_minute`` of them); one more within the
-minute is refused. Addresses not seen for a minute are forgotten, so the table cannot grow
-without bound under a flood from many addresses. Refusals are counted too (per address, for the
-same minute), so that a server can answer the first few in words and simply drop a flood.
+The rate limiter is pure bookkeeping with the clock passed in, so it is tested without waiting.
+Each address keeps the times of its recent connections (at most ``per_minute`` of them); one
+more within the minute is refused. Addresses not seen for a minute are forgotten, so the table
+cannot grow without bound under a flood from many addresses. Refusals are counted too (per
+address, for the same minute), so that a server can answer the first few in words and simply
+drop a flood.
 """
 
 from __future__ import annotations
 
+import os
+import resource
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -81,3 +86,46 @@ class ClaimsPerAddress:
         if len(self._claims) > 10000:  # a flood from many addresses: forget the quietest
             oldest = min(self._claims, key=lambda a: self._claims[a][-1])
             del self._claims[oldest]
+
+
+MIB = 1024 * 1024
+DEFAULT_MEMORY_MIB = 512
+DEFAULT_NICE = 10
+
+
+@dataclass(frozen=True, slots=True)
+class ProcessLimits:
+    """What one visitor's game process may take of the machine the server runs on.
+
+    A game at its menu holds about 50 MiB of data; a local search bot thinks hard and long.
+    What keeps the server itself answering is a lower CPU priority for every game (``nice``:
+    the server and its other visitors go first; a long game is never cut off, as a CPU-time
+    limit would) and a cap on each game's data (``RLIMIT_DATA``: the memory it writes, not the
+    address space it merely reserves; a game past it ends with an error, its journal kept).
+    ``memory`` 0 means no cap. Core dumps are off: a crashing game does not fill the disk.
+    Applied in the child before it runs the game, so the game cannot undo them (the hard
+    limit is lowered too; a raised nice cannot be lowered without privileges)."""
+
+    memory: int = DEFAULT_MEMORY_MIB * MIB
+    nice: int = DEFAULT_NICE
+
+    def to_json(self) -> dict[str, int]:
+        return {"memory": self.memory, "nice": self.nice}
+
+    @classmethod
+    def from_json(cls, data: object) -> ProcessLimits:
+        if not isinstance(data, dict):
+            return cls()
+        return cls(
+            int(data.get("memory", DEFAULT_MEMORY_MIB * MIB)), int(data.get("nice", DEFAULT_NICE))
+        )
+
+    def apply(self) -> None:
+        """In the child (one thread: nice is per thread on Linux, inherited by new ones)."""
+        if self.memory > 0:
+            _, hard = resource.getrlimit(resource.RLIMIT_DATA)
+            cap = self.memory if hard == resource.RLIM_INFINITY else min(self.memory, hard)
+            resource.setrlimit(resource.RLIMIT_DATA, (cap, cap))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if self.nice > os.getpriority(os.PRIO_PROCESS, 0):
+            os.setpriority(os.PRIO_PROCESS, 0, min(self.nice, 19))

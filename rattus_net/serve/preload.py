@@ -30,9 +30,15 @@ depend on its code (``tests/test_layers.py``). Nothing of the server is in the p
 process of its own, started with the same clean environment a fresh game would get.
 
 Wire, on a ``SOCK_SEQPACKET`` pair (one message, one request): the server sends a JSON request
-``{"env": {...}, "cwd": "...", "terminal": bool}`` with four descriptors (a reply socket, then
-the child's stdin, stdout and stderr); the parent answers on the reply socket with the line
-``{"pid": N}`` (or ``{"error": "..."}``), later ``{"status": S}``, and closes it.
+``{"env": {...}, "cwd": "...", "terminal": bool, "limits": {...}}`` with four descriptors (a
+reply socket, then the child's stdin, stdout and stderr); the parent answers on the reply
+socket with the line ``{"pid": N}`` (or ``{"error": "..."}``), later ``{"status": S}``, and
+closes it.
+
+Every session's program runs with the server's :class:`~rattus_net.serve.limits.ProcessLimits`
+(a lower priority, a memory cap), set in the child before the program starts, and in a process
+group of its own that the server kills when it stops; should the server go without stopping
+them (killed), the parent hangs up and then kills the sessions it started before it leaves.
 """
 
 from __future__ import annotations
@@ -52,9 +58,12 @@ import subprocess
 import sys
 import termios
 import threading
+import time
 from dataclasses import dataclass
 from types import CodeType, ModuleType
 from typing import Any
+
+from rattus_net.serve.limits import ProcessLimits
 
 PRELOAD = (
     "rattus_net.cli",
@@ -91,6 +100,10 @@ PROGRAM = "rattus_net"
 
 READY = b"ready"
 MAX_REQUEST = 1 << 20
+ORPHAN_GRACE = 3.0
+"""Seconds the sessions of a server that has gone get to end after their hang-up."""
+END_WAIT = 10.0
+"""Seconds the server waits for the sessions it kills when it stops."""
 
 
 class PreloadError(OSError):
@@ -163,6 +176,7 @@ def _become(request: dict[str, Any], fds: list[int]) -> None:
     the interpreter ends as it would after ``python -m rattus_net`` (threads joined, atexit
     run, streams flushed)."""
     _reset_signals()
+    ProcessLimits.from_json(request.get("limits")).apply()
     _take_stdio(fds, bool(request.get("terminal")))
     os.environ.clear()
     os.environ.update({str(k): str(v) for k, v in dict(request["env"]).items()})
@@ -196,6 +210,7 @@ class _Parent:
             for key, _ in sel.select():
                 if key.fileobj is self.control:
                     if not self._request():
+                        self._end_children()
                         return  # the server has gone: so do we
                 else:
                     with contextlib.suppress(BlockingIOError):
@@ -242,6 +257,25 @@ class _Parent:
         self.children[pid] = reply
         return True
 
+    def _end_children(self) -> None:
+        """The server has gone without ending its sessions (it was killed): they go with it,
+        hung up as a closed terminal would be, then killed if they linger."""
+        for sig in (signal.SIGHUP, signal.SIGKILL):
+            for pid in self.children:
+                for kill in (os.killpg, os.kill):  # (the group, once the child has made it)
+                    with contextlib.suppress(ProcessLookupError, PermissionError):
+                        kill(pid, sig)
+            deadline = time.monotonic() + ORPHAN_GRACE
+            with selectors.DefaultSelector() as sel:
+                sel.register(self.wake, selectors.EVENT_READ)
+                while self.children and (left := deadline - time.monotonic()) > 0:
+                    sel.select(min(left, 0.5))
+                    with contextlib.suppress(BlockingIOError):
+                        os.read(self.wake, 4096)
+                    self._reap()
+            if not self.children:
+                return
+
     def _reap(self) -> None:
         while True:
             try:
@@ -286,12 +320,34 @@ def main(argv: list[str]) -> None:
 
 
 class Launched:
-    """A session's program, however started: its pid (its process group too) and its end."""
+    """A session's program, however started: its pid (its process group too) and its end.
+
+    Its end is awaited by one task, started with it: any number of callers may ``wait`` at
+    once (a game being replaced and its own page closing, the server stopping), each gets the
+    status from that one task."""
 
     pid: int
+    _waiter: asyncio.Task[int]
+
+    def watch(self) -> None:
+        self._waiter = asyncio.get_running_loop().create_task(self._wait())
 
     async def wait(self) -> int:
         """The exit status (negative: killed by that signal)."""
+        return await asyncio.shield(self._waiter)
+
+    @property
+    def ended(self) -> bool:
+        return self._waiter.done()
+
+    def kill(self) -> None:
+        """Kill its process group (the program and anything it started)."""
+        if not self.ended:
+            for kill in (os.killpg, os.kill):  # (the group, once the child has made it)
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    kill(self.pid, signal.SIGKILL)
+
+    async def _wait(self) -> int:
         raise NotImplementedError
 
 
@@ -300,17 +356,15 @@ class _Forked(Launched):
         self.pid = pid
         self._reader = reader
         self._writer = writer
-        self._status: int | None = None
 
-    async def wait(self) -> int:
-        if self._status is None:
+    async def _wait(self) -> int:
+        try:
             line = await self._reader.readline()
-            try:
-                self._status = int(json.loads(line)["status"])
-            except (ValueError, KeyError, TypeError):
-                self._status = -int(signal.SIGKILL)  # the parent went first: status unknown
-            self._writer.close()
-        return self._status
+            status = int(json.loads(line)["status"])
+        except (OSError, ValueError, KeyError, TypeError):
+            status = -int(signal.SIGKILL)  # the parent went first: status unknown
+        self._writer.close()
+        return status
 
 
 class _Exec(Launched):
@@ -318,18 +372,17 @@ class _Exec(Launched):
         self.pid = proc.pid
         self._proc = proc
 
-    async def wait(self) -> int:
+    async def _wait(self) -> int:
         return await self._proc.wait()
 
 
-def _take_terminal() -> None:  # pragma: no cover - runs in the child, between fork and exec
-    """A session of its own with the pseudo-terminal (its stdin) as controlling terminal."""
+def _start_child(terminal: bool, limits: ProcessLimits) -> None:  # pragma: no cover - child
+    """Between fork and exec: the limits; a session of its own, with the pseudo-terminal (its
+    stdin) as controlling terminal for an SSH session."""
+    limits.apply()
     os.setsid()
-    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-
-
-def _new_session() -> None:  # pragma: no cover - runs in the child, between fork and exec
-    os.setsid()
+    if terminal:
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
 class Launcher:
@@ -337,14 +390,22 @@ class Launcher:
     if the parent cannot be had) as a fresh ``python -m rattus_net``.
 
     ``env`` is the environment the parent starts with (the clean one a fresh game gets, less
-    what is the session's own)."""
+    what is the session's own); ``limits`` are every session's. The launcher keeps the
+    sessions it started until they end, and kills those left when it closes."""
 
     def __init__(
-        self, env: dict[str, str], *, preload: bool = True, program: str = PROGRAM
+        self,
+        env: dict[str, str],
+        *,
+        preload: bool = True,
+        program: str = PROGRAM,
+        limits: ProcessLimits | None = None,
     ) -> None:
         self.env = env
         self.preload = preload
         self.program = program
+        self.limits = limits or ProcessLimits()
+        self.running: set[Launched] = set()
         self._proc: subprocess.Popen[bytes] | None = None
         self._control: socket.socket | None = None
         self._lock = asyncio.Lock()
@@ -392,6 +453,17 @@ class Launcher:
         self._proc = None
 
     async def close(self) -> None:
+        """Kill the sessions still running (a server ends them gently first), wait for them,
+        then let the parent go."""
+        left = [launched for launched in self.running if not launched.ended]
+        for launched in left:
+            launched.kill()
+        if left:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*(s.wait() for s in left)), END_WAIT)
+        await self._close_parent()
+
+    async def _close_parent(self) -> None:
         if self._control is not None:
             self._control.close()  # it leaves when it sees the server gone
             self._control = None
@@ -405,11 +477,21 @@ class Launcher:
         self, env: dict[str, str], cwd: str, stdio: tuple[int, int, int], *, terminal: bool
     ) -> Launched:
         """Start the program on ``stdio`` (the caller closes its copies afterwards)."""
+        launched = await self._launch(env, cwd, stdio, terminal)
+        launched.watch()
+        self.running.add(launched)
+        launched._waiter.add_done_callback(lambda _: self.running.discard(launched))
+        return launched
+
+    async def _launch(
+        self, env: dict[str, str], cwd: str, stdio: tuple[int, int, int], terminal: bool
+    ) -> Launched:
         if self._control is not None:
             try:
                 return await self._fork(env, cwd, stdio, terminal)
             except (OSError, ValueError, KeyError):
-                await self.close()  # gone or broken: fresh starts from now on
+                await self._close_parent()  # gone or broken: fresh starts from now on
+        limits = self.limits
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
@@ -419,7 +501,7 @@ class Launcher:
             stderr=stdio[2],
             env=env,
             cwd=cwd,
-            preexec_fn=_take_terminal if terminal else _new_session,
+            preexec_fn=lambda: _start_child(terminal, limits),
         )
         return _Exec(proc)
 
@@ -430,7 +512,13 @@ class Launcher:
         ours, theirs = socket.socketpair()
         try:
             request = json.dumps(
-                {"env": env, "cwd": cwd, "terminal": terminal, "program": self.program}
+                {
+                    "env": env,
+                    "cwd": cwd,
+                    "terminal": terminal,
+                    "program": self.program,
+                    "limits": self.limits.to_json(),
+                }
             ).encode()
             async with self._lock:
                 socket.send_fds(self._control, [request], [theirs.fileno(), *stdio])

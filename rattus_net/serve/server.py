@@ -29,7 +29,7 @@ import shutil
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
@@ -48,7 +48,7 @@ from rattus_net.serve.identity import (
     check_name,
     folder_name,
 )
-from rattus_net.serve.limits import ClaimsPerAddress, RateLimiter
+from rattus_net.serve.limits import ClaimsPerAddress, ProcessLimits, RateLimiter
 from rattus_net.serve.preload import Launcher
 from rattus_net.serve.records import Answer, answer
 from rattus_net.serve.running import RunningServer, run_until_signal
@@ -94,6 +94,7 @@ class ServeOptions:
     names_lapse: float | None = None  # days a key may be away before its names lapse (None: never)
     allow_join_address: bool = False
     preload: bool = True  # sessions forked from a preloaded parent (False: a fresh Python each)
+    limits: ProcessLimits = field(default_factory=ProcessLimits)  # each game process's
 
 
 class GameServer(SessionHost, RunningServer):
@@ -120,7 +121,7 @@ class GameServer(SessionHost, RunningServer):
         self.sessions: set[GameSession] = set()
         self.by_name: dict[str, GameSession] = {}
         self.acceptor: asyncssh.SSHAcceptor | None = None
-        self.launcher = Launcher(base_environment(), preload=options.preload)
+        self.launcher = Launcher(base_environment(), preload=options.preload, limits=options.limits)
         self.tables = options.state_dir / "tables"
         self.port = options.port
 

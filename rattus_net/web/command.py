@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rattus_net.serve.command import add_server_options, run_server
+from rattus_net.serve.command import add_server_options, process_limits, run_server
 
 DEFAULT_PORT = 8000
 LOCAL = ("127.0.0.1", "::1", "localhost")
@@ -28,6 +28,13 @@ def add_web_parser(sub: Any) -> None:
         metavar="ADDR",
         default="127.0.0.1",
         help="the address to listen on (default: 127.0.0.1, this machine only)",
+    )
+    wp.add_argument(
+        "--allow-host",
+        metavar="NAME",
+        action="append",
+        help="also answer requests for this host name (as in the browser's address bar, e.g. "
+        "a reverse proxy's); repeatable. Without it: only the --listen address's own names",
     )
     wp.add_argument(
         "--players",
@@ -105,5 +112,7 @@ def cmd_web(args: argparse.Namespace) -> int:
         idle_timeout=args.idle_timeout,
         allow_join_address=args.allow_join_address,
         preload=not args.no_preload,
+        limits=process_limits(args),
+        allow_hosts=tuple(args.allow_host or ()),
     )
     return run_server("web", serve(options), WebError)

@@ -13,13 +13,18 @@ put in front of it here, in a small aiohttp application of our own:
   when they leave, under a name nobody holds or plays under here right now. The door gives
   the browser a random cookie (HttpOnly, SameSite=Strict) that the game's websocket must
   bring, from a page of this server (its Origin is checked).
+- **Its own names only** (:mod:`rattus_net.web.hosts`): a request for another name (Host) is
+  refused, and so is a browser's request from another site's page (Origin), so that no site
+  can reach this server by DNS rebinding.
 - **Limits**, as over SSH: games at once, connections per address per minute (the door's
   answers and the websockets), and a game idle too long is closed. Every refusal is said on
   the door and in one line of the server's log.
 - **The session**: started like an SSH session's game (forked from the preloaded parent, or
   a fresh Python) with the player's own folders and the server's limits in its environment
   (:mod:`rattus_net.net.served`), on pipes instead of a terminal, with Textual's web driver.
-  One game per name: logging in again elsewhere closes the older page's game.
+  One game per name: logging in again elsewhere closes the older page's game. Each game runs
+  with the server's process limits, in a process group of its own; stopping the server ends
+  every game it started.
 - **Downloads** (the end screen's record) go only to the browser of the session that offers
   them.
 """
@@ -32,9 +37,9 @@ import json
 import os
 import secrets
 import shutil
-import signal
 import sys
 import tempfile
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
@@ -54,12 +59,13 @@ from rattus_net.serve.identity import (
     check_name,
     folder_name,
 )
-from rattus_net.serve.limits import RateLimiter
+from rattus_net.serve.limits import ProcessLimits, RateLimiter
 from rattus_net.serve.preload import Launched, Launcher
 from rattus_net.serve.running import RunningServer, run_until_signal
 from rattus_net.serve.session import Player, base_environment, game_environment
 from rattus_net.web import pages
 from rattus_net.web.downloads import PatientDownloads
+from rattus_net.web.hosts import AllowedHosts
 from rattus_net.web.players import PlayersFile, PlayersFileError
 
 COOKIE = "rattus_visitor"
@@ -85,6 +91,8 @@ class WebOptions:
     idle_timeout: float = 1800.0
     allow_join_address: bool = False
     preload: bool = True
+    limits: ProcessLimits = field(default_factory=ProcessLimits)
+    allow_hosts: tuple[str, ...] = ()
 
 
 @dataclass
@@ -119,6 +127,7 @@ class GameService(AppService):
         self.env = env
         self.home = home
         self.launched: Launched | None = None
+        self._ending: asyncio.Task[None] | None = None
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         env = dict(self.env)
@@ -168,20 +177,30 @@ class GameService(AppService):
         return self._process
 
     async def end(self) -> None:
-        """Ask the app to quit; kill it if it lingers; return once it has ended."""
+        """Ask the app to quit; kill it if it lingers; return once it has ended. Done once,
+        however many ask at once (the game's page closing, a new login, the server stopping)."""
+        if self._ending is None:
+            self._ending = asyncio.get_running_loop().create_task(self._end())
+        await asyncio.shield(self._ending)
+
+    async def _end(self) -> None:
+        # (not wait_for: textual-serve's reading task swallows its cancellation)
         launched = self.launched
-        with contextlib.suppress(TimeoutError, OSError, RuntimeError):
-            await asyncio.wait_for(self.stop(), QUIT_GRACE)
-        if launched is None:
-            return
-        try:
-            await asyncio.wait_for(launched.wait(), QUIT_GRACE)
-        except TimeoutError:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(launched.pid, signal.SIGKILL)
+        quitting = asyncio.get_running_loop().create_task(self._quit(launched))
+        await asyncio.wait({quitting}, timeout=QUIT_GRACE)
+        if launched is not None and not quitting.done():
+            launched.kill()
             await launched.wait()
+            await asyncio.wait({quitting}, timeout=QUIT_GRACE)  # its output's end
+        quitting.cancel()
         if self._stdin is not None:
             self._stdin.close()
+
+    async def _quit(self, launched: Launched | None) -> None:
+        with contextlib.suppress(OSError, RuntimeError):
+            await self.stop()
+        if launched is not None:
+            await launched.wait()
 
 
 class WebServer(RunningServer):
@@ -203,7 +222,8 @@ class WebServer(RunningServer):
         self.visitors: dict[str, Visitor] = {}
         self.sessions: dict[str, Session] = {}  # by folder name
         self.downloads = PatientDownloads()
-        self.launcher = Launcher(base_environment(), preload=options.preload)
+        self.launcher = Launcher(base_environment(), preload=options.preload, limits=options.limits)
+        self.hosts = AllowedHosts(options.listen, options.allow_hosts)
         self.tables = options.state_dir / "tables"
         self.guests = options.state_dir / "web-guests"
         self.runner: web.AppRunner | None = None
@@ -222,7 +242,7 @@ class WebServer(RunningServer):
         except OSError as exc:
             raise WebError(str(exc)) from None
         await self.start_launcher()
-        app = web.Application(client_max_size=64 * 1024)
+        app = web.Application(client_max_size=64 * 1024, middlewares=[self.own_names])
         app.add_routes(
             [
                 web.get("/", self.door),
@@ -260,7 +280,8 @@ class WebServer(RunningServer):
             with contextlib.suppress(Exception):
                 await session.websocket.close(message=b"the server is stopping")
         await asyncio.gather(
-            *(s.service.end() for s in list(self.sessions.values()) if s.service is not None)
+            *(s.service.end() for s in list(self.sessions.values()) if s.service is not None),
+            return_exceptions=True,
         )
         if self.runner is not None:
             await self.runner.cleanup()
@@ -268,6 +289,21 @@ class WebServer(RunningServer):
         shutil.rmtree(self.guests, ignore_errors=True)
 
     # --- the door ------------------------------------------------------------------------------
+
+    @web.middleware
+    async def own_names(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """Only requests for this server's names, from its own pages (DNS rebinding)."""
+        host = request.headers.get("Host")
+        if host is not None and not self.hosts.allows(host):
+            self.refused(self.address(request), host, "a request for another name")
+            raise web.HTTPMisdirectedRequest(text="this server does not answer to that name")
+        origin = request.headers.get("Origin")
+        if origin is not None and not self.hosts.allows_origin(origin):
+            self.refused(self.address(request), origin, "a request from another site's page")
+            raise web.HTTPForbidden(text="not from a page of this server")
+        return await handler(request)
 
     @staticmethod
     def address(request: web.Request) -> str:

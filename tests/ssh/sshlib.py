@@ -80,6 +80,32 @@ def parents() -> dict[int, int]:
     return out
 
 
+def descendants(pid: int) -> set[int]:
+    """The processes ``pid`` started, and theirs (read from ``/proc``)."""
+    tree = parents()
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        for child, its_parent in tree.items():
+            if its_parent == parent and child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def limits_of(pid: int) -> tuple[str, int]:
+    """A process's data-size limit (soft and hard, in bytes) and its nice value, as the kernel
+    has them."""
+    [data] = [
+        " ".join(line.split()[3:5])
+        for line in Path(f"/proc/{pid}/limits").read_text().splitlines()
+        if line.startswith("Max data size")
+    ]
+    nice = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+    return data, nice
+
+
 class Server:
     """`rattus serve` on loopback, port chosen by the system; its output kept for checks."""
 

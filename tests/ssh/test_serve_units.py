@@ -229,3 +229,26 @@ def test_the_server_tells_its_games_what_it_allows(
     assert Served.from_environment() == served and listen_host() == "127.0.0.1"
     assert served.record_line("abcd", tmp_path / "x") == "ssh -p 1 alice@h record abcd > g"
     assert Served().record_line("abcd", tmp_path / "x") == str(tmp_path / "x")
+
+
+def test_both_servers_take_the_game_process_limits_from_their_options(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from rattus_net import cli
+    from rattus_net.cli.main import build_parser
+    from rattus_net.serve.command import process_limits
+    from rattus_net.serve.limits import MIB, ProcessLimits
+
+    for command in ("serve", "web"):
+        given = build_parser().parse_args(
+            [command, "--session-memory", "64", "--session-nice", "5"]
+        )
+        assert process_limits(given) == ProcessLimits(memory=64 * MIB, nice=5)
+        assert process_limits(build_parser().parse_args([command])) == ProcessLimits(512 * MIB, 10)
+        assert (
+            process_limits(build_parser().parse_args([command, "--session-memory", "0"])).memory
+            == 0
+        )  # no cap
+        assert cli.main([command, "--session-nice", "20"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("must be 0 to 19") == 2 and "Traceback" not in err
