@@ -16,10 +16,19 @@ What a peer does with lines (:class:`ChatBook`):
 * a line is at most :data:`MAX_CHARS` characters (ours are cut to it; a peer's longer line is
   refused), never empty;
 * each seat gets a burst of :data:`BURST` lines, then one line a second (:data:`PER_SECOND`);
-  lines past that are dropped, with one note for the flood;
+  lines past that are dropped, with one note for the flood. The rate is taken *before* the
+  signature is checked (a check costs far more than a look-up): a seat that floods its link
+  costs one check a line only up to its rate;
 * a line is shown once (the same signed bytes heard twice, from its author and again in the
   history a peer resends on a new link, are one line); each of a seat's lines carries its own
-  number, so saying "ok" twice is two lines.
+  number, so saying "ok" twice is two lines;
+* the history a peer resends on a new link (:meth:`ChatBook.resent`) brings only lines of
+  *other* authors (its own lines it sends live, under their author's rate), and each of them
+  counts against its author's rate: the allowance an author did not use while the link was
+  away (up to :data:`HISTORY` lines) lets what was said meanwhile through, and no more. So a
+  seat cannot pass new lines of its own as history, however often it reconnects;
+* each author keeps at most :data:`PER_AUTHOR` lines in one game: a seat that fills its share
+  (at its rate, over a long game) silences itself only, never the others.
 
 The text stays as its author signed it: whoever shows it makes it safe first
 (:func:`protocol.safetext.safetext`), so that no line can drive a terminal.
@@ -42,7 +51,11 @@ BURST = 5
 PER_SECOND = 1.0
 """Lines a seat may send each second after its burst."""
 HISTORY = 200
-"""Lines kept for the record and resent to a peer on a new link (the last ones)."""
+"""Lines kept for the record and resent to a peer on a new link (the last ones); also the
+most lines of one author a resent history may bring at once (what it said while away)."""
+PER_AUTHOR = 1000
+"""Lines one author may say in one game (kept, shown, journaled); past them its lines are
+dropped, with one note, and the other seats chat on."""
 
 
 class BadChat(RemoteProtocolError):
@@ -100,16 +113,21 @@ def read_chat(
 
 @dataclass(slots=True)
 class Rate:
-    """One author's allowance of lines (a token bucket: ``BURST`` at once, then
-    ``PER_SECOND``); ``flooding``: lines were dropped since the last one shown (noted once)."""
+    """One allowance of lines (a token bucket refilled at ``per_second``): a live line may
+    take from at most :data:`BURST` saved tokens, a resent line (what was said while a link
+    was away) from up to :data:`HISTORY`. A fresh allowance holds :data:`HISTORY` (a peer
+    that starts, or resumes, has missed what was said before). ``flooding``: lines were
+    dropped since the last one taken (noted once)."""
 
-    tokens: float = float(BURST)
+    tokens: float = float(HISTORY)
     at: float | None = None
     flooding: bool = False
+    per_second: float = PER_SECOND
 
-    def take(self, now: float) -> bool:
-        if self.at is not None:
-            self.tokens = min(float(BURST), self.tokens + (now - self.at) * PER_SECOND)
+    def take(self, now: float, cap: int = BURST) -> bool:
+        """Take one line at ``now`` if the allowance, saved up to ``cap`` tokens, holds it."""
+        gained = 0.0 if self.at is None else max(0.0, now - self.at) * self.per_second
+        self.tokens = min(float(cap), self.tokens + gained)
         self.at = now
         if self.tokens >= 1.0:
             self.tokens -= 1.0
@@ -133,6 +151,9 @@ class ChatBook:
     """What was dropped, in words (for the screen; taken by whoever shows them)."""
     _known: set[bytes] = field(default_factory=set)
     _buckets: dict[int, Rate] = field(default_factory=dict)
+    _resends: dict[int, Rate] = field(default_factory=dict)
+    _count: dict[int, int] = field(default_factory=dict)
+    _full: set[int] = field(default_factory=set)
     _next: int = 0
 
     @property
@@ -142,12 +163,15 @@ class ChatBook:
 
     def say(self, text: str, now: float) -> ChatLine:
         """Our player's line, signed and kept (the caller sends ``.frame`` to every peer):
-        cut to :data:`MAX_CHARS`. :class:`ChatMisuse` if it is empty or comes too fast."""
+        cut to :data:`MAX_CHARS`. :class:`ChatMisuse` if it is empty, comes too fast, or we
+        said all the lines one game keeps."""
         if self.seat is None or self.identity is None:
             raise ChatMisuse("only a seat at the table can chat")
         text = text.strip()[:MAX_CHARS].rstrip()
         if not text:
             raise ChatMisuse("nothing to say")
+        if self.count(self.seat) >= PER_AUTHOR:
+            raise ChatMisuse(f"you said the {PER_AUTHOR} lines one game keeps")
         if not self.rate(self.seat).take(now):
             raise ChatMisuse("too many lines at once: wait a second")
         line = ChatLine(
@@ -161,32 +185,50 @@ class ChatBook:
 
     def receive(self, frame: bytes, now: float, link: int | None = None) -> ChatLine | None:
         """A line heard live from ``link``'s peer (who must be its author): the new line, or
-        None if it was already known or the author's rate is exceeded (noted once).
-        :class:`BadChat` if it is not a good line from that peer."""
+        None if it was already known, its author said all it may, or the author's rate is
+        exceeded (noted once). The rate is taken before the signature is checked, so a flood
+        costs no check past it. :class:`BadChat` if it is not a good line from that peer."""
+        if frame in self._known:
+            return None
+        if link is not None and not self._allowed(link, now, BURST):
+            return None
         link_name = self.names[link] if link is not None else None
         line = read_chat(frame, self.game_id, self.identities, self.names, link_name)
         if link is not None and line.author != link:
             raise BadChat(link_name, "sent another seat's line as its own")
+        if link is None and not self._allowed(line.author, now, BURST):
+            return None
+        self._add(line)
+        return line
+
+    def resent(self, frame: bytes, now: float, link: int) -> ChatLine | None:
+        """A line of the history ``link``'s peer resends on a new link: a line of another
+        author (its own come live: :meth:`receive`), counted against that author's rate with
+        what it saved while away (:class:`Rate`). None if known already, past the rate, or
+        past what the link may resend at once (its checks are limited before the signature
+        is: :data:`HISTORY` lines, then what the seats may say meanwhile). :class:`BadChat`
+        if it is no good line of another seat of this game."""
         if frame in self._known:
             return None
-        bucket = self.rate(line.author)
-        if not bucket.take(now):
-            if not bucket.flooding:
-                bucket.flooding = True
-                self.notes.append(
-                    f"{self.names[line.author]} sends chat lines too fast: some are not shown"
-                )
+        resends = self._resends.setdefault(link, Rate(per_second=PER_SECOND * len(self.names)))
+        if not resends.take(now, HISTORY):
             return None
-        bucket.flooding = False
+        line = read_chat(frame, self.game_id, self.identities, self.names, self.names[link])
+        if line.author == link:
+            raise BadChat(self.names[link], "resent a line of its own as history")
+        if not self._allowed(line.author, now, HISTORY):
+            return None
         self._add(line)
         return line
 
     def keep(self, frame: bytes) -> ChatLine | None:
-        """A line from our journal, or from the history a peer resends on a new link (no
-        rate: those lines were limited when they were first said). None if known already;
+        """A line from our journal or a record (no rate: those lines were limited when they
+        were heard). None if known already, or its author said all it may;
         :class:`BadChat` if it is no good line of this game."""
-        line = read_chat(frame, self.game_id, self.identities, self.names)
         if frame in self._known:
+            return None
+        line = read_chat(frame, self.game_id, self.identities, self.names)
+        if self.count(line.author) >= PER_AUTHOR:
             return None
         self._add(line)
         return line
@@ -207,8 +249,31 @@ class ChatBook:
         """``seat``'s allowance of lines (a bad line of its may take from it too)."""
         return self._buckets.setdefault(seat, Rate())
 
+    def count(self, seat: int) -> int:
+        """The lines of ``seat`` kept in this game (at most :data:`PER_AUTHOR`)."""
+        return self._count.get(seat, 0)
+
+    def _allowed(self, author: int, now: float, cap: int) -> bool:
+        """One more line of ``author`` may be kept now (its share and its rate); a note, once
+        for each flood, when it may not."""
+        name = self.names[author]
+        if self.count(author) >= PER_AUTHOR:
+            if author not in self._full:
+                self._full.add(author)
+                self.notes.append(f"{name} said the {PER_AUTHOR} lines one game keeps")
+            return False
+        bucket = self.rate(author)
+        if not bucket.take(now, cap):
+            if not bucket.flooding:
+                bucket.flooding = True
+                self.notes.append(f"{name} sends chat lines too fast: some are not shown")
+            return False
+        bucket.flooding = False
+        return True
+
     def _add(self, line: ChatLine) -> None:
         self._known.add(line.frame)
+        self._count[line.author] = self.count(line.author) + 1
         self.lines.append(line)
         if line.author == self.seat:
             self._next = max(self._next, line.number + 1)
@@ -220,6 +285,7 @@ __all__ = [
     "BURST",
     "HISTORY",
     "MAX_CHARS",
+    "PER_AUTHOR",
     "PER_SECOND",
     "BadChat",
     "ChatBook",

@@ -4,11 +4,15 @@ The lines themselves are :mod:`protocol.chat`'s (signed, checked, limited: sans-
 
 * :class:`NodeChat`, on the node's thread: our player's lines are journaled (``["c",
   frame]``), then go out on every link; a peer's lines are checked, journaled and kept. On a
-  new link each side first resends the lines it holds (the last :data:`~protocol.chat.HISTORY`:
-  tag ``c``, any author, not rate-limited, at most that many per link), so a peer that was away
-  (resumed, or its link down) sees what was said meanwhile; then only its own new lines (tag
-  ``C``, rate-limited by the receiver). A bad line is dropped with a note: chat is not the
-  game, so it never stops it (:class:`~protocol.chat.BadChat`). The lines go into the record.
+  new link each side first resends the lines it holds (the last :data:`~protocol.chat.HISTORY`),
+  so a peer that was away (resumed, or its link down) sees what was said meanwhile: the other
+  authors' lines as history (tag ``c``), its own as live lines (tag ``C``); then only its own
+  new lines (``C``). The receiver holds every line to its author's rate, history too
+  (:meth:`~protocol.chat.ChatBook.resent`: a seat cannot pass new lines as history by
+  reconnecting), and each author to its share of lines (:data:`~protocol.chat.PER_AUTHOR`: a
+  flood silences its author, never the table). A bad line is dropped with a note: chat is not
+  the game, so it never stops it (:class:`~protocol.chat.BadChat`). The lines go into the
+  record.
 * :class:`ChatFeed`, on the front end's loop: the lines as they stand (a tuple the node's
   thread replaces, never changes), the listeners told of new ones, and :meth:`ChatFeed.say`.
 """
@@ -22,15 +26,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from protocol.chat import BadChat, ChatBook, ChatLine, ChatMisuse
+from protocol.chat import BadChat, ChatBook, ChatLine, ChatMisuse, Rate
 from protocol.safetext import safetext
 from rattus_net.net.loopthread import LoopClosed, LoopThread, hand_to
 from rattus_net.net.persist import Journal
 
 log = logging.getLogger(__name__)
 
-MAX_KEPT = 2000
-"""Lines one game keeps at most (a flood that gets through the rate for hours stops here)."""
+SHOWN_KEPT = 2000
+"""Lines (and notes) kept for the screen: the last ones (every line stays in the journal and
+the frames; each author's share of them is :data:`~protocol.chat.PER_AUTHOR`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,11 +52,15 @@ class Said:
 
 class NodeChat:
     """The chat of one seat's node (its thread only). ``wake`` wakes the links' writers;
-    ``on_change`` is told (on the node's thread) when a line or a note is added."""
+    ``on_change`` is told (on the node's thread) when a line or a note is added; ``clock``
+    gives the time (seconds) for the rates."""
 
-    def __init__(self, book: ChatBook, journal: Journal) -> None:
+    def __init__(
+        self, book: ChatBook, journal: Journal, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.book = book
         self.journal = journal
+        self.clock = clock
         self.frames: list[bytes] = []
         """Every line's frame, in the order they were heard (links resend from here)."""
         self.own: set[bytes] = set()
@@ -59,13 +68,12 @@ class NodeChat:
         self.wake: Callable[[], None] = lambda: None
         self.on_change: Callable[[], None] | None = None
         self.closing = False
+        self._quiet: dict[int, Rate] = {}  # the notes of bad lines, per link (a flood: quiet)
 
     def say(self, text: str) -> None:
         """Our player's line: journaled, then sent to every peer. ChatMisuse (nothing sent)
-        if it is empty or comes too fast."""
-        if len(self.frames) >= MAX_KEPT:
-            raise ChatMisuse("this table's chat is full")
-        line = self.book.say(text, time.monotonic())
+        if it is empty, comes too fast, or we said all one game keeps."""
+        line = self.book.say(text, self.clock())
         if not self.closing:
             self.journal.append(["c", line.frame])
         self.own.add(line.frame)
@@ -74,17 +82,16 @@ class NodeChat:
 
     def heard(self, seat: int, frame: bytes, *, live: bool) -> None:
         """A line from ``seat``'s link: its own new line (``live``) or one of the lines it
-        resends on a new link. A bad one is dropped with a note."""
-        if len(self.frames) >= MAX_KEPT:
-            return
+        resends on a new link (another author's). A bad one is dropped with a note."""
+        now = self.clock()
         try:
             if live:
-                line = self.book.receive(frame, time.monotonic(), link=seat)
+                line = self.book.receive(frame, now, link=seat)
             else:
-                line = self.book.keep(frame)
+                line = self.book.resent(frame, now, link=seat)
         except BadChat as exc:
             log.info("chat line from seat %d dropped: %s", seat, exc.reason)
-            if self.book.rate(seat).take(time.monotonic()):  # (a flood of bad lines: quiet)
+            if self._quiet.setdefault(seat, Rate()).take(now):  # (a flood of bad lines: quiet)
                 name = self.book.names[seat]
                 self._note(f"{name} sent a chat line that is not shown ({exc.reason})")
             return
@@ -112,11 +119,11 @@ class NodeChat:
 
     def _add(self, line: ChatLine) -> None:
         self.frames.append(line.frame)
-        self.said = (*self.said, Said(line.author, safetext(line.text)))[-MAX_KEPT:]
+        self.said = (*self.said, Said(line.author, safetext(line.text)))[-SHOWN_KEPT:]
         self._changed()
 
     def _note(self, text: str) -> None:
-        self.said = (*self.said, Said(None, safetext(text)))[-MAX_KEPT:]
+        self.said = (*self.said, Said(None, safetext(text)))[-SHOWN_KEPT:]
         self._changed()
 
     def _changed(self) -> None:
@@ -178,4 +185,4 @@ async def send_line(
     return None
 
 
-__all__ = ["MAX_KEPT", "ChatFeed", "NodeChat", "Said", "send_line"]
+__all__ = ["SHOWN_KEPT", "ChatFeed", "NodeChat", "Said", "send_line"]

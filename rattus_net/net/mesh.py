@@ -14,7 +14,8 @@ accepted. Frames on a link are tagged:
   (``Y``) (:mod:`rattus_net.net.relink`);
 * ``P``: a signed note that a seat listens on another port now (its old one was taken);
 * ``c``/``C``: chat lines, not the game (:mod:`rattus_net.net.chat`): first the lines a side
-  holds (``c``, after its ``H``), then its own new ones (``C``).
+  holds (after its ``H``: other authors' as history, ``c``, its own as live lines, ``C``), then
+  its own new ones (``C``).
 
 One writer per link sends everything that goes out on it, in order; the reading side hands
 what it hears to the node (:class:`~rattus_net.net.node.PeerNode`, which derives from
@@ -77,7 +78,6 @@ class Link:
     bucket: CopyBucket = field(default_factory=lambda: CopyBucket(time.monotonic()))
     chat_sent: int = -1  # the chat lines that went out on it (-1: not yet its history)
     chat_live: int = 0  # lines from here on are new: only ours go out (tag C)
-    history_left: int = HISTORY  # resent lines we still take from it
 
 
 class Mesh:
@@ -307,11 +307,8 @@ class Mesh:
             elif tag == b"Y" and len(body) > COUNT.size:
                 (index,) = COUNT.unpack_from(body)
                 self._heard_copy(seat, index, body[COUNT.size :])
-            elif tag == b"C" or (tag == b"c" and link.history_left > 0):
-                link.history_left -= tag == b"c"
+            elif tag in (b"C", b"c"):  # (each held to its author's rate: ChatBook)
                 self.chat.heard(seat, body, live=tag == b"C")
-            elif tag == b"c":
-                continue  # (more resent lines than any history holds: not taken)
             else:
                 raise PeerFault("unknown frame tag", conn.peer)
 
@@ -338,8 +335,9 @@ class Mesh:
                     self._said_done()
 
     async def _send_chat(self, link: Link) -> None:
-        """The chat lines that go out on ``link``: at first the last ones we hold (``c``),
-        then our own new ones (``C``)."""
+        """The chat lines that go out on ``link``: at first the last ones we hold (other
+        authors' as history, ``c``; ours as live lines, ``C``: a history brings no line of
+        the seat that resends it), then our own new ones (``C``)."""
         frames = self.chat.frames
         if link.chat_sent < 0:
             link.chat_sent = max(0, len(frames) - HISTORY)
@@ -347,10 +345,10 @@ class Mesh:
         while link.chat_sent < len(frames):
             i = link.chat_sent
             link.chat_sent += 1
-            if i < link.chat_live:
-                await link.conn.send(b"c" + frames[i])
-            elif frames[i] in self.chat.own:
+            if frames[i] in self.chat.own:
                 await link.conn.send(b"C" + frames[i])
+            elif i < link.chat_live:
+                await link.conn.send(b"c" + frames[i])
 
     def _outgoing(self, link: Link, frame: bytes) -> bytes:
         """The frame that goes out on ``link`` for one of ours: itself (a test's lying peer

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from protocol.safetext import invisible
 from rattus_net.kit.cells import cells
 
 MAX_NAME = 24
@@ -27,22 +28,6 @@ its 63 bytes for any script, and a name fits a lobby line of an 80-column screen
 
 class BadName(ValueError):
     """A name that is not fit for the table; ``str()`` is one sentence for the user."""
-
-
-# Unicode's default-ignorable code points (DerivedCoreProperties.txt): drawn as nothing, among
-# them the bidirectional controls, zero-width characters and the Hangul fillers; and blanks
-# that are printable yet show nothing (the Braille blank).
-_INVISIBLE = (
-    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
-    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x2800, 0x2800),
-    (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8),
-    (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
-)  # fmt: skip
-
-
-def _invisible(ch: str) -> bool:
-    code = ord(ch)
-    return any(low <= code <= high for low, high in _INVISIBLE)
 
 
 def _describe(ch: str) -> str:
@@ -69,7 +54,7 @@ def check_name(text: str, what: str = "name", *, exact: bool = False) -> str:
     if not name:
         raise BadName(f"the {what} is empty")
     for ch in raw + name:  # (as typed, then normalised: say what was typed)
-        if not ch.isprintable() or _invisible(ch):
+        if not ch.isprintable() or invisible(ch):  # (a filler too: Hangul, Braille)
             raise BadName(f"the {what} contains {_describe(ch)}; use printable characters")
     if len(name) > MAX_NAME:
         raise BadName(f"the {what} is {len(name)} characters long; at most {MAX_NAME}")

@@ -1,23 +1,29 @@
 """Chat lines at a network table: signed by their seat and checked, a forged or malformed one
-refused (never an abort), not part of the game's transcript, limited in length and rate, and
-carried by a record without changing its verdict."""
+refused (never an abort), not part of the game's transcript, limited in length and rate (the
+rate taken before the signature is checked, resent history held to its authors' rates, a share
+of lines per author), and carried by a record without changing its verdict."""
 
 from __future__ import annotations
 
 import dataclasses
 
 import pytest
+from recordkit import table
 from sessionkit import Played, play, setup_net
 
 from protocol.chat import (
     BURST,
+    HISTORY,
     MAX_CHARS,
+    PER_AUTHOR,
     BadChat,
     ChatBook,
+    ChatLine,
     ChatMisuse,
     chat_frame,
     read_chat,
 )
+from protocol.crypto.identity import Identity, PublicIdentity
 from protocol.messages import ABORT, sign
 from protocol.record import decode_record, encode_record, record_chat
 from protocol.session import Session
@@ -119,11 +125,111 @@ def test_a_flood_is_dropped_with_one_note_then_lines_pass_again(two: Played) -> 
         ann.say("one more", now=10.0)
 
 
-def test_history_is_kept_without_the_rate_and_bad_frames_left_out(two: Played) -> None:
+def test_a_journal_or_record_is_kept_without_the_rate_and_bad_frames_left_out(
+    two: Played,
+) -> None:
     ann, bob = books(two)
     frames = [ann.say(f"l{i}", now=float(i)).frame for i in range(BURST + 3)]
     new = bob.keep_all([*frames, b"junk", frames[0]])
     assert [line.text for line in new] == [f"l{i}" for i in range(BURST + 3)]
+
+
+def three_books() -> tuple[list[ChatBook], Identity]:
+    """Ann, Bob and Cy's books at one table of three (no game played: only the keys), and
+    Cy's key."""
+    params, secrets = table(3, 5)
+    gid = Session(params, None).game_id
+    names = params.config.players
+    ids = [secrets[s].identity() for s in range(3)]
+    return [ChatBook(gid, params.identities, names, s, ids[s]) for s in range(3)], ids[2]
+
+
+def _resend(book: ChatBook, frames: list[bytes], now: float, link: int) -> list[ChatLine]:
+    """What ``book`` takes of a history ``link`` resends (bad lines left out)."""
+    taken: list[ChatLine] = []
+    for frame in frames:
+        try:
+            line = book.resent(frame, now, link)
+        except BadChat:
+            continue
+        if line is not None:
+            taken.append(line)
+    return taken
+
+
+def test_a_history_brings_no_line_of_the_seat_that_resends_it() -> None:
+    (ann, _, cy), me = three_books()
+    gid = ann.game_id
+    # Cy reconnects eleven times, each time "resending" 200 new lines of its own: none is kept
+    for round_ in range(11):
+        frames = [chat_frame(me, gid, 2, round_ * HISTORY + i, "spam") for i in range(HISTORY)]
+        assert _resend(ann, frames, now=float(round_ * 10), link=2) == []
+    with pytest.raises(BadChat, match="its own"):
+        ann.resent(chat_frame(me, gid, 2, 99999, "mine"), now=500.0, link=2)
+    assert ann.count(2) == 0 and ann.say("still here", now=500.0).text == "still here"
+    # what Cy said live, Bob resends to Ann (who missed it): taken, once
+    said = [cy.say(f"hello {i}", now=float(i)).frame for i in range(3)]
+    got = _resend(ann, [*said, *said], now=600.0, link=1)
+    assert [line.text for line in got] == ["hello 0", "hello 1", "hello 2"]
+
+
+def test_a_resent_line_counts_against_its_authors_rate() -> None:
+    (ann, _, _), me = three_books()
+    # Bob resends, reconnect after reconnect, lines Cy signed but never said live (a pair of
+    # seats trying to flood the table): Ann takes what Cy may have said meanwhile, no more
+    number = iter(range(1 << 20))
+    kept = 0
+    for round_ in range(11):
+        frames = [chat_frame(me, ann.game_id, 2, next(number), "x") for _ in range(HISTORY)]
+        kept += len(_resend(ann, frames, now=float(round_), link=1))
+    assert kept == HISTORY + 10  # a fresh book's catch-up, then one line a second
+    assert any("too fast" in note for note in ann.notes)
+    # and the resent lines took from Cy's live allowance too
+    live = chat_frame(me, ann.game_id, 2, next(number), "live")
+    assert ann.receive(live, now=10.0, link=2) is None
+
+
+def test_each_author_keeps_its_share_of_lines_and_no_more() -> None:
+    (ann, bob, cy), me = three_books()
+    frames = [cy.say(f"l{i}", now=float(i)).frame for i in range(PER_AUTHOR)]
+    with pytest.raises(ChatMisuse, match="one game keeps"):
+        cy.say("one more", now=1e6)
+    assert all(ann.receive(f, now=float(i), link=2) for i, f in enumerate(frames))
+    assert ann.count(2) == PER_AUTHOR
+    late = chat_frame(me, ann.game_id, 2, PER_AUTHOR, "past my share")
+    assert ann.receive(late, now=1e6, link=2) is None
+    assert any("one game keeps" in note for note in ann.notes)
+    # the others chat on (a share is an author's, not the table's)
+    line = bob.say("still talking", now=1e6)
+    assert ann.receive(line.frame, now=1e6, link=1) == line
+    # and a resumed Ann, from her journal, holds Cy to the same share
+    again = ChatBook(ann.game_id, ann.identities, ann.names, 0, ann.identity)
+    again.keep_all([*frames, late])
+    assert again.count(2) == PER_AUTHOR and again.receive(late, now=0.0, link=2) is None
+
+
+def test_the_rate_is_taken_before_the_signature_is_checked(
+    two: Played, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ann, bob = books(two)
+    checks: list[bytes] = []
+    real = PublicIdentity.verify
+
+    def counted(self: PublicIdentity, data: bytes, sig: bytes, *, peer: str | None = None) -> None:
+        checks.append(data)
+        real(self, data, sig, peer=peer)
+
+    me = two.secrets[0].identity()
+    flood = [chat_frame(me, ann.game_id, 0, i, f"line {i}") for i in range(BURST + 50)]
+    monkeypatch.setattr(PublicIdentity, "verify", counted)
+    shown = [bob.receive(f, now=0.0, link=0) for f in flood]
+    assert sum(line is not None for line in shown) == BURST
+    assert len(checks) == BURST  # the lines past the rate cost no check
+    assert bob.receive(flood[0], now=0.0, link=0) is None and len(checks) == BURST  # known
+    # forged lines (bad signatures) past the rate are not checked either
+    forged = [f[:-3] + bytes(3) for f in flood[BURST:]]
+    assert all(bob.receive(f, now=0.0, link=0) is None for f in forged)
+    assert len(checks) == BURST
 
 
 def test_a_chat_frame_is_not_part_of_the_game() -> None:
