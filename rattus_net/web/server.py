@@ -303,6 +303,9 @@ class WebServer(RunningServer):
             else:
                 name = known
         elif why is None:
+            back = self.visitor(request)
+            if back is not None and back.key == folder_name(name):
+                raise web.HTTPSeeOther("/play")  # his own login: to his game, if it waits
             why = self._guest_refusal(name)
         why = why or self.full(name)
         if why is not None:

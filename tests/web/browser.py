@@ -169,6 +169,7 @@ class Page:
     async def goto(self, url: str) -> None:
         await self.call("Page.navigate", url=url)
         await self.wait_js("document.readyState === 'complete'")
+        self.screen = self.stream = None  # a new page, and its terminal new
 
     async def reload(self) -> None:
         """What F5 does: the page loaded again (its terminal new, read from scratch)."""

@@ -295,6 +295,9 @@ def test_a_reload_brings_the_visitor_back_to_his_running_game(
             await page.screenshot(ARTEFACTS / "after-reload.png")
             server.wait_line(r"gwen is back")
             assert [folder] == list(guests.iterdir())  # his game's folder, still there
+            await enter(page, server.url, "gwen")  # through the door again: his own game
+            await page.wait_for(r"│ Hand \(\d")
+            assert hand == [line for line in (await page.text()).splitlines() if "│ Hand (" in line]
             await page.press("?")  # and it answers keys
             await page.wait_for(r"Keys: ")
             await page.close()
