@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import statistics
 import sys
 import tempfile
@@ -60,7 +61,14 @@ class Visitor:
         return time.perf_counter() - t0
 
     async def close(self) -> None:
+        """Leave the game with q (a guest with nothing saved leaves at once), as a player
+        does: a page merely closed would leave it running for the server's grace (a reload
+        brings him back), and the figures at rest would count it."""
         if self.ws is not None:
+            await self.ws.send_str('["stdin", "q"]')
+            with contextlib.suppress(TimeoutError):
+                while not self.ws.closed:
+                    await asyncio.wait_for(self.ws.receive(), 30)
             await self.ws.close()
         await self.http.close()
 

@@ -34,11 +34,12 @@ from rattus_net.kit.replay import Replay
 from rattus_net.kit.saves import save_path
 from rattus_net.net.netgame import NetworkGame
 from rattus_net.net.node import PeerNode
+from rattus_net.net.served import Served
 from rattus_net.net.tables import Lobby
 from rattus_net.paths import ENV_CONFIG_DIR, ENV_DATA_DIR
 from tui.common.gameui import game_ui, new_offline, table_screen
 from tui.common.glyphs import enter_key
-from tui.common.help import HelpScreen, key_name, open_help
+from tui.common.help import HelpScreen, key_name, open_help, quit_key
 from tui.common.replay import ReplayScreen
 from tui.common.seat import Seat
 from tui.shell.lobby import LobbyScreen
@@ -75,9 +76,10 @@ class TooSmallScreen(ModalScreen[None]):
     TooSmallScreen #too-small { width: auto; height: auto; text-style: bold; }
     """
 
-    def __init__(self, size: Size) -> None:
+    def __init__(self, size: Size, quit_key: str | None = "Ctrl+C") -> None:
         super().__init__()
         self.size_seen = size
+        self.quit_key = quit_key
 
     def compose(self) -> ComposeResult:
         with Middle(), Center():
@@ -88,8 +90,8 @@ class TooSmallScreen(ModalScreen[None]):
         return Text(
             f"Terminal too small: {w}x{h}.\n"
             f"Rattus Net needs at least {MIN_WIDTH}x{MIN_HEIGHT}.\n"
-            "Enlarge the window (or make the font smaller).\n"
-            "Ctrl+C quits."
+            "Enlarge the window (or make the font smaller)."
+            + (f"\n{self.quit_key} quits." if self.quit_key else "")
         )
 
     def resized(self, size: Size) -> None:
@@ -129,6 +131,13 @@ class RattusNetApp(App[None]):
         self.table = table
         self.lobby = lobby
         self.replay = replay
+        self.quit_key = quit_key(Served.from_environment())
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No key quits at once where none is meant to (a browser page: Ctrl+C copies)."""
+        if action == "quit" and self.quit_key is None:
+            return False
+        return super().check_action(action, parameters)
 
     def run(self, *args: Any, **kwargs: Any) -> Any:
         """Run in the terminal; raises :class:`NoTerminal` without one. The mouse is left to
@@ -165,7 +174,8 @@ class RattusNetApp(App[None]):
                 f"{binding.description} (key {key_name(key)})",
                 partial(self._run_binding, binding.action, active.node),
             )
-        yield SystemCommand("Quit Rattus Net", "Leave the program (Ctrl+C)", self.exit)
+        key = f" ({self.quit_key})" if self.quit_key else ""
+        yield SystemCommand("Quit Rattus Net", f"Leave the program{key}", self.exit)
 
     def _run_binding(self, action: str, node: Any) -> None:
         self.call_later(self.run_action, action, node)
@@ -181,7 +191,7 @@ class RattusNetApp(App[None]):
             if isinstance(top, TooSmallScreen):
                 top.resized(size)
             else:
-                self.push_screen(TooSmallScreen(size))
+                self.push_screen(TooSmallScreen(size, self.quit_key))
         else:
             while isinstance(self.screen, TooSmallScreen):
                 self.pop_screen()

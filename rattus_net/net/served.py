@@ -10,6 +10,9 @@ may do there that a player at his own terminal may do freely:
   server (no typed HOST:PORT, so no probing of the server's network); ``any``: as at home.
 - ``RATTUS_SERVER_TABLES``: the folder where the server's players list the tables they host.
 - ``RATTUS_RECORD_COMMAND``: how he fetches a record (``{id}`` stands for the game id).
+- ``RATTUS_IN_BROWSER``: the game is drawn in a browser page, where Ctrl+C copies (the page
+  keeps it from the game) and the player leaves with q, as on every screen.
+- ``RATTUS_NOT_KEPT``: nothing of his is kept once he leaves (a guest): no save to speak of.
 
 Without them (a player at his own terminal) nothing is limited: any name, any address.
 The listing of the tables hosted on one server is :mod:`rattus_net.net.servertables`.
@@ -21,7 +24,15 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from rattus_net.paths import ENV_JOIN, ENV_LISTEN, ENV_PLAYER, ENV_RECORD_COMMAND, ENV_TABLES
+from rattus_net.paths import (
+    ENV_IN_BROWSER,
+    ENV_JOIN,
+    ENV_LISTEN,
+    ENV_NOT_KEPT,
+    ENV_PLAYER,
+    ENV_RECORD_COMMAND,
+    ENV_TABLES,
+)
 
 JOIN_LISTED = "listed"
 JOIN_ANY = "any"
@@ -37,6 +48,8 @@ class Served:
     join_by_address: bool = True
     tables: Path | None = None
     record_command: str | None = None
+    in_browser: bool = False
+    kept: bool = True
 
     @classmethod
     def from_environment(cls) -> Served:
@@ -48,6 +61,8 @@ class Served:
             join_by_address=env.get(ENV_JOIN, JOIN_ANY) != JOIN_LISTED,
             tables=Path(tables) if tables else None,
             record_command=env.get(ENV_RECORD_COMMAND) or None,
+            in_browser=env.get(ENV_IN_BROWSER) == "1",
+            kept=env.get(ENV_NOT_KEPT) != "1",
         )
 
     def environment(self) -> dict[str, str]:
@@ -61,6 +76,10 @@ class Served:
             env[ENV_TABLES] = str(self.tables)
         if self.record_command:
             env[ENV_RECORD_COMMAND] = self.record_command
+        if self.in_browser:
+            env[ENV_IN_BROWSER] = "1"
+        if not self.kept:
+            env[ENV_NOT_KEPT] = "1"
         return env
 
     def record_line(self, game_id: str, path: Path) -> str:

@@ -324,6 +324,7 @@ class GameServer(SessionHost, RunningServer):
                 if player.kept
                 else None
             ),
+            kept=player.kept,
         )
         return {**game_environment(player, session.term or ""), **served.environment()}
 

@@ -40,6 +40,26 @@ window.open = (url) => {
 """The client opens a file the game delivers (the record) in a new window, which a browser
 blocks as a pop-up it did not ask for: a download link clicked in the page is not blocked."""
 
+KEYS = """
+window.addEventListener("keydown", (event) => {
+  if (event.ctrlKey && !event.altKey && !event.shiftKey && event.key.toLowerCase() === "c") {
+    event.stopImmediatePropagation();
+  }
+}, true);
+new MutationObserver((changes, watch) => {
+  if (document.body.classList.contains("-loaded")) {
+    watch.disconnect();
+    const keys = document.querySelector(".xterm-helper-textarea");
+    if (keys) keys.focus();
+  }
+}).observe(document.body, {attributes: true, attributeFilter: ["class"]});
+"""
+"""Two keys' worth of browser manners. Ctrl+C copies in a browser: it is kept from the
+terminal (which would pass it to the game as an interrupt) and left to the browser, which
+copies what is selected (Shift and the mouse select in the terminal); the game is left with
+q, asked first, as everywhere. And the terminal takes the keys as soon as the game is
+connected (the page's ``-loaded``), with no click first."""
+
 
 def door(*, passwords: bool, why: str = "", name: str = "") -> str:
     """The login page; ``why`` is the reason the last try was refused."""
@@ -83,5 +103,6 @@ def game(websocket_url: str, static_url: str, font_size: int = 16) -> str:
 <div class="ended"><a href="/">The game has ended: back to the door</a></div>
 <div id="terminal" class="textual-terminal"
  data-session-websocket-url="{escape(websocket_url)}" data-font-size="{font_size}"></div>
+<script>{KEYS}</script>
 </body></html>
 """

@@ -10,9 +10,10 @@ put in front of it here, in a small aiohttp application of our own:
   (``--players``) only the names in it may enter, each with his password, and each keeps his
   folder (``<state>/players/<name>/``, the same as under ``rattus serve``: the two servers may
   share one state directory); without one, visitors are guests in a temporary folder removed
-  when they leave, under a name nobody holds or plays under here right now. The door gives
-  the browser a random cookie (HttpOnly, SameSite=Strict) that the game's websocket must
-  bring, from a page of this server (its Origin is checked).
+  when their game ends, under a name nobody holds or plays under here right now. The door
+  gives the browser a random cookie (HttpOnly, SameSite=Strict, expiring) that the game's
+  websocket must bring, from a page of this server (its Origin is checked); a new login under
+  a name voids the older ones (:mod:`rattus_net.web.visits`).
 - **Its own names only** (:mod:`rattus_net.web.hosts`): a request for another name (Host) is
   refused, and so is a browser's request from another site's page (Origin), so that no site
   can reach this server by DNS rebinding.
@@ -22,9 +23,10 @@ put in front of it here, in a small aiohttp application of our own:
 - **The session**: started like an SSH session's game (forked from the preloaded parent, or
   a fresh Python) with the player's own folders and the server's limits in its environment
   (:mod:`rattus_net.net.served`), on pipes instead of a terminal, with Textual's web driver.
-  One game per name: logging in again elsewhere closes the older page's game. Each game runs
-  with the server's process limits, in a process group of its own; stopping the server ends
-  every game it started.
+  One game per name: a listed player logging in again elsewhere closes the older page's game.
+  The game outlives its page for :data:`GRACE`: a reload (or a dropped connection) brings the
+  same visitor back to the same running game. Each game runs with the server's process
+  limits, in a process group of its own; stopping the server ends every game it started.
 - **Downloads** (the end screen's record) go only to the browser of the session that offers
   them.
 """
@@ -33,20 +35,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
-import secrets
 import shutil
 import sys
 import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from importlib.metadata import version
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, TextIO, cast
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 from textual_serve.app_service import AppService
 
 from rattus_net.net.served import Served
@@ -65,14 +66,13 @@ from rattus_net.serve.running import RunningServer, run_until_signal
 from rattus_net.serve.session import Player, base_environment, game_environment
 from rattus_net.web import pages
 from rattus_net.web.downloads import PatientDownloads
+from rattus_net.web.games import Games, NameInPlay, Session, terminal_size
 from rattus_net.web.hosts import AllowedHosts
 from rattus_net.web.players import PlayersFile, PlayersFileError
+from rattus_net.web.visits import Visitor, Visitors
 
 COOKIE = "rattus_visitor"
 STATIC = Path(sys.modules[AppService.__module__].__file__ or ".").parent / "static"
-MAX_VISITORS = 1000
-"""Logins remembered at once (the oldest forgotten first): a flood of logins is bounded."""
-MAX_TERMINAL = 500
 QUIT_GRACE = 5.0
 
 
@@ -95,28 +95,6 @@ class WebOptions:
     allow_hosts: tuple[str, ...] = ()
 
 
-@dataclass
-class Visitor:
-    """Who came through the door: his name as he plays under it, and his folder."""
-
-    name: str
-    kept: bool
-    address: str
-
-
-@dataclass(eq=False)
-class Session:
-    """One visitor's game: the websocket, textual-serve's side of the app, its process."""
-
-    visitor: Visitor
-    home: Path
-    websocket: web.WebSocketResponse
-    service: GameService | None = None
-    last_input: float = 0.0
-    replaced: bool = False
-    idle: asyncio.TimerHandle | None = field(default=None, repr=False)
-
-
 class GameService(AppService):
     """textual-serve's side of one session, the app started by our launcher (forked from the
     preloaded parent) in the player's folder, with only the environment given here."""
@@ -128,6 +106,16 @@ class GameService(AppService):
         self.home = home
         self.launched: Launched | None = None
         self._ending: asyncio.Task[None] | None = None
+        self.on_end: Callable[[], None] | None = None
+
+    async def run(self) -> None:
+        """Pass the app's output on until it ends, then say so (``on_end``): the game is over
+        whether or not a page shows it."""
+        try:
+            await super().run()
+        finally:
+            if self.on_end is not None:
+                self.on_end()
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         env = dict(self.env)
@@ -219,8 +207,9 @@ class WebServer(RunningServer):
                 raise WebError(str(exc)) from None
         self.claims = NameClaims(options.state_dir / NAMES_FILE)
         self.limiter = RateLimiter(options.per_address)
-        self.visitors: dict[str, Visitor] = {}
-        self.sessions: dict[str, Session] = {}  # by folder name
+        self.visitors = Visitors()
+        self.games = Games(self.say, options.idle_timeout)
+        self.sessions = self.games.sessions  # by folder name
         self.downloads = PatientDownloads()
         self.launcher = Launcher(base_environment(), preload=options.preload, limits=options.limits)
         self.hosts = AllowedHosts(options.listen, options.allow_hosts)
@@ -228,7 +217,6 @@ class WebServer(RunningServer):
         self.guests = options.state_dir / "web-guests"
         self.runner: web.AppRunner | None = None
         self.port = options.port
-        self._closing: set[asyncio.Task[bool]] = set()  # kept, so they are not collected
 
     # --- starting and stopping ---------------------------------------------------------------
 
@@ -276,13 +264,7 @@ class WebServer(RunningServer):
         return self.port
 
     async def close(self) -> None:
-        for session in list(self.sessions.values()):
-            with contextlib.suppress(Exception):
-                await session.websocket.close(message=b"the server is stopping")
-        await asyncio.gather(
-            *(s.service.end() for s in list(self.sessions.values()) if s.service is not None),
-            return_exceptions=True,
-        )
+        await self.games.close(b"the server is stopping")
         if self.runner is not None:
             await self.runner.cleanup()
         await self.launcher.close()
@@ -354,18 +336,26 @@ class WebServer(RunningServer):
             else:
                 name = known
         elif why is None:
+            back = self.visitor(request)
+            if back is not None and back.key == folder_name(name):
+                raise web.HTTPSeeOther("/play")  # his own login: to his game, if it waits
             why = self._guest_refusal(name)
         why = why or self.full(name)
         if why is not None:
             self.refused(address, name, why)
             return self._page(why, name, status=403)
-        sid = secrets.token_urlsafe(32)
-        self.visitors[sid] = Visitor(name, self.players is not None, address)
-        while len(self.visitors) > MAX_VISITORS:
-            del self.visitors[next(iter(self.visitors))]
+        visitor = Visitor(name, self.players is not None, address)
+        token = self.visitors.login(visitor, loop.time())
         self.say(f"rattus web: {name} came in from {address}")
         response = web.HTTPSeeOther("/play")
-        response.set_cookie(COOKIE, sid, httponly=True, samesite="Strict", path="/")
+        response.set_cookie(
+            COOKIE,
+            token,
+            httponly=True,
+            samesite="Strict",
+            path="/",
+            max_age=int(self.visitors.seconds),
+        )
         raise response
 
     def _guest_refusal(self, name: str) -> str | None:
@@ -382,8 +372,9 @@ class WebServer(RunningServer):
         return None
 
     def visitor(self, request: web.Request) -> Visitor | None:
-        sid = request.cookies.get(COOKIE, "")
-        return self.visitors.get(sid)
+        """The visitor whose login the request's cookie is, while it holds."""
+        token = request.cookies.get(COOKIE, "")
+        return self.visitors.get(token, asyncio.get_running_loop().time())
 
     async def play(self, request: web.Request) -> web.Response:
         visitor = self.visitor(request)
@@ -418,6 +409,8 @@ class WebServer(RunningServer):
             join_by_address=self.options.allow_join_address,
             tables=self.tables.absolute(),
             record_command="d on this screen downloads it (game {id})",
+            in_browser=True,
+            kept=visitor.kept,
         )
         return {**game_environment(player, "xterm-256color"), **served.environment()}
 
@@ -431,37 +424,34 @@ class WebServer(RunningServer):
         if not self.limiter.allow(address, loop.time()):
             self.refused(address, visitor.name, "too many connections from your address")
             raise web.HTTPTooManyRequests(text="too many connections: try again in a minute")
-        why = self.full(visitor.name)
-        if why is None and visitor.kept:
-            why = self._claim(visitor.name)
-        if why is not None:
-            self.refused(address, visitor.name, why)
-            raise web.HTTPServiceUnavailable(text=why)
-        key = folder_name(visitor.name)
-        old = self.sessions.pop(key, None)
-        if old is not None:
-            old.replaced = True
-            await old.websocket.close(message=b"you logged in again elsewhere")
-            if old.service is not None:
-                await old.service.end()
-        home = self._home(visitor)
+        try:
+            session = await self.games.running(visitor)
+        except NameInPlay as exc:
+            self.refused(address, visitor.name, str(exc))
+            raise web.HTTPForbidden(text=str(exc)) from None
+        if session is None:
+            why = self.full(visitor.name)
+            if why is None and visitor.kept:
+                why = self._claim(visitor.name)
+            if why is not None:
+                self.refused(address, visitor.name, why)
+                raise web.HTTPServiceUnavailable(text=why)
         ws = web.WebSocketResponse(heartbeat=30, max_msg_size=64 * 1024)
         await ws.prepare(request)
-        session = Session(visitor, home, ws)
-        self.sessions[key] = session
-        self.say(f"rattus web: {visitor.name} is playing ({'kept' if visitor.kept else 'guest'})")
+        width = terminal_size(request.query.get("width"), 80)
+        height = terminal_size(request.query.get("height"), 24)
         try:
-            await self._run(session, request)
+            if session is None:
+                session = Session(visitor, self._home(visitor), ws)
+                self.games.add(session)
+                if await self._start(session, width, height):
+                    await self.games.read(session, ws)
+            else:
+                await self.games.attach(session, ws, width, height)
+                await self.games.read(session, ws)
         finally:
-            if session.idle is not None:
-                session.idle.cancel()
-            if session.service is not None:
-                await session.service.end()
-            if self.sessions.get(key) is session:
-                del self.sessions[key]
-            if not visitor.kept:
-                shutil.rmtree(home, ignore_errors=True)
-            self.say(f"rattus web: {visitor.name} has left")
+            if session is not None:
+                self.games.detach(session, ws)
         return ws
 
     def _claim(self, name: str) -> str | None:
@@ -475,67 +465,35 @@ class WebServer(RunningServer):
             return "the server cannot keep names just now: try again later"
         return None
 
-    async def _run(self, session: Session, request: web.Request) -> None:
-        ws = session.websocket
-        width = _size(request.query.get("width"), 80)
-        height = _size(request.query.get("height"), 24)
+    async def _start(self, session: Session, width: int, height: int) -> bool:
+        """Start the game in its folder; ``False`` (the game ended, its page told) if it
+        cannot start."""
         home = session.home
         try:
             (home / "data").mkdir(parents=True, exist_ok=True)
             (home / "config").mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            await ws.close(message=f"the game could not start ({exc.strerror})".encode())
-            return
+            await self.games.end(session, f"the game could not start ({exc.strerror})".encode())
+            return False
         service = GameService(
             self.launcher,
             self.environment(session.visitor, home),
             home,
-            write_bytes=ws.send_bytes,
-            write_str=ws.send_str,
-            close=ws.close,
+            write_bytes=session.send_bytes,
+            write_str=session.send_str,
+            close=partial(self.games.app_closed, session),
             download_manager=self.downloads,
         )
         service.owner = session  # type: ignore[attr-defined]
+        service.on_end = partial(self.games.schedule_end, session)
         session.service = service
-        await service.start(width, height)
-        self._touch(session)
-        async for message in ws:
-            if message.type != WSMsgType.TEXT:
-                continue
-            try:
-                kind, *rest = json.loads(message.data)
-            except (ValueError, TypeError):
-                continue
-            if kind == "stdin" and rest and isinstance(rest[0], str):
-                await service.send_bytes(rest[0].encode("utf-8", "surrogateescape"))
-                self._touch(session)
-            elif kind == "resize" and rest and isinstance(rest[0], dict):
-                w, h = _size(rest[0].get("width"), 80), _size(rest[0].get("height"), 24)
-                await service.set_terminal_size(w, h)
-            elif kind == "ping" and rest:
-                await ws.send_json(["pong", str(rest[0])[:32]])
-            elif kind == "blur":
-                await service.blur()
-            elif kind == "focus":
-                await service.focus()
-
-    def _touch(self, session: Session) -> None:
-        loop = asyncio.get_running_loop()
-        session.last_input = loop.time()
-        if session.idle is None:
-            session.idle = loop.call_later(self.options.idle_timeout, self._check_idle, session)
-
-    def _check_idle(self, session: Session) -> None:
-        session.idle = None
-        loop = asyncio.get_running_loop()
-        left = session.last_input + self.options.idle_timeout - loop.time()
-        if left > 0:
-            session.idle = loop.call_later(left, self._check_idle, session)
-            return
-        self.say(f"rattus web: {session.visitor.name} was idle: disconnected")
-        self._closing.add(
-            loop.create_task(session.websocket.close(message=b"idle too long: disconnected"))
-        )
+        try:
+            await service.start(width, height)
+        except Exception:
+            await self.games.end(session, b"the game could not start")
+            raise
+        self.games.touch(session)
+        return True
 
     async def download(self, request: web.Request) -> web.StreamResponse:
         """A file the visitor's own game offers (the record on the end screen)."""
@@ -560,14 +518,6 @@ class WebServer(RunningServer):
             await response.write(chunk)
         await response.write_eof()
         return response
-
-
-def _size(value: object, default: int) -> int:
-    try:
-        number = int(str(value))
-    except ValueError:
-        return default
-    return min(max(number, 1), MAX_TERMINAL) if number > 0 else default
 
 
 async def serve(options: WebOptions, out: TextIO = sys.stdout) -> None:

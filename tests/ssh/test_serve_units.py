@@ -222,6 +222,8 @@ def test_the_server_tells_its_games_what_it_allows(
 
     for key in ("RATTUS_PLAYER", "RATTUS_LISTEN_ADDRESS", "RATTUS_JOIN", "RATTUS_SERVER_TABLES"):
         monkeypatch.delenv(key, raising=False)
+    for key in ("RATTUS_IN_BROWSER", "RATTUS_NOT_KEPT", "RATTUS_RECORD_COMMAND"):
+        monkeypatch.delenv(key, raising=False)
     assert Served.from_environment() == Served() and listen_host() == "0.0.0.0"
     served = Served("alice", "127.0.0.1", False, tmp_path, "ssh -p 1 alice@h record {id} > g")
     for key, value in served.environment().items():
@@ -229,6 +231,12 @@ def test_the_server_tells_its_games_what_it_allows(
     assert Served.from_environment() == served and listen_host() == "127.0.0.1"
     assert served.record_line("abcd", tmp_path / "x") == "ssh -p 1 alice@h record abcd > g"
     assert Served().record_line("abcd", tmp_path / "x") == str(tmp_path / "x")
+    guest = Served("gwen", in_browser=True, kept=False)  # rattus web's guest
+    for key in served.environment():
+        monkeypatch.delenv(key)
+    for key, value in guest.environment().items():
+        monkeypatch.setenv(key, value)
+    assert Served.from_environment() == guest
 
 
 def test_both_servers_take_the_game_process_limits_from_their_options(

@@ -141,3 +141,44 @@ async def test_help_lists_the_screen_s_own_keys_first_and_scrolling_last() -> No
             assert not {"Tab", "Left", "Right", "Ctrl+Pageup"} & set(" ".join(keys).split())
             await pilot.press("escape")
             await pilot.pause()
+
+
+def test_the_keys_of_every_screen_say_what_ctrl_c_does_where_the_program_runs() -> None:
+    """In a terminal Ctrl+C quits (an offline game saved where the folder is kept); in a
+    browser page (``rattus web`` says so) it copies, and q leaves; a guest has nothing saved."""
+    from rattus_net.net.served import Served
+    from tui.common.help import global_keys
+
+    def ctrl_c(served: Served) -> str:
+        return dict(global_keys(served))["Ctrl+C"]
+
+    assert ctrl_c(Served()) == "quit Rattus Net at once (an offline game is saved)"
+    assert "saved" not in ctrl_c(Served(kept=False)) and "guest" in ctrl_c(Served(kept=False))
+    for served in (Served(in_browser=True), Served(in_browser=True, kept=False)):
+        assert ctrl_c(served).startswith("copy the text selected") and "q leaves" in ctrl_c(served)
+        assert "quit" not in ctrl_c(served) and "saved" not in ctrl_c(served)
+
+
+@sync
+async def test_in_a_browser_page_ctrl_c_never_quits(monkeypatch: Any) -> None:
+    """Whatever reaches the game from the page, Ctrl+C does not end it there (the page keeps
+    the key for copying; this is the game's own side of it), and no screen says it quits."""
+    from rattus_net.net.served import Served
+
+    for key, value in Served(in_browser=True, kept=False).environment().items():
+        monkeypatch.setenv(key, value)
+    app = RattusNetApp()
+    async with opened(app) as pilot:
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, MenuScreen)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        assert dict(help_screen.keys)["Ctrl+C"].startswith("copy")
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        assert "quits" not in str(app.screen.query_one("#too-small").render())

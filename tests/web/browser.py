@@ -169,6 +169,14 @@ class Page:
     async def goto(self, url: str) -> None:
         await self.call("Page.navigate", url=url)
         await self.wait_js("document.readyState === 'complete'")
+        self.screen = self.stream = None  # a new page, and its terminal new
+
+    async def reload(self) -> None:
+        """What F5 does: the page loaded again (its terminal new, read from scratch)."""
+        await self.evaluate("window.__rattus_before_reload = true")
+        await self.call("Page.reload")
+        await self.wait_js("!window.__rattus_before_reload && document.readyState === 'complete'")
+        self.screen = self.stream = None
 
     async def wait_js(self, condition: str, seconds: float = 30) -> Any:
         deadline = time.monotonic() + seconds
@@ -209,12 +217,15 @@ class Page:
             assert time.monotonic() < deadline, f"{pattern!r} never appeared:\n{screen}"
             await asyncio.sleep(0.05)
 
-    async def press(self, *keys: str) -> None:
-        """Keys by name (``Enter``, ``Down``...) or single characters, to the terminal."""
-        await self.evaluate(
-            "(() => { const t = document.querySelector('.xterm-helper-textarea');"
-            " if (t) t.focus(); })()"
-        )
+    async def press(self, *keys: str, focus: bool = True, modifiers: int = 0) -> None:
+        """Keys by name (``Enter``, ``Down``...) or single characters, to the terminal (given
+        the focus first unless ``focus`` is false: then to whatever has it); ``modifiers`` as
+        DevTools counts them (2: Ctrl)."""
+        if focus:
+            await self.evaluate(
+                "(() => { const t = document.querySelector('.xterm-helper-textarea');"
+                " if (t) t.focus(); })()"
+            )
         for key in keys:
             if key in KEYS:
                 name, code, vk, text = KEYS[key]
@@ -222,12 +233,36 @@ class Page:
                 name, text = key, key
                 code = f"Key{key.upper()}" if key.isalpha() else ""
                 vk = ord(key.upper()) if key.isalnum() else 0
-            down = {"key": name, "code": code, "windowsVirtualKeyCode": vk}
+            down = {"key": name, "code": code, "windowsVirtualKeyCode": vk, "modifiers": modifiers}
+            if modifiers:
+                text = ""  # (a key with Ctrl types nothing)
             if text:
                 await self.call("Input.dispatchKeyEvent", type="keyDown", text=text, **down)
             else:
                 await self.call("Input.dispatchKeyEvent", type="rawKeyDown", **down)
             await self.call("Input.dispatchKeyEvent", type="keyUp", **down)
+
+    async def select(self, row: int, first: int, end: int) -> None:
+        """Select the terminal's cells ``first`` to ``end`` (not included) of ``row`` as a
+        person does, with the mouse and Shift held (the game has the plain mouse)."""
+        box = await self.evaluate(
+            "(() => { const r = document.querySelector('.xterm-screen').getBoundingClientRect();"
+            " return {x: r.left, y: r.top, w: r.width, h: r.height}; })()"
+        )
+        assert self.screen is not None, "read the screen first (text())"
+        cell_w = box["w"] / self.screen.columns
+        cell_h = box["h"] / self.screen.lines
+        y = box["y"] + (row + 0.5) * cell_h
+        points = [box["x"] + (col + 0.5) * cell_w for col in (first, (first + end) / 2, end)]
+        shift = {"modifiers": 8, "button": "left", "clickCount": 1}
+        await self.call("Input.dispatchMouseEvent", type="mousePressed", x=points[0], y=y, **shift)
+        for x in points[1:]:
+            await self.call(
+                "Input.dispatchMouseEvent", type="mouseMoved", x=x, y=y, buttons=1, **shift
+            )
+        await self.call(
+            "Input.dispatchMouseEvent", type="mouseReleased", x=points[-1], y=y, **shift
+        )
 
     async def type(self, text: str) -> None:
         """Text into the focused field of the page (the door's form)."""

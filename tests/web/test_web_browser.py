@@ -131,11 +131,13 @@ def test_a_guest_plays_an_offline_game_to_its_end_in_the_browser(
             await play_to_the_end([page], "GAME OVER")
             await page.wait_for(r"GAME OVER")
             await page.screenshot(ARTEFACTS / "offline-end.png")
+            await page.press("q")  # the game is left with q, and its page says so
+            await page.wait_js("document.body.classList.contains('-closed')")
             await page.close()
 
     asyncio.run(scenario())
     assert re.search(r"gwen is playing \(guest\)", server.log())
-    server.wait_line(r"gwen has left")  # the page closed: the game ends with it
+    server.wait_line(r"gwen has left")
     assert not list((tmp_path / "state" / "web-guests").iterdir())  # nothing kept
 
 
@@ -218,3 +220,130 @@ def test_two_listed_players_host_and_join_a_table_in_two_pages(
     log = server.log()
     assert "refused 'bob' from 127.0.0.1: that name is not a player's here" in log
     assert "Ann is playing (kept)" in log
+
+
+COPIED = """document.addEventListener("copy", (event) => {
+  window.__copied = event.clipboardData.getData("text/plain");
+})"""
+"""Keeps what a copy put on the clipboard (after the terminal's own handler has put it)."""
+
+
+def test_keys_reach_the_game_at_once_and_ctrl_c_copies_without_ending_it(
+    tmp_path: Path, servers: list[WebServer]
+) -> None:
+    server = WebServer(tmp_path / "state")
+    servers.append(server)
+
+    async def scenario() -> None:
+        async with Browser(tmp_path / "profile") as browser:
+            page = await browser.page()
+            await enter(page, server.url, "gwen")
+            await page.wait_for(MENU)
+            await page.evaluate(COPIED)
+            # no click, no focusing by the test: the page gave the terminal the keys
+            await page.press("?", focus=False)
+            await page.wait_for(r"Ctrl\+C\s+copy the text selected with Shift and the mouse")
+            assert "quit Rattus Net" not in await page.text()
+            await page.screenshot(ARTEFACTS / "keys-in-browser.png")
+            await page.press("Escape", focus=False)
+            await page.wait_for(MENU)
+            screen = (await page.text()).splitlines()
+            [row] = [i for i, line in enumerate(screen) if "Play against bots" in line]
+            first = screen[row].index("Play against bots")
+            await page.select(row, first, first + len("Play against bots"))
+            await page.press("c", focus=False, modifiers=2)  # Ctrl+C
+            copied = await page.wait_js("window.__copied")
+            assert "Play against bots" in copied
+            await page.press("?", focus=False)  # the game goes on
+            await page.wait_for(r"Keys: ")
+            assert not await page.evaluate("document.body.classList.contains('-closed')")
+            await page.press("Escape")
+            await page.wait_for(MENU)
+            await page.press("q")  # q leaves (a guest with nothing saved: at once)
+            await page.wait_js("document.body.classList.contains('-closed')")
+            await page.close()
+
+    asyncio.run(scenario())
+    server.wait_line(r"gwen has left")
+    assert server.log().count("gwen is playing") == 1
+
+
+def test_a_reload_brings_the_visitor_back_to_his_running_game(
+    tmp_path: Path, servers: list[WebServer]
+) -> None:
+    server = WebServer(tmp_path / "state")
+    servers.append(server)
+    guests = tmp_path / "state" / "web-guests"
+
+    async def scenario() -> None:
+        async with Browser(tmp_path / "profile") as browser:
+            page = await browser.page()
+            await enter(page, server.url, "gwen")
+            await page.wait_for(MENU)
+            await page.press("Down", "Down", "Left", "Down", "Left")
+            await page.wait_for(r"Players\s+< 2 >")
+            await page.press("p")
+            await page.wait_for(r"│ Hand \(\d")  # his decision: the game waits for him
+            before = await page.text()
+            [folder] = guests.iterdir()
+            await page.reload()  # F5
+            await page.wait_for(r"│ Hand \(\d")
+            after = await page.text()
+            assert MENU not in after
+            hand = [line for line in before.splitlines() if "│ Hand (" in line]
+            assert hand and hand == [line for line in after.splitlines() if "│ Hand (" in line]
+            await page.screenshot(ARTEFACTS / "after-reload.png")
+            server.wait_line(r"gwen is back")
+            assert [folder] == list(guests.iterdir())  # his game's folder, still there
+            await enter(page, server.url, "gwen")  # through the door again: his own game
+            await page.wait_for(r"│ Hand \(\d")
+            assert hand == [line for line in (await page.text()).splitlines() if "│ Hand (" in line]
+            await page.press("?")  # and it answers keys
+            await page.wait_for(r"Keys: ")
+            await page.close()
+
+    asyncio.run(scenario())
+    server.wait_line(r"gwen left the page: the game waits \d+ s")
+    log = server.log()
+    assert log.count("gwen is playing") == 1 and "gwen has left" not in log
+
+
+def test_a_stale_cookie_under_a_guests_name_cannot_end_the_game_of_whoever_has_it_now(
+    tmp_path: Path, servers: list[WebServer]
+) -> None:
+    """Gwen logged in (and left); someone else logged in as gwen and plays. The first login's
+    cookie, brought back, is sent to the door: his game goes on, his folder stays."""
+    import aiohttp
+
+    server = WebServer(tmp_path / "state")
+    servers.append(server)
+    guests = tmp_path / "state" / "web-guests"
+    ws_url = server.url.replace("http://", "ws://") + "ws?width=100&height=30"
+    origin = {"Origin": server.url.rstrip("/")}
+
+    async def client() -> aiohttp.ClientSession:
+        session = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+        async with session.post(server.url + "login", data={"name": "gwen"}) as answer:
+            assert answer.url.path == "/play", await answer.text()
+        return session
+
+    async def scenario() -> None:
+        earlier = await client()
+        now = await client()  # a login under a name nobody plays under: let in
+        try:
+            async with now.ws_connect(ws_url, headers=origin) as game:
+                await game.receive_bytes(timeout=60)  # his game has started
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                    await earlier.ws_connect(ws_url, headers=origin)
+                assert refused.value.status == 403
+                assert not game.closed and len(list(guests.iterdir())) == 1
+                await game.send_str('["stdin", "?"]')  # and it still answers
+                while b"Keys: " not in await game.receive_bytes(timeout=30):
+                    pass
+        finally:
+            await earlier.close()
+            await now.close()
+
+    asyncio.run(scenario())
+    log = server.log()
+    assert log.count("gwen is playing") == 1 and "logged in again" not in log

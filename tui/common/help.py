@@ -19,6 +19,8 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from rattus_net.net.served import Served
+
 # What a key does when its binding's description is too short to say it.
 DESCRIPTIONS: dict[str, str] = {
     "digit": "choose a row or set a count",
@@ -72,16 +74,33 @@ HIDDEN_ACTIONS = frozenset(
 )
 SCROLLING = "scroll up and down"
 """What a widget's own keys (Up, Down, PgUp, PgDn, Home, End) do: one line, the last."""
-# always there, whatever the screen
-GLOBAL_KEYS = (
-    ("Ctrl+P", DESCRIPTIONS["command_palette"]),
-    ("Ctrl+C", "quit Rattus Net at once (an offline game is saved)"),
-)
 
 
-def screen_keys(screen: Screen[Any]) -> list[tuple[str, str]]:
+def global_keys(served: Served) -> list[tuple[str, str]]:
+    """The keys there whatever the screen, as they work where the program runs: in a browser
+    page (``rattus web``) Ctrl+C copies (the page keeps it from the game) and q leaves, asked
+    first; in a terminal Ctrl+C quits at once. An offline game is saved only where the
+    player's folder is kept (not a guest's)."""
+    if served.in_browser:
+        ctrl_c = "copy the text selected with Shift and the mouse (q leaves, asked first)"
+    elif served.kept:
+        ctrl_c = "quit Rattus Net at once (an offline game is saved)"
+    else:
+        ctrl_c = "quit Rattus Net at once (nothing is kept: you play as a guest)"
+    return [("Ctrl+P", DESCRIPTIONS["command_palette"]), ("Ctrl+C", ctrl_c)]
+
+
+def quit_key(served: Served) -> str | None:
+    """The key that quits at once where the program runs: Ctrl+C in a terminal; none in a
+    browser page, where Ctrl+C copies (q leaves, asked first, on every screen)."""
+    return None if served.in_browser else "Ctrl+C"
+
+
+def screen_keys(screen: Screen[Any], served: Served | None = None) -> list[tuple[str, str]]:
     """(keys, what they do) for every binding active on ``screen``, grouped by action: the
-    screen's own first, then the app's, then its widgets' scrolling on one line."""
+    screen's own first, then the app's, then its widgets' scrolling on one line, then the
+    keys of every screen (as they work where the program runs: ``served``, by default what
+    the environment says)."""
     groups: dict[str, tuple[list[str], str]] = {}
     words = {**DESCRIPTIONS, **getattr(screen, "KEY_WORDS", {})}
     active_bindings = screen.active_bindings.items()
@@ -113,7 +132,7 @@ def screen_keys(screen: Screen[Any]) -> list[tuple[str, str]]:
         if len(digits) > 2:
             keys = [k for k in keys if not k.isdigit()] + [f"{min(digits)}-{max(digits)}"]
         out.append((" ".join(keys), description))
-    return out + list(GLOBAL_KEYS)
+    return out + global_keys(served if served is not None else Served.from_environment())
 
 
 class HelpScreen(Screen[None]):
