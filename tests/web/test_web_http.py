@@ -184,10 +184,11 @@ def test_a_second_login_ends_the_first_game_cleanly(
     async def scenario() -> None:
         async with client() as first, client() as second:
             await login(first, server, "ann", password="ann-secret-1")
-            await login(second, server, "ann", password="ann-secret-1")
             async with first.ws_connect(f"{server.url}/ws") as old:
                 await until_menu(old)
                 [old_game] = server.games()
+                # (a login voids the older ones: the second comes while the first plays)
+                await login(second, server, "ann", password="ann-secret-1")
                 async with second.ws_connect(f"{server.url}/ws") as new:
                     await until_menu(new)
                     while not old.closed:  # what it had drawn, then its close
