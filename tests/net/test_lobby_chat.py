@@ -169,7 +169,37 @@ def test_a_flood_of_bad_lines_makes_few_notes() -> None:
     core, _host, ann, _bob, heard = table()
     for _ in range(50):
         core.handle(ann.public, "10.0.0.1", encode_message(KIND, {"line": b"junk"}))
-    assert 1 <= len(heard) <= BURST and all(d is None for d, _ in heard)
+    # each line takes from the rate before it is read: a note for each line within the rate,
+    # then one that the rest came too fast
+    assert 1 <= len(heard) <= BURST + 1 and all(d is None for d, _ in heard)
+    assert sum("too fast" in s.text for _, s in heard) == 1
     stranger = ident()  # a guest without a seat: nothing at all
     core.handle(stranger.public, "10.0.0.9", encode_message(KIND, {"line": b"junk"}))
-    assert len(heard) <= BURST
+    assert len(heard) <= BURST + 1
+
+
+def test_the_host_takes_a_guests_rate_before_checking_his_lines_signature(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from protocol.crypto.identity import PublicIdentity
+
+    core, _host, ann, _bob, heard = table()
+    assert core.chat is not None
+    core.chat.clock = lambda: 0.0
+    sender = LobbyChat(core.state.host_fingerprint, clock=lambda: 0.0)
+    flood = []
+    for i in range(BURST + 50):
+        sender.rate(ann.fingerprint).tokens = 10.0  # (a flooding peer that ignores its limit)
+        flood.append(sender.say(ann, 1, "Ann", "blue", f"spam {i}"))
+    checks: list[bytes] = []
+    real = PublicIdentity.verify
+
+    def counted(self: PublicIdentity, data: bytes, sig: bytes, *, peer: str | None = None) -> None:
+        checks.append(data)
+        real(self, data, sig, peer=peer)
+
+    monkeypatch.setattr(PublicIdentity, "verify", counted)
+    for data in flood:
+        core.handle(ann.public, "10.0.0.1", data)
+    assert len([s for d, s in heard if d is not None]) == BURST
+    assert len(checks) == BURST  # the lines past the rate cost no signature check

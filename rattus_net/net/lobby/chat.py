@@ -107,19 +107,39 @@ class LobbyChat:
         (seat, name, colour, key); ``link``: the fingerprint of the guest whose link it came on
         when it must be the author (at the host). The line for the screen and the frame to
         hand on, or None (known already, or past the author's rate: a note says so once).
-        BadLobbyLine if it is no good line of a seated player."""
-        line = read_line(data, self.host, seats, link=link)
-        if line.frame in self._known:
-            return None
+        BadLobbyLine if it is no good line of a seated player.
+
+        At the host (``link`` given: the link's guest must be the author) the rate is taken
+        before the signature is checked, so a flood costs no check past it; a line handed on
+        by the host is checked first, since only its signature says whose rate it takes."""
+        if link is not None:
+            if link not in seats:
+                raise BadLobbyLine(link, "a chat line from somebody without a seat")
+            if not self._within_rate(link, seats[link][1]):
+                return None
+            line = read_line(data, self.host, seats, link=link)
+            if line.frame in self._known:
+                return None
+        else:
+            line = read_line(data, self.host, seats, link=link)
+            if line.frame in self._known or not self._within_rate(
+                line.fingerprint, seats[line.fingerprint][1]
+            ):
+                return None
         seat, name, colour, _ = seats[line.fingerprint]
-        rate = self.rate(line.fingerprint)
+        return self._keep(line.frame, name, colour, line.text, seat), line.frame
+
+    def _within_rate(self, fingerprint: str, name: str) -> bool:
+        """Take one line from the allowance of ``fingerprint`` (seated as ``name``); past it,
+        a note says so once."""
+        rate = self.rate(fingerprint)
         if not rate.take(self.clock()):
             if not rate.flooding:
                 rate.flooding = True
                 self.note(f"{name} sends chat lines too fast: some are not shown")
-            return None
+            return False
         rate.flooding = False
-        return self._keep(line.frame, name, colour, line.text, seat), line.frame
+        return True
 
     def note(self, text: str) -> Said:
         said = Said(None, safetext(text))
