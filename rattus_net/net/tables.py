@@ -38,6 +38,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from zeroconf.asyncio import AsyncZeroconf
+
 from protocol.chat import ChatMisuse
 from rattus_net.bots import BOT_LEVELS, BOT_NAMES
 from rattus_net.kit.numbers import ascii_int
@@ -127,7 +129,7 @@ class HostLobby(LobbySide):
         self.limits = limits
         self.stall_timeout = stall_timeout
         self.hosted: HostedTable | None = None
-        self._aiozc = new_zeroconf() if advertise else None
+        self._aiozc: AsyncZeroconf | None = None  # (made by open(), on the loop that adverts)
         self._advertiser: Advertiser | None = None
         self._unsignal: Callable[[], None] = lambda: None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -146,10 +148,14 @@ class HostLobby(LobbySide):
         check_storage(self.root)  # (a full or read-only disk: said before anybody sits)
         await self._table().run(self._open_here())
         self._list_here()
-        if self._aiozc is not None:
+        if self.advertise and not self.closed:
             advert = play.table_advert(self.table, self.fingerprint, self.state)
-            self._advertiser = Advertiser(self._aiozc, advert, self.port)
             try:
+                # Made here, never in __init__: zeroconf binds to the loop running when it is
+                # made (its own thread's loop when none runs, as before `rattus host` starts
+                # its screen), and the advert is sent and updated on this loop.
+                self._aiozc = new_zeroconf()
+                self._advertiser = Advertiser(self._aiozc, advert, self.port)
                 await self._advertiser.start()
                 self._unsignal = withdraw_on_signals(self._advertiser)  # SIGTERM, SIGHUP
             except Exception as exc:  # no multicast here: the table is still open by address
