@@ -59,11 +59,11 @@ from rattus_net.kit.undo import UndoRefused
 from rattus_net.net.botseats import HostedBots
 from rattus_net.net.chat import ChatFeed
 from rattus_net.net.heldsteps import TAKE_BACK
-from rattus_net.net.lobby import LobbyRefusal
 from rattus_net.net.loopthread import LoopThread, hand_to
 from rattus_net.net.news import LinkNews
 from rattus_net.net.node import WAIT_MORE, PeerNode
 from rattus_net.net.persist import split_game_id
+from rattus_net.net.problems import problem_text
 from rattus_net.net.quietgc import QuietCollector
 from rattus_net.net.seats import Outcome
 from rattus_net.net.served import Served
@@ -92,21 +92,6 @@ STEP_WORDS = {
     SUPPLY_OPEN: "Showing supply choices",
     KEYS: "Publishing keys for the final check",
 }
-
-
-def problem_text(exc: BaseException) -> str:
-    """One plain line for a failure of the network (no traceback for the player)."""
-    if isinstance(exc, LobbyRefusal):
-        return exc.reason
-    if isinstance(exc, ConnectionRefusedError):
-        return "nobody answers at that address (is the table open?)"
-    if isinstance(exc, OSError) and exc.strerror:
-        return f"network error: {exc.strerror}"
-    text = str(exc) or type(exc).__name__
-    if "nobody answers there" in text:  # the transport's words for a refused connection
-        where = text.split(": ", 1)[0].removeprefix("cannot connect to ")
-        return f"nobody answers at {where} (is the table open?)"
-    return text[0].upper() + text[1:] if text else text
 
 
 class DecisionWithdrawn(RattusNetError):

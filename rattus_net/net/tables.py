@@ -64,9 +64,9 @@ from rattus_net.net.lobby import (
 )
 from rattus_net.net.lobby.chat import BadLobbyLine, LobbyChat, seat_keys
 from rattus_net.net.lobbyside import LobbySide
-from rattus_net.net.netgame import problem_text
 from rattus_net.net.node import STALL_TIMEOUT, PeerNode
 from rattus_net.net.persist import check_storage
+from rattus_net.net.problems import problem_text
 from rattus_net.net.seats import HUMAN, Setup
 from rattus_net.net.servertables import server_tables
 from rattus_net.net.tasks import cancel_and_wait
@@ -82,18 +82,18 @@ log = logging.getLogger(__name__)
 
 
 def address_text(text: str) -> tuple[str, int]:
-    """``HOST:PORT`` typed by the player; ValueError with a plain message otherwise."""
+    """``HOST:PORT`` typed by the player; BadAddress saying why otherwise."""
     if not text.strip():
-        raise ValueError("the address is empty: type the host's HOST:PORT (e.g. 192.168.1.5:7000)")
+        raise BadAddress("the address is empty: type the host's HOST:PORT (e.g. 192.168.1.5:7000)")
     host, sep, port = text.strip().rpartition(":")
     host = host.strip("[]")
     if not sep or not host:
-        raise ValueError(f"{text.strip()!r} is not HOST:PORT (e.g. 192.168.1.5:7000)")
+        raise BadAddress(f"{text.strip()!r} is not HOST:PORT (e.g. 192.168.1.5:7000)")
     value = ascii_int(port)
     if value is None:
-        raise ValueError(f"{port!r} is not a port number")
+        raise BadAddress(f"{port!r} is not a port number")
     if not 0 < value < 65536:
-        raise ValueError("a port is 1 to 65535")
+        raise BadAddress("a port is 1 to 65535")
     return host, value
 
 
@@ -101,6 +101,10 @@ def options_words(options: TableOptions) -> str:
     """``4 players, random cards, supplies in turn``: the table in the game's words;
     ``3 players`` for a game without table options."""
     return options.words()
+
+
+class BadAddress(ValueError):
+    """An address typed by the player that is not HOST:PORT (its text says why)."""
 
 
 class HostLobby(LobbySide):
@@ -573,6 +577,7 @@ def join_by_advert(advert: TableAdvert, player: str, colour: str | None = None) 
 
 
 __all__ = [
+    "BadAddress",
     "GuestLobby",
     "HostLobby",
     "Lobby",

@@ -24,7 +24,6 @@ import pytest
 from protocol.wire import PROTOCOL_VERSION
 
 from .netns import NetnsLab, netns_available
-from .terminal import Terminal
 from .procs import (
     OPEN_LINE,
     assert_fair_game,
@@ -33,6 +32,7 @@ from .procs import (
     rattus,
     read_line,
 )
+from .terminal import Terminal
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
