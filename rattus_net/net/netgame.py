@@ -71,6 +71,7 @@ from rattus_net.net.tablestate import TableSnapshot, WaitInfo, Waiting
 from rattus_net.net.tablewords import TableWords, table_words
 from rattus_net.net.tasks import cancel_and_wait
 from rattus_net.net.transport import Listener
+from rattus_net.net.verdicts import remember_verdict
 
 log = logging.getLogger(__name__)
 Notify = Callable[[], None]
@@ -511,7 +512,9 @@ class NetworkGame:
         """Run ``rattus verify``'s verifier on our record (slow: call it in a thread)."""
         if self.outcome is None or self.outcome.alone:
             return None
-        self.verdict = verify_record(self.outcome.record.read_bytes())
+        data = self.outcome.record.read_bytes()
+        self.verdict = verify_record(data)
+        remember_verdict(data, self.verdict)  # (the recent games say who won from it)
         return self.verdict
 
     def summary(self) -> str:
