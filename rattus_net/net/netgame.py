@@ -512,9 +512,12 @@ class NetworkGame:
         """Run ``rattus verify``'s verifier on our record (slow: call it in a thread)."""
         if self.outcome is None or self.outcome.alone:
             return None
-        data = self.outcome.record.read_bytes()
+        record = self.outcome.record
+        data = record.read_bytes()
         self.verdict = verify_record(data)
-        remember_verdict(data, self.verdict)  # (the recent games say who won from it)
+        # kept in the seat's data folder (<root>/games/<game id>/seat-<n>/record), where the
+        # recent games read who won from it
+        remember_verdict(data, self.verdict, root=record.parents[3])
         return self.verdict
 
     def summary(self) -> str:
