@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from protocol.verdict import ABORTED, CHEATER, DAMAGED, DISPUTED
 from rattus_net.kit.errors import RattusNetError, RecordError
 from rattus_net.kit.interface import AnyGame
 from rattus_net.kit.options import OptionValues
@@ -29,6 +30,7 @@ from rattus_net.kit.registry import games, get_game, unnamed_game
 from rattus_net.kit.replay import Replay, StepsBuilder, replay_of, replay_record
 from rattus_net.kit.saves import KIND as SAVE_KIND
 from rattus_net.kit.saves import SaveError, read_save, save_path, write_whole
+from rattus_net.net.verdicts import known_verdict, remember_verdict
 from rattus_net.paths import GAMES_DIR, RECORD_FILE, data_dir
 
 MAX_GAME_RECORD_BYTES = 2 << 20
@@ -115,6 +117,7 @@ def signed_replay(data: bytes) -> Replay:
     try:
         verdict = verify_record(data)
         game = get_game(decode_record(data)[0].game)
+        remember_verdict(data, verdict)  # (the recent games say who won from it)
         if verdict.engine_record is not None:  # finished and fair: every face is known
             return replay_of(game, verdict.engine_record)
         return public_steps(game, data, verdict.reason)
@@ -215,17 +218,17 @@ def recent_games(root: Path | None = None, limit: int = RECENT) -> list[RecentGa
     dated.sort(reverse=True)
     out = []
     for when, p in dated[:limit]:
-        entry = _describe(p, when)
+        entry = _describe(p, when, root)
         if entry is not None:
             out.append(entry)
     return out
 
 
-def _describe(path: Path, when: float) -> RecentGame | None:
+def _describe(path: Path, when: float, root: Path | None = None) -> RecentGame | None:
     """What the menu says of a game's file (``None``: not a game this program reads)."""
     try:
         if path.name == RECORD_FILE:
-            return _describe_signed(path, when)
+            return _describe_signed(path, when, root)
         text = read_bytes(path, MAX_GAME_RECORD_BYTES).decode("utf-8")
         body = json.loads(text)
         if isinstance(body, dict) and body.get("kind") == SAVE_KIND:
@@ -242,15 +245,18 @@ def _describe(path: Path, when: float) -> RecentGame | None:
         return None
 
 
-def _describe_signed(path: Path, when: float) -> RecentGame | None:
-    """A network game's record, described by its seat's folder (the record itself says
-    how the game ended only once verified: seconds, too long for a list)."""
+def _describe_signed(path: Path, when: float, root: Path | None) -> RecentGame | None:
+    """A network game's record, described by its seat's folder, and who won by the verdict
+    kept when the record was verified here (:mod:`rattus_net.net.verdicts`): never by the
+    folder's meta.json, which anyone with the folder may have written. A finished game
+    whose record was not verified here yet says so."""
     from protocol.errors import ProtocolError
     from protocol.record import decode_record
     from rattus_net.net.persist import read_meta
 
     try:
-        params, _, abort = decode_record(read_bytes(path))
+        data = read_bytes(path)
+        params, _, abort = decode_record(data)
         definition = get_game(params.game)
     except (ProtocolError, RecordError, ValueError):
         return None
@@ -262,12 +268,24 @@ def _describe_signed(path: Path, when: float) -> RecentGame | None:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(params.players):
         seat = None
     how = f"network game, {status}"
-    winners = meta.get("winners")  # (the seat's node wrote them as the game finished)
-    if status == "finished" and isinstance(winners, list):
-        count = len(params.players)
-        if all(isinstance(w, int) and not isinstance(w, bool) and 0 <= w < count for w in winners):
-            how = f"network game, {_won_by(params.players, winners)}"
+    known = known_verdict(data, root)
+    if known is None:
+        if status == "finished":
+            how = f"{how}, not verified yet"
+    elif not known.fair:
+        how = f"network game, {VERDICT_WORDS.get(known.kind, known.kind)}"
+    elif known.winners is not None and all(w < len(params.players) for w in known.winners):
+        how = f"network game, {_won_by(params.players, known.winners)} (verified)"
     return RecentGame(path, when, definition.title, tuple(params.players), how, seat)
+
+
+VERDICT_WORDS = {
+    CHEATER: "not fair: a player cheated (rattus verify names him)",
+    DISPUTED: "disputed (rattus verify says why)",
+    ABORTED: "stopped before its end",
+    DAMAGED: "record damaged or incomplete",
+}
+"""What the list says of a record verified as anything but fair."""
 
 
 def _players(game: Any) -> tuple[str, ...]:

@@ -370,7 +370,7 @@ def _network_tui(args: argparse.Namespace, name: str) -> int:
 
 def _unfinished_games() -> int:
     """``rattus resume`` without a game id: the games of this data directory still playing."""
-    from rattus_net.net.persist import game_of, shown_game_id, unfinished_games
+    from rattus_net.net.persist import REFUSED, game_of, shown_game_id, unfinished_games
 
     playing = unfinished_games()
     if not playing:
@@ -380,6 +380,9 @@ def _unfinished_games() -> int:
 
     print("unfinished network games (rattus resume GAME_ID [--seat N] continues one):")
     for gid, meta in playing:
+        if REFUSED in meta:  # (one line: the reason, never the file's content)
+            print(f"{gid}  {meta.get('dir')}: {meta[REFUSED]}: it cannot be resumed")
+            continue
         players = meta.get("players") or []
         seat = meta.get("seat")
         who = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"

@@ -62,6 +62,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from protocol.errors import ProtocolError
     from protocol.record import MAX_RECORD_BYTES
     from protocol.verify import verify_record
+    from rattus_net.net.verdicts import remember_verdict
 
     check_size(args.record, MAX_RECORD_BYTES)
     data = read_record_file(args.record)
@@ -69,6 +70,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         verdict = verify_record(data)
     except ProtocolError as exc:
         raise RecordError(f"{args.record}: {exc}") from None
+    remember_verdict(data, verdict)  # (the recent games say who won from it)
     if args.export is not None and verdict.engine_record is not None:
         args.export.write_text(verdict.engine_record.dumps())
     if args.json:

@@ -455,8 +455,20 @@ def withdraw_on_signals(advertiser: Advertiser) -> Callable[[], None]:
     return undo
 
 
+class NoLoop(RuntimeError):
+    """Zeroconf was asked for outside a running asyncio loop."""
+
+
 def new_zeroconf() -> AsyncZeroconf:
-    """An AsyncZeroconf on the running loop, IPv4 on every interface (what LANs use)."""
+    """An AsyncZeroconf on the running loop, IPv4 on every interface (what LANs use).
+
+    Only from inside the loop that will use it: made without a running loop, zeroconf runs on
+    a loop of its own, and every await of its adverts from another loop fails ("attached to
+    a different loop"). Raises :class:`NoLoop` then, for the programmer, at once."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        raise NoLoop("new_zeroconf() needs a running loop: call it on the one using it") from None
     return AsyncZeroconf(ip_version=IPVersion.V4Only)
 
 

@@ -59,11 +59,11 @@ from rattus_net.kit.undo import UndoRefused
 from rattus_net.net.botseats import HostedBots
 from rattus_net.net.chat import ChatFeed
 from rattus_net.net.heldsteps import TAKE_BACK
-from rattus_net.net.lobby import LobbyRefusal
 from rattus_net.net.loopthread import LoopThread, hand_to
 from rattus_net.net.news import LinkNews
 from rattus_net.net.node import WAIT_MORE, PeerNode
 from rattus_net.net.persist import split_game_id
+from rattus_net.net.problems import problem_text
 from rattus_net.net.quietgc import QuietCollector
 from rattus_net.net.seats import Outcome
 from rattus_net.net.served import Served
@@ -71,6 +71,7 @@ from rattus_net.net.tablestate import TableSnapshot, WaitInfo, Waiting
 from rattus_net.net.tablewords import TableWords, table_words
 from rattus_net.net.tasks import cancel_and_wait
 from rattus_net.net.transport import Listener
+from rattus_net.net.verdicts import remember_verdict
 
 log = logging.getLogger(__name__)
 Notify = Callable[[], None]
@@ -92,21 +93,6 @@ STEP_WORDS = {
     SUPPLY_OPEN: "Showing supply choices",
     KEYS: "Publishing keys for the final check",
 }
-
-
-def problem_text(exc: BaseException) -> str:
-    """One plain line for a failure of the network (no traceback for the player)."""
-    if isinstance(exc, LobbyRefusal):
-        return exc.reason
-    if isinstance(exc, ConnectionRefusedError):
-        return "nobody answers at that address (is the table open?)"
-    if isinstance(exc, OSError) and exc.strerror:
-        return f"network error: {exc.strerror}"
-    text = str(exc) or type(exc).__name__
-    if "nobody answers there" in text:  # the transport's words for a refused connection
-        where = text.split(": ", 1)[0].removeprefix("cannot connect to ")
-        return f"nobody answers at {where} (is the table open?)"
-    return text[0].upper() + text[1:] if text else text
 
 
 class DecisionWithdrawn(RattusNetError):
@@ -526,7 +512,12 @@ class NetworkGame:
         """Run ``rattus verify``'s verifier on our record (slow: call it in a thread)."""
         if self.outcome is None or self.outcome.alone:
             return None
-        self.verdict = verify_record(self.outcome.record.read_bytes())
+        record = self.outcome.record
+        data = record.read_bytes()
+        self.verdict = verify_record(data)
+        # kept in the seat's data folder (<root>/games/<game id>/seat-<n>/record), where the
+        # recent games read who won from it
+        remember_verdict(data, self.verdict, root=record.parents[3])
         return self.verdict
 
     def summary(self) -> str:

@@ -322,13 +322,72 @@ def write_json_atomic(path: Path, obj: Any) -> None:
     _fsync_dir(path.parent)
 
 
-def read_meta(directory: Path) -> dict[str, Any]:
-    """A seat folder's meta.json (empty dict when missing or unreadable)."""
+MAX_META_BYTES = 64 << 10
+"""A seat's meta.json is a few hundred bytes; a larger one is not ours."""
+MAX_META_DEPTH = 8
+"""Nesting a seat's meta.json never reaches (it is two levels deep): a deeper one is not
+ours, and parsing it whole could exhaust the interpreter's recursion."""
+REFUSED = "refused"
+"""The key :func:`list_games` sets, with the one-line reason, on a meta.json it refused."""
+
+
+class MetaRefused(JournalError):
+    """A seat's meta.json that is too large, nested too deeply or not a JSON object."""
+
+
+def _depth(text: str) -> int:
+    """How deeply the arrays and objects of JSON ``text`` nest (strings skipped), counted
+    without parsing it: no recursion, whatever the text."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def load_meta(directory: Path) -> dict[str, Any]:
+    """A seat folder's meta.json (empty dict when missing or unreadable); MetaRefused, in
+    one line (``its meta.json ...``, naming no folder: a listing names it), when it is too
+    large, nested too deeply, not JSON or not an object."""
+    path = directory / "meta.json"
     try:
-        meta = json.loads((directory / "meta.json").read_text(encoding="utf-8"))
+        if path.stat().st_size > MAX_META_BYTES:
+            raise MetaRefused(f"its meta.json is larger than {MAX_META_BYTES} bytes")
+        text = path.read_text(encoding="utf-8")
+    except MetaRefused:
+        raise
     except (OSError, ValueError):
-        meta = {}
-    return meta if isinstance(meta, dict) else {}
+        return {}
+    if _depth(text) > MAX_META_DEPTH:
+        raise MetaRefused(f"its meta.json nests more than {MAX_META_DEPTH} levels deep")
+    try:
+        meta = json.loads(text)
+    except (ValueError, RecursionError):
+        raise MetaRefused("its meta.json is not JSON") from None
+    if not isinstance(meta, dict):
+        raise MetaRefused("its meta.json is not a JSON object")
+    return meta
+
+
+def read_meta(directory: Path) -> dict[str, Any]:
+    """A seat folder's meta.json (empty dict when missing, unreadable or refused)."""
+    try:
+        return load_meta(directory)
+    except MetaRefused:
+        return {}
 
 
 def is_locked(directory: Path) -> bool:
@@ -348,8 +407,9 @@ def is_locked(directory: Path) -> bool:
 
 def list_games(root: Path | None = None) -> list[tuple[str, dict[str, Any]]]:
     """Seats of games in the data directory with their meta.json (one entry per seat folder
-    that holds a meta.json or a journal; an empty dict when unreadable). Each meta gets
-    ``dir``: the seat's folder."""
+    that holds a meta.json or a journal; an empty dict when unreadable, and only
+    :data:`REFUSED` with the reason when refused). Each meta gets ``dir``: the seat's
+    folder."""
     base = (root or data_dir()) / GAMES_DIR
     if not base.is_dir():
         return []
@@ -359,11 +419,20 @@ def list_games(root: Path | None = None) -> list[tuple[str, dict[str, Any]]]:
             continue
         folders = sorted(s for s in d.iterdir() if _SEAT_DIR.fullmatch(s.name) and s.is_dir())
         for folder in folders:
-            games.append((d.name, {**read_meta(folder), "dir": str(folder)}))
+            try:
+                meta = load_meta(folder)
+            except MetaRefused as exc:
+                meta = {REFUSED: str(exc)}
+            games.append((d.name, {**meta, "dir": str(folder)}))
     return games
 
 
 def unfinished_games(root: Path | None = None) -> list[tuple[str, dict[str, Any]]]:
     """The games in the data directory still under way here (stopped by a crash or a kill,
-    or being played right now), with their meta.json."""
-    return [(gid, meta) for gid, meta in list_games(root) if meta.get("status") == "playing"]
+    or being played right now), with their meta.json; and those whose meta.json was refused
+    (:data:`REFUSED` says why): they may be, and cannot be resumed."""
+    return [
+        (gid, meta)
+        for gid, meta in list_games(root)
+        if meta.get("status") == "playing" or REFUSED in meta
+    ]

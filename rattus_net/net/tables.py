@@ -38,6 +38,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from zeroconf.asyncio import AsyncZeroconf
+
 from protocol.chat import ChatMisuse
 from rattus_net.bots import BOT_LEVELS, BOT_NAMES
 from rattus_net.kit.numbers import ascii_int
@@ -62,9 +64,9 @@ from rattus_net.net.lobby import (
 )
 from rattus_net.net.lobby.chat import BadLobbyLine, LobbyChat, seat_keys
 from rattus_net.net.lobbyside import LobbySide
-from rattus_net.net.netgame import problem_text
 from rattus_net.net.node import STALL_TIMEOUT, PeerNode
 from rattus_net.net.persist import check_storage
+from rattus_net.net.problems import problem_text
 from rattus_net.net.seats import HUMAN, Setup
 from rattus_net.net.servertables import server_tables
 from rattus_net.net.tasks import cancel_and_wait
@@ -80,18 +82,18 @@ log = logging.getLogger(__name__)
 
 
 def address_text(text: str) -> tuple[str, int]:
-    """``HOST:PORT`` typed by the player; ValueError with a plain message otherwise."""
+    """``HOST:PORT`` typed by the player; BadAddress saying why otherwise."""
     if not text.strip():
-        raise ValueError("the address is empty: type the host's HOST:PORT (e.g. 192.168.1.5:7000)")
+        raise BadAddress("the address is empty: type the host's HOST:PORT (e.g. 192.168.1.5:7000)")
     host, sep, port = text.strip().rpartition(":")
     host = host.strip("[]")
     if not sep or not host:
-        raise ValueError(f"{text.strip()!r} is not HOST:PORT (e.g. 192.168.1.5:7000)")
+        raise BadAddress(f"{text.strip()!r} is not HOST:PORT (e.g. 192.168.1.5:7000)")
     value = ascii_int(port)
     if value is None:
-        raise ValueError(f"{port!r} is not a port number")
+        raise BadAddress(f"{port!r} is not a port number")
     if not 0 < value < 65536:
-        raise ValueError("a port is 1 to 65535")
+        raise BadAddress("a port is 1 to 65535")
     return host, value
 
 
@@ -99,6 +101,10 @@ def options_words(options: TableOptions) -> str:
     """``4 players, random cards, supplies in turn``: the table in the game's words;
     ``3 players`` for a game without table options."""
     return options.words()
+
+
+class BadAddress(ValueError):
+    """An address typed by the player that is not HOST:PORT (its text says why)."""
 
 
 class HostLobby(LobbySide):
@@ -127,7 +133,7 @@ class HostLobby(LobbySide):
         self.limits = limits
         self.stall_timeout = stall_timeout
         self.hosted: HostedTable | None = None
-        self._aiozc = new_zeroconf() if advertise else None
+        self._aiozc: AsyncZeroconf | None = None  # (made by open(), on the loop that adverts)
         self._advertiser: Advertiser | None = None
         self._unsignal: Callable[[], None] = lambda: None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -146,10 +152,14 @@ class HostLobby(LobbySide):
         check_storage(self.root)  # (a full or read-only disk: said before anybody sits)
         await self._table().run(self._open_here())
         self._list_here()
-        if self._aiozc is not None:
+        if self.advertise and not self.closed:
             advert = play.table_advert(self.table, self.fingerprint, self.state)
-            self._advertiser = Advertiser(self._aiozc, advert, self.port)
             try:
+                # Made here, never in __init__: zeroconf binds to the loop running when it is
+                # made (its own thread's loop when none runs, as before `rattus host` starts
+                # its screen), and the advert is sent and updated on this loop.
+                self._aiozc = new_zeroconf()
+                self._advertiser = Advertiser(self._aiozc, advert, self.port)
                 await self._advertiser.start()
                 self._unsignal = withdraw_on_signals(self._advertiser)  # SIGTERM, SIGHUP
             except Exception as exc:  # no multicast here: the table is still open by address
@@ -567,6 +577,7 @@ def join_by_advert(advert: TableAdvert, player: str, colour: str | None = None) 
 
 
 __all__ = [
+    "BadAddress",
     "GuestLobby",
     "HostLobby",
     "Lobby",

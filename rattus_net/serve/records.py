@@ -15,10 +15,15 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from rattus_net.net.persist import game_of, list_games, shown_game_id
+from rattus_net.net.persist import REFUSED, game_of, list_games, shown_game_id
 from rattus_net.paths import JOURNAL_FILE, RECORD_FILE, RECORD_SUFFIX
 
 COMMAND = re.compile(r"records|record (?:[a-z][a-z0-9_]{0,31}-)?([0-9a-f]{8,64})( journal)?")
+ASKED = re.compile(r"record +(\S+)(?: journal)?")
+"""``record`` with something that is no game id: that record is not here (it is no command
+either: nothing of it is looked up)."""
+_PLAIN = re.compile(r"[!-~]{1,40}")
+"""What of the asked for id is said back: printable ASCII, short (no terminal control)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,16 +49,22 @@ def is_command(text: str) -> bool:
     return COMMAND.fullmatch(text) is not None
 
 
-def _kept(data: Path) -> list[Kept]:
+def _kept(data: Path) -> tuple[list[Kept], list[str]]:
+    """The seats with a record or a journal; and a line for each seat whose meta.json was
+    refused (too large, too deep: its files are not offered)."""
     seats = []
+    refused = []
     for digits, meta in list_games(data):
         folder = Path(str(meta["dir"]))
+        if REFUSED in meta:
+            refused.append(f"{digits[:23]:<24} {folder.name}: {meta[REFUSED]}, left alone")
+            continue
         game = game_of(meta)
         if game is not None and (
             (folder / RECORD_FILE).is_file() or (folder / JOURNAL_FILE).is_file()
         ):
             seats.append(Kept(shown_game_id(digits, game), digits, folder, meta))
-    return seats
+    return seats, refused
 
 
 def _when(path: Path) -> str:
@@ -67,17 +78,22 @@ def answer(command: str, data: Path | None, how: str) -> Answer:
     """Run ``command`` on the player's data folder (``None``: nothing is kept for him);
     ``how`` is the command line that fetches one record (``ssh -p P alice@host``)."""
     m = COMMAND.fullmatch(command)
+    asked = ASKED.fullmatch(command)
+    if m is None and asked is not None:
+        word = asked.group(1)
+        what = f"record '{word}'" if _PLAIN.fullmatch(word) else "such record"
+        return Answer(err=f"there is no {what} here (records lists yours)", status=1)
     if m is None:
         return Answer(
             err="this server runs the game and two commands: records, record ID", status=1
         )
     if data is None:
         return Answer(err="nothing is kept for you here (you entered without a key)", status=1)
-    seats = _kept(data)
+    seats, refused = _kept(data)
     if m.group(1) is None:
-        if not seats:
+        if not seats and not refused:
             return Answer(b"No game records here yet.\n")
-        lines = []
+        lines = list(refused)
         for k in sorted(seats, key=lambda k: _when(k.folder / RECORD_FILE), reverse=True):
             record = k.folder / RECORD_FILE
             state = "record" if record.is_file() else "journal only (unfinished)"

@@ -120,6 +120,21 @@ def test_the_resume_list_says_in_one_line_that_a_seat_naming_no_game_cannot_be_r
     ]
 
 
+def test_the_resume_list_refuses_a_nested_meta_json_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A meta.json nested deeper than JSON's recursion (or too large) is one line of the
+    list, never a RecursionError."""
+    _unfinished(tmp_path, monkeypatch)
+    seat = tmp_path / "games" / GID / "seat-1"
+    (seat / "meta.json").write_text('{"a": ' * 5_000 + "1" + "}" * 5_000)
+    code, out, err = run(capsys, "resume")
+    assert code == 0 and "Traceback" not in err
+    assert out.splitlines()[1:] == [
+        f"{GID}  {seat}: its meta.json nests more than 8 levels deep: it cannot be resumed"
+    ]
+
+
 def test_resume_refuses_an_id_of_another_game_or_no_id_in_one_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

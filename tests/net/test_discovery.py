@@ -5,12 +5,21 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
 from protocol.wire import PROTOCOL_VERSION
-from rattus_net.net.discovery import AdvertError, TableAdvert, clean_table_name
+from rattus_net.net.discovery import (
+    AdvertError,
+    NoLoop,
+    TableAdvert,
+    clean_table_name,
+    new_zeroconf,
+)
+from rattus_net.net.lobby import TableOptions
 from rattus_net.net.names import BadName, instance_label
+from rattus_net.net.tables import HostLobby
 
 from .netns import NetnsLab, netns_available
 
@@ -184,3 +193,13 @@ def test_a_txt_field_with_a_trailing_newline_is_refused(field: str) -> None:
     txt = TableAdvert("Kitchen", FP, 2, 1, "open", game="cartus").to_txt()
     with pytest.raises(AdvertError):
         TableAdvert.from_txt({**txt, field: txt[field] + "\n"})
+
+
+def test_zeroconf_is_made_only_on_the_loop_that_uses_it(tmp_path: Path) -> None:
+    """Made outside a running loop, zeroconf would run on a loop of its own, and awaiting its
+    adverts from the screen's loop fails: so it cannot be made there, and a lobby made before
+    any loop runs (as `rattus host` makes it) makes its zeroconf only when it opens."""
+    with pytest.raises(NoLoop):
+        new_zeroconf()
+    lobby = HostLobby("Early", TableOptions(2), "Hana", root=tmp_path)  # (no loop runs here)
+    assert lobby.advertise and lobby._aiozc is None

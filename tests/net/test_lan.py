@@ -32,6 +32,7 @@ from .procs import (
     rattus,
     read_line,
 )
+from .terminal import Terminal
 
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
@@ -98,7 +99,7 @@ def test_a_table_found_with_zeroconf_is_played_across_namespaces(
     assert name in text.stdout and "1/3 seated" in text.stdout
     assert "Rattus Cartus" in text.stdout
     if all(shutil.which(tool) for tool in ("avahi-browse", "avahi-daemon", "dbus-daemon")):
-        check_with_avahi(lab, tmp_path, name)
+        check_with_avahi(lab, tmp_path, name, port=47000, seats=(1, 2))
     else:  # optional by design: .ci/run installs them; say so when they are missing
         warnings.warn("Avahi or D-Bus not installed: advert not cross-checked", stacklevel=1)
     watcher = lab.popen(2, [sys.executable, "-c", WATCHER], env=env_for(tmp_path / "w"))
@@ -149,7 +150,9 @@ def test_a_browser_drops_a_table_whose_host_vanished(lab: NetnsLab, tmp_path: Pa
     watcher.kill()
 
 
-def check_with_avahi(lab: NetnsLab, tmp_path: Path, name: str) -> None:
+def check_with_avahi(
+    lab: NetnsLab, tmp_path: Path, name: str, *, port: int, seats: tuple[int, int]
+) -> None:
     """Avahi, run in its own namespace, sees the same advert (TXT fields included).
 
     The check brings its own D-Bus bus and its own ``/run``: it must not depend on (or disturb)
@@ -187,14 +190,44 @@ def check_with_avahi(lab: NetnsLab, tmp_path: Path, name: str) -> None:
                 break
         assert len(resolved) == 1, resolved
         fields = resolved[0].split(";")
-        assert fields[7:9] == [lab.addr(0), "47000"], fields
+        assert fields[7:9] == [lab.addr(0), str(port)], fields
         txt = set(re.findall(r'"([^"]*)"', fields[9]))
-        want = {f"name={name}", "state=open", "taken=1", "free=2", f"v={PROTOCOL_VERSION}"}
+        taken, free = seats
+        want = {f"name={name}", "state=open", f"taken={taken}", f"free={free}"}
+        want.add(f"v={PROTOCOL_VERSION}")
         assert want <= txt, txt
         assert any(item.startswith("fp=") for item in txt), txt
     finally:
         daemon.terminate()
         bus.terminate()
+
+
+def test_rattus_host_in_a_terminal_is_announced_on_the_lan(lab: NetnsLab, tmp_path: Path) -> None:
+    """`rattus host` as a person types it (the TUI, in a pseudo-terminal): its lobby says
+    nothing about the LAN going wrong, and `rattus tables` and Avahi on another machine of the
+    LAN both see the table."""
+    argv = rattus(["host", "--name", "Lan", "--players", "2", "--player", "Hana", "--port",
+                   "47003"])  # fmt: skip
+    env = {**env_for(tmp_path / "h"), "TERM": "xterm-256color"}
+    term = Terminal(["ip", "netns", "exec", lab.hosts[0], *argv], env)
+    try:
+        term.wait_screen(["LOBBY: Lan", "47003", "Hana"], 30)
+        listed = lab.run(1, rattus(["tables", "--json", "--wait", "3"]), timeout=30,
+                         env=env_for(tmp_path / "l"))  # fmt: skip
+        assert listed.returncode == 0, listed.stderr
+        tables = json.loads(listed.stdout)
+        assert [(t["name"], t["address"], t["seats_free"]) for t in tables] == [
+            ("Lan", f"{lab.addr(0)}:47003", 1)
+        ], term.screen()
+        if all(shutil.which(tool) for tool in ("avahi-browse", "avahi-daemon", "dbus-daemon")):
+            check_with_avahi(lab, tmp_path, "Lan", port=47003, seats=(1, 1))
+        else:  # optional by design: .ci/run installs them; say so when they are missing
+            warnings.warn("Avahi or D-Bus not installed: advert not cross-checked", stacklevel=1)
+        screen = term.screen()
+        for word in ("Not announced", "Task", "Future", "Traceback"):
+            assert word not in screen, screen
+    finally:
+        term.close()
 
 
 BUS_CONF = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"

@@ -4,6 +4,7 @@ aborted."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -227,7 +228,9 @@ def test_a_game_without_screens_of_its_own_replays_on_the_generic_board(
     assert "Players: Ann, Bob" in console.export_text()
 
 
-def test_network_records_are_listed_with_the_players_seat(tmp_path: Path) -> None:
+def test_network_records_are_listed_with_the_players_seat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     net = _network()
     net.run(random_chooser(2, 3))
     folder = tmp_path / "games" / ("ab" * 32) / "seat-2"
@@ -236,20 +239,34 @@ def test_network_records_are_listed_with_the_players_seat(tmp_path: Path) -> Non
     (folder / "meta.json").write_text(json.dumps({"seat": 1, "status": "finished"}))
     [listed] = recent_games(tmp_path)
     assert listed.title == "Rattus Cartus" and listed.players == ("P1", "P2")
-    assert listed.result == "network game, finished" and listed.seat == 1
-    # the winners the seat's node wrote as the game finished (seats), named by the record
+    assert listed.result == "network game, finished, not verified yet" and listed.seat == 1
+    # the winners the seat's meta.json names are never shown: only a verified verdict's
     outcome = get_game("cartus").outcome(net.peers[1].game)
     assert outcome is not None
     winners = list(outcome.winners)
-    meta = {"seat": 1, "status": "finished", "winners": winners}
+    liar = next(s for s in range(2) if [s] != winners)
+    meta = {"seat": 1, "status": "finished", "winners": [liar]}
     (folder / "meta.json").write_text(json.dumps(meta))
     [listed] = recent_games(tmp_path)
+    assert listed.result == "network game, finished, not verified yet"
+    # once the record is verified here (a replay of it opened), its verdict is kept by the
+    # record's hash and the list names the record's winners
+    monkeypatch.setenv("RATTUS_DATA_DIR", str(tmp_path))
+    open_replay(folder / "record.rattusnet")
+    [kept] = (tmp_path / "verdicts").iterdir()
+    assert kept.name == f"{hashlib.sha256(net.peers[1].record_bytes()).hexdigest()}.json"
+    [listed] = recent_games(tmp_path)
     names = ", ".join(f"P{s + 1}" for s in winners)
-    assert listed.result == f"network game, {'won by ' + names if winners else 'nobody won'}"
-    for bad in ([7], ["P1"], [True], "P1"):  # (a damaged meta: said no more than finished)
-        (folder / "meta.json").write_text(json.dumps({**meta, "winners": bad}))
-        [listed] = recent_games(tmp_path)
-        assert listed.result == "network game, finished"
+    won = f"won by {names}" if winners else "nobody won"
+    assert listed.result == f"network game, {won} (verified)"
+    # a kept verdict that is damaged (a seat the game has not): unverified again
+    kept.write_text(json.dumps({"kind": "fair", "winners": [9]}))
+    [listed] = recent_games(tmp_path)
+    assert listed.result == "network game, finished, not verified yet"
     (folder / "meta.json").write_text("{damaged")
+    [listed] = recent_games(tmp_path)
+    assert listed.seat is None and listed.result == "network game, played"
+    # a meta.json nested deeper than the JSON parser's recursion: refused, the game listed
+    (folder / "meta.json").write_text("[" * 20_000 + "]" * 20_000)
     [listed] = recent_games(tmp_path)
     assert listed.seat is None and listed.result == "network game, played"

@@ -170,10 +170,16 @@ def test_records_lists_and_streams_only_the_players_own(tmp_path: Path) -> None:
     assert answer("record 01234567 journal", alice, how).out == b"journal"
     theirs = answer("record fedcba9876543210", alice, how)  # Bob's game: not in her folder
     assert theirs.status == 1 and "no record of a game fedcba9876543210 here" in theirs.err
-    for bad in ("records\n", "record ../../bob", "record 0123", "ls", "records; cat x", ""):
+    for bad in ("records\n", "ls", "records; cat x", "", "record"):
         assert not is_command(bad)
         refused = answer(bad, alice, how)
         assert refused.status == 1 and refused.out == b"" and "two commands" in refused.err
+    for asked in ("record nope", "record ../../bob", "record 0123", "record \x1b[2J journal"):
+        assert not is_command(asked)  # (nothing of it is looked up)
+        missing = answer(asked, alice, how)
+        assert missing.status == 1 and missing.out == b"", missing
+        assert missing.err.startswith("there is no ") and "\x1b" not in missing.err
+    assert "there is no record 'nope' here" in answer("record nope", alice, how).err
     assert "nothing is kept for you" in answer("records", None, how).err
 
 
@@ -260,3 +266,33 @@ def test_both_servers_take_the_game_process_limits_from_their_options(
         assert cli.main([command, "--session-nice", "20"]) == 2
     err = capsys.readouterr().err
     assert err.count("must be 0 to 19") == 2 and "Traceback" not in err
+
+
+def test_a_nested_meta_json_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A meta.json nested thousands deep (or too large) never reaches the JSON parser's
+    recursion: `records` lists the seat in one line, the resume list says it cannot be
+    resumed, the recent games skip it."""
+    from rattus_net.net.persist import MAX_META_BYTES, list_games, unfinished_games
+    from rattus_net.replays import recent_games
+    from rattus_net.serve.records import answer
+
+    data = tmp_path / "data"
+    _seat(data, "0123456789abcdef", b"a record")
+    deep = _seat(data, "fedcba9876543210", b"a record")
+    (deep / "meta.json").write_text("[" * 20_000 + "]" * 20_000)
+    big = _seat(data, "00112233", b"a record")
+    (big / "meta.json").write_text(json.dumps({"game": "cartus", "pad": "x" * MAX_META_BYTES}))
+    refused = {gid: meta["refused"] for gid, meta in list_games(data) if "refused" in meta}
+    assert refused == {
+        "fedcba9876543210": "its meta.json nests more than 8 levels deep",
+        "00112233": f"its meta.json is larger than {MAX_META_BYTES} bytes",
+    }
+    assert {gid for gid, _ in unfinished_games(data)} == set(refused)
+    listed = answer("records", data, "ssh").out.decode()
+    assert "cartus-0123456789abcdef" in listed
+    deep_line = "seat-1: its meta.json nests more than 8 levels deep, left alone"
+    assert any(
+        line.startswith("fedcba9876543210 ") and line.endswith(deep_line)
+        for line in listed.splitlines()
+    ), listed
+    assert recent_games(data) == []  # (none of these records decodes: listed without error)

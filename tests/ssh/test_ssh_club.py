@@ -55,6 +55,11 @@ def test_every_refusal_is_said_to_the_client_and_logged(tmp_path: Path, serve: S
             server.ssh(three, "gus", command=("records",)), capture_output=True, text=True
         )
         assert listed.returncode == 0 and "No game records here yet." in listed.stdout
+        nope = subprocess.run(
+            server.ssh(three, "gus", command=("record", "nope")), capture_output=True, text=True
+        )
+        assert nope.returncode == 1 and nope.stdout == ""
+        assert "there is no record 'nope' here (records lists yours)" in nope.stderr
         assert "gus" not in json.loads(names.read_text())
 
         cid = Pane(server.ssh(two, "cid", "-tt"))

@@ -9,19 +9,16 @@ lobby and quits cleanly on Ctrl+C.
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import os
 import random
-import select
-import struct
 import subprocess
-import termios
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
 from net.procs import finish, free_port, host_table, rattus, records_of, spawn
+from net.terminal import Terminal
 from textual.pilot import Pilot
 from textual.widgets import Static
 from tui_helpers import keys_for, play_network_to_end, showing
@@ -160,36 +157,6 @@ def test_user_mistakes_are_one_line_errors_before_the_terminal_is_taken(
     err = capsys.readouterr().err
     assert "Traceback" not in err and "no table 'Nowhere' found" in err
     assert not started
-
-
-class Terminal:
-    """A command in a pseudo-terminal of 80x24, as over SSH; collects what it draws."""
-
-    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
-        self.master, slave = os.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-        self.proc = subprocess.Popen(
-            argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True
-        )
-        os.close(slave)
-        self.output = b""
-
-    def read_until(self, needles: list[bytes], seconds: float) -> None:
-        deadline = time.monotonic() + seconds
-        while not all(n in self.output for n in needles):
-            assert time.monotonic() < deadline, f"not drawn: {needles}; got {self.output[-800:]!r}"
-            ready, _, _ = select.select([self.master], [], [], 0.1)
-            if ready:
-                try:
-                    self.output += os.read(self.master, 65536)
-                except OSError:  # the command has ended
-                    break
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait()
-        os.close(self.master)
 
 
 def test_rattus_host_draws_the_lobby_in_a_real_terminal(tmp_path: Path) -> None:

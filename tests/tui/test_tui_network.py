@@ -27,6 +27,7 @@ from rattus_net.kit.registry import get_game
 from rattus_net.net.discovery import TableAdvert
 from rattus_net.net.lobby import TableOptions
 from rattus_net.net.tables import GuestLobby, HostLobby, address_text
+from rattus_net.replays import recent_games
 from rattus_net.selfplay import play_secure_game
 from tui.app import RattusNetApp
 from tui.shell.host import HostScreen
@@ -126,6 +127,10 @@ async def test_two_apps_host_and_join_a_loopback_game_to_the_end(tmp_path: Path)
         h_out, g_out = (a.screen.controller.outcome for a in (host, guest))  # type: ignore[attr-defined]
         assert h_out is not None and g_out is not None and h_out.finished
         assert h_out.record.read_bytes() == g_out.record.read_bytes()
+        # the end screen's verification was kept by the record's hash: the recent games (the
+        # host's seat and his bot's, one record) name who won from it
+        recent = recent_games(tmp_path / "h")
+        assert recent and all("(verified)" in r.result for r in recent), recent
         await gp.press("escape")  # back to the menu
         await gp.pause()
         assert isinstance(guest.screen, MenuScreen)

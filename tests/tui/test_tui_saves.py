@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from net.procs import rattus
-from test_tui_cli import Terminal
+from net.terminal import Terminal
 from test_tui_network import _fits
 from textual.widgets import Static
 from tui_helpers import (

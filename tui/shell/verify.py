@@ -13,6 +13,7 @@ from textual.widgets import Footer, Input, Static
 from protocol.errors import ProtocolError
 from protocol.verify import verify_record
 from rattus_net.net.persist import list_games
+from rattus_net.net.verdicts import remember_verdict
 from rattus_net.paths import RECORD_FILE
 from tui.shell.forms import FormScreen
 from tui.shell.paths import FileAccess, PathRefused
@@ -45,6 +46,7 @@ def verify_file(path: Path, shown: str | None = None) -> tuple[bool | None, str]
         verdict = verify_record(data)
     except ProtocolError as exc:
         return None, f"{name}: {exc}"
+    remember_verdict(data, verdict)  # (the recent games say who won from it)
     return verdict.fair, verdict.text()
 
 
