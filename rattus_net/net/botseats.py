@@ -155,7 +155,7 @@ class HostedBots:
         runner = BotSeats()
         futures = []
         group = frozenset((node.seat, *seats))  # back together: no news of the game for each
-        node.together = group - {node.seat}
+        node.comeback.together = group - {node.seat}
         game_id = node.setup.game_id
         for seat in seats:
 

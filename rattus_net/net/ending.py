@@ -6,7 +6,7 @@ node lingers: it says ``D`` on every link behind every frame the other side lack
 (:meth:`~rattus_net.net.mesh.Mesh.say_done`) and waits for the others' ``D``. After an abort a
 peer away may come back and must learn it, so the node keeps answering for a while
 (:data:`ABORT_LINGER`). Two peers that were cut off from each other, each alone long enough to
-sign a claim, meet here: one claim stands in both records (:meth:`GameEnd._claims_meet`).
+sign a claim, meet here: one claim stands in both records (:meth:`GameEnd.claims_meet`).
 """
 
 from __future__ import annotations
@@ -15,11 +15,13 @@ import asyncio
 import contextlib
 import math
 import time
+from typing import Protocol
 
 from protocol.errors import RemoteProtocolError
 from protocol.session import Session
+from rattus_net.net.events import NodeEvents
 from rattus_net.net.mesh import Mesh
-from rattus_net.net.seats import Outcome
+from rattus_net.net.persist import Journal
 
 ABSENT_GRACE = 3.0
 """Seconds a resumed peer whose game is over waits for a peer whose link is down (it has
@@ -39,40 +41,63 @@ def clock(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
-class GameEnd(Mesh):
-    """The linger of a :class:`~rattus_net.net.node.PeerNode` (which sets these)."""
+class EndingOwner(Protocol):
+    """What the game's ending needs from the node that owns it."""
 
-    session: Session
-    inbox: asyncio.Queue[tuple[int, bytes]]
-    linger: float
-    abort_linger: float
-    resumed: bool
-    outcome: Outcome | None
-    _leave: asyncio.Event
-    _wake_main: asyncio.Event
+    def flush_outgoing(self) -> None:
+        """Hand what the session made to the links."""
 
-    def _flush_outgoing(self) -> None:
-        raise NotImplementedError
+    def take_failures(self) -> None:
+        """Say the bot seats that failed here (the game is over already)."""
 
-    def _take_failures(self) -> None:
-        raise NotImplementedError
+    def write_record(self) -> None:
+        """Write the game's record (again, when claims met)."""
 
-    def _finish(self) -> Outcome:
-        raise NotImplementedError
+
+class GameEnd:
+    """The linger of a node whose game is over, and the claims that meet there (owned by a
+    :class:`~rattus_net.net.node.PeerNode`)."""
+
+    def __init__(
+        self,
+        owner: EndingOwner,
+        session: Session,
+        mesh: Mesh,
+        journal: Journal,
+        events: NodeEvents,
+        inbox: asyncio.Queue[tuple[int, bytes]],
+        wake: asyncio.Event,
+        *,
+        linger: float,
+        abort_linger: float,
+    ) -> None:
+        self.owner = owner
+        self.session = session
+        self.mesh = mesh
+        self.journal = journal
+        self.events = events
+        self.seat = mesh.seat
+        self.n = mesh.n
+        self.names = events.names
+        self.inbox = inbox  # the frames the links heard (late ones: resends, an abort)
+        self.wake = wake  # the node's main wake: something was heard
+        self.linger = linger
+        self.abort_linger = abort_linger
+        self._leave = asyncio.Event()  # end the linger after an abort now (Ctrl+C)
 
     def leave(self) -> None:
         """Stop answering after an abort now (the player pressed Ctrl+C): the record is
         already written."""
         self._leave.set()
-        self._wake_main.set()
+        self.wake.set()
 
-    def _owed_abort(self) -> list[int]:
+    def owed_abort(self) -> list[int]:
         """The seats that may not know of our game's abort yet (they never said it is over)."""
         if self.session.abort is None:
             return []
-        return sorted(set(range(self.n)) - {self.seat} - self.done_from)
+        return sorted(set(range(self.n)) - {self.seat} - self.mesh.done_from)
 
-    async def _linger(self) -> None:
+    async def linger_on(self, resumed: bool) -> None:
         """Our game is over: let everybody have every frame, say so, and wait for the others'
         "over" (``D``). After an abort, a peer that has not said so may be away and come back:
         we keep answering (its link gets our frames, the signed abort among them) for
@@ -81,16 +106,16 @@ class GameEnd(Mesh):
         We leave once every other peer has said ``D`` *and* ours has reached each of them
         behind every frame it lacked: two peers that were cut off, each with its own claim,
         both see the other's claim before either leaves, so the claims meet on both sides
-        (:meth:`_claims_meet`)."""
-        self._flush_outgoing()
-        for link in self.links.values():
-            self.say_done(link)
-        owed = self._owed_abort()
+        (:meth:`claims_meet`)."""
+        self.owner.flush_outgoing()
+        for link in self.mesh.links.values():
+            self.mesh.say_done(link)
+        owed = self.owed_abort()
         answering = bool(owed) and self.abort_linger > 0
         window = self.abort_linger if answering else self.linger
         if answering:
             who = ", ".join(self.names[s] for s in owed)
-            self._emit(
+            self.events.emit(
                 "linger",
                 None,
                 f"the game was stopped; answering for up to {clock(window)} so that {who}, "
@@ -100,36 +125,37 @@ class GameEnd(Mesh):
         others = set(range(self.n)) - {self.seat}
         absent_since: dict[int, float] = {}
         while True:
-            self._take_failures()  # (said: the game is over already)
+            self.owner.take_failures()  # (said: the game is over already)
             while not self.inbox.empty():  # late frames: resends, a peer's abort
                 seat, frame = self.inbox.get_nowait()
-                if self._claims_meet(frame):
+                if self.claims_meet(frame):
                     continue
                 with contextlib.suppress(RemoteProtocolError):
                     self.session.receive(frame, time.monotonic(), link=seat)
-            if others <= self.done_from and others <= self.told_done:
+            if others <= self.mesh.done_from and others <= self.mesh.told_done:
                 break  # (everybody said it is over, and heard us say so after our frames)
             if time.monotonic() >= deadline or self._leave.is_set():
                 break
-            if not answering and self.session.abort is not None and not self.links:
+            if not answering and self.session.abort is not None and not self.mesh.links:
                 break
-            if not answering and self.resumed and self._others_left(others, absent_since):
+            if not answering and resumed and self._others_left(others, absent_since):
                 break
-            self._wake_main.clear()
+            self.wake.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake_main.wait(), 0.5)
+                await asyncio.wait_for(self.wake.wait(), 0.5)
         # our "over" must leave before the links close (a lingering peer waits for it), and
         # reach the other side: closing a link at once, with bytes of the other side unread,
         # makes the kernel reset it and drop what we sent last. So the links stay open until
         # the other side closes them, or a second passes.
         end = time.monotonic() + 2.0
-        while any(not link.done_said for link in self.links.values()) and time.monotonic() < end:
+        links = self.mesh.links
+        while any(not link.done_said for link in links.values()) and time.monotonic() < end:
             await asyncio.sleep(0.05)
         end = time.monotonic() + LAST_WORD
-        while self.links and time.monotonic() < end:
+        while self.mesh.links and time.monotonic() < end:
             await asyncio.sleep(0.05)
 
-    def _claims_meet(self, frame: bytes) -> bool:
+    def claims_meet(self, frame: bytes) -> bool:
         """Two aborts meet (peers that were cut off from each other, each alone long enough
         to sign a claim; a peer that stopped blaming nobody, and one that proved who
         cheated): one must stand in every record. A proven fault stands over a claim; of two
@@ -145,14 +171,14 @@ class GameEnd(Mesh):
         if not theirs.proven and (theirs.evidence or theirs.by is None or theirs.by > ours.by):
             return False
         self.session.abort = theirs
-        if not self._closing:
+        if not self.events.closing:
             self.journal.append(["S", frame])
-        self.sent.append(frame)  # passed on, as any adopted abort
-        for link in self.links.values():
+        self.mesh.sent.append(frame)  # passed on, as any adopted abort
+        for link in self.mesh.links.values():
             link.wake.set()
-        self.outcome = self._finish()
+        self.owner.write_record()
         abort = self.session.abort
-        self._emit(
+        self.events.emit(
             "claims",
             abort.by,
             "two claims met (the peers were cut off from each other): the claim of the lower "
@@ -161,7 +187,7 @@ class GameEnd(Mesh):
             else "the game was stopped twice: a proof stands over a claim, "
             + abort.describe(self.names, self.seat),
         )
-        self._emit("over")
+        self.events.emit("over")
         return True
 
     def _others_left(self, others: set[int], absent_since: dict[int, float]) -> bool:
@@ -169,13 +195,13 @@ class GameEnd(Mesh):
         resumed peer does not wait the full linger for peers that already left (they could
         not have finished without our frames, so they have them, or they gave up)."""
         now = time.monotonic()
-        waiting = others - (self.done_from & self.told_done)
+        waiting = others - (self.mesh.done_from & self.mesh.told_done)
         for s in waiting:
-            if s in self.links:
+            if s in self.mesh.links:
                 absent_since.pop(s, None)
             else:
                 absent_since.setdefault(s, now)
         return all(s in absent_since and now - absent_since[s] >= ABSENT_GRACE for s in waiting)
 
 
-__all__ = ["ABORT_LINGER", "ABSENT_GRACE", "LAST_WORD", "GameEnd", "clock"]
+__all__ = ["ABORT_LINGER", "ABSENT_GRACE", "LAST_WORD", "EndingOwner", "GameEnd", "clock"]

@@ -22,7 +22,7 @@ from protocol.params import PeerSecrets
 from rattus_net.net.chat import Said, send_line
 from rattus_net.net.lobby import LobbyRefusal, LobbyState
 from rattus_net.net.loopthread import LoopClosed, LoopThread
-from rattus_net.net.netgame import TABLE_THREAD, NetworkGame
+from rattus_net.net.netgame import TABLE_THREAD, Cleanup, NetworkGame
 from rattus_net.net.node import PeerNode
 from rattus_net.net.seats import new_master
 from rattus_net.net.transport import Listener
@@ -33,12 +33,14 @@ Notify = Callable[[], None]
 class LobbyChatFeed:
     """The lobby's chat for the front end (its loop): ``lines`` as they stand, ``listeners``
     told when they change, :meth:`say` for our player's line (see
-    :mod:`rattus_net.net.lobby.chat`)."""
+    :mod:`rattus_net.net.lobby.chat`); ``send`` sends our player's line on the table's
+    thread (a host's lobby and a guest's send it their own way)."""
 
-    def __init__(self, side: LobbySide) -> None:
+    def __init__(self, side: LobbySide, send: Callable[[str], None]) -> None:
         self.lines: tuple[Said, ...] = ()
         self.listeners: list[Notify] = []
         self._side = side
+        self._send = send
 
     def add(self, said: Said) -> None:
         self.lines = (*self.lines, said)[-HISTORY:]
@@ -50,9 +52,7 @@ class LobbyChatFeed:
         runner = self._side.runner
         if runner is None:
             return "Not sent: the table is not open yet."
-        return await send_line(
-            runner, lambda: self._side._chat_here(text), (ChatMisuse, LobbyRefusal)
-        )
+        return await send_line(runner, lambda: self._send(text), (ChatMisuse, LobbyRefusal))
 
 
 class LobbySide:
@@ -61,7 +61,18 @@ class LobbySide:
 
     is_host: bool
 
-    def __init__(self, player: str, colour: str | None, root: Path | None) -> None:
+    def __init__(
+        self,
+        player: str,
+        colour: str | None,
+        root: Path | None,
+        *,
+        chat_here: Callable[[str], None],
+        close: Cleanup,
+    ) -> None:
+        """``chat_here(text)``: on the table's thread, our player's chat line, sent
+        (:class:`ChatMisuse` if it cannot be); ``close(bots=...)``: the lobby's close, awaited
+        once the seat's game is over."""
         self.player = player
         self.colour = colour
         self.root = root
@@ -77,11 +88,8 @@ class LobbySide:
         self._game: NetworkGame | None = None
         self._game_error: BaseException | None = None
         self._handed = False  # the table's thread belongs to the game now
-        self.chat = LobbyChatFeed(self)
-
-    def _chat_here(self, text: str) -> None:
-        """On the table's thread: our player's chat line, sent (ChatMisuse if it cannot be)."""
-        raise NotImplementedError
+        self.chat = LobbyChatFeed(self, chat_here)
+        self._close = close
 
     def _chat_said(self, said: Said) -> None:
         """From the table's thread: a chat line (or note) for the screen."""
@@ -128,7 +136,7 @@ class LobbySide:
         they could not be made, said by :meth:`game`)."""
         try:
             node, listener = node_of()
-            self._game = NetworkGame(node, listener, cleanup=self._game_over, runner=self.runner)
+            self._game = NetworkGame(node, listener, cleanup=self._close, runner=self.runner)
         except Exception as exc:
             self._game_error = exc
 
@@ -139,12 +147,6 @@ class LobbySide:
         assert self._game is not None, "the table has not started"
         self._handed = True
         return self._game
-
-    async def close(self, *, bots: bool = True) -> None:
-        raise NotImplementedError
-
-    async def _game_over(self, *, bots: bool = True) -> None:
-        await self.close(bots=bots)
 
     async def _close_table(self) -> None:
         """On the table's thread: close what listens there."""

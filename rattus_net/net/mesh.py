@@ -18,8 +18,8 @@ accepted. Frames on a link are tagged:
   its own new ones (``C``).
 
 One writer per link sends everything that goes out on it, in order; the reading side hands
-what it hears to the node (:class:`~rattus_net.net.node.PeerNode`, which derives from
-:class:`Mesh`) through the ``_heard_*`` hooks. Every task here is owned: the writer by its
+what it hears to the node that owns the mesh (:class:`~rattus_net.net.node.PeerNode`)
+through the small interface :class:`MeshOwner`. Every task here is owned: the writer by its
 link's task group, the dials by the node's (:meth:`PeerNode.run`), the accepted links by the
 listener.
 """
@@ -31,13 +31,14 @@ import contextlib
 import logging
 import struct
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from protocol.chat import HISTORY
 from protocol.crypto.identity import Identity
 from protocol.errors import RemoteProtocolError
 from rattus_net.net.chat import NodeChat
+from rattus_net.net.events import NodeEvents
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import authenticate
 from rattus_net.net.persist import Journal
@@ -80,73 +81,81 @@ class Link:
     chat_live: int = 0  # lines from here on are new: only ours go out (tag C)
 
 
-class Mesh:
-    """The links and the port of a seat (the base of :class:`~rattus_net.net.node.PeerNode`,
-    which sets these attributes and answers the ``_heard_*`` hooks)."""
+class MeshOwner(Protocol):
+    """What the mesh needs from the node that owns it: where what the links hear goes."""
 
-    setup: Setup
-    seat: int
-    n: int
-    names: tuple[str, ...]
-    identity: Identity
-    limits: TransportLimits
-    journal: Journal
-    purpose: str
-    expect: set[str]
-    links: dict[int, Link]
-    addresses: list[tuple[str, int]]
-    moved: bytes | None  # our signed new port, if we had to change it
-    told: set[int]  # seats that got it
-    listener: Listener | None
-    say_drops: Callable[[str], None] | None
-    down_since: dict[int, float]
-    sent: list[bytes]  # our frames, in the order they go out on every link
-    got: list[int]  # each seat's frames we hold
-    received: list[list[bytes]]  # each seat's frames
-    told_done: set[int]  # seats our D reached, after all they lacked
-    done_from: set[int]
-    faults: list[str]
-    asks: Asks
-    on_event: Callable[[str, int | None, str], None] | None
-    chat: NodeChat
-    _closing = False
+    def heard_frame(self, seat: int, frame: bytes) -> None:
+        """A session frame (``F``) from ``seat``."""
 
-    # -- the node's side -------------------------------------------------------------------
+    def heard_hold(self, seat: int, have: int) -> None:
+        """``seat`` said (``H``) it holds our first ``have`` frames."""
 
-    def _heard_frame(self, seat: int, frame: bytes) -> None:
-        raise NotImplementedError
+    def heard_done(self, seat: int) -> None:
+        """``seat`` said (``D``) its game is over."""
 
-    def _heard_hold(self, seat: int, have: int) -> None:
-        raise NotImplementedError
+    def heard_copy(self, seat: int, index: int, frame: bytes) -> None:
+        """``seat`` sent back (``Y``) our own frame ``index``."""
 
-    def _heard_done(self, seat: int) -> None:
-        raise NotImplementedError
+    def game_over(self) -> bool:
+        """Whether our game is over (a new link says ``D`` at once)."""
 
-    def _heard_copy(self, seat: int, index: int, frame: bytes) -> None:
-        raise NotImplementedError
-
-    def _game_over(self) -> bool:
-        raise NotImplementedError
-
-    def _said_done(self) -> None:
+    def said_done(self) -> None:
         """Our ``D`` reached a peer (the node may be waiting for that to leave)."""
 
-    # -- events ----------------------------------------------------------------------------
+    def port_moved(self) -> None:
+        """We listen on another port now (the node writes it where a restart finds it)."""
 
-    def _emit(self, kind: str, seat: int | None = None, detail: str = "") -> None:
-        if self.on_event is not None and not self._closing:
-            try:
-                self.on_event(kind, seat, detail)
-            except Exception:  # a user interface's bug must not stop the game
-                log.exception("on_event hook failed")
 
-    def _fault(self, seat: int | None, reason: str) -> None:
-        self.faults.append(f"{self.names[seat] if seat is not None else 'somebody'}: {reason}")
-        self._emit("fault", seat, reason)
+class Mesh:
+    """The links and the port of a seat, owned by its node (:class:`~rattus_net.net.node.
+    PeerNode`), which hears what the links say through :class:`MeshOwner`.
+
+    The mesh holds the frames that cross it: ours, in the order they go out on every link
+    (:attr:`sent`), and each peer's (:attr:`received`, :attr:`got`); the node appends to them
+    as the session makes and accepts frames."""
+
+    def __init__(
+        self,
+        owner: MeshOwner,
+        setup: Setup,
+        identity: Identity,
+        journal: Journal,
+        chat: NodeChat,
+        events: NodeEvents,
+        limits: TransportLimits,
+    ) -> None:
+        self.owner = owner
+        self.setup = setup
+        self.seat = setup.seat
+        self.n = setup.params.n
+        self.identity = identity
+        self.journal = journal
+        self.chat = chat
+        self.events = events
+        self.limits = limits
+        self.purpose = f"game/{setup.game_id}"
+        self.expect = {
+            i.fingerprint for s, i in enumerate(setup.params.identities) if s != setup.seat
+        }
+        self.links: dict[int, Link] = {}
+        self.addresses: list[tuple[str, int]] = list(setup.addresses)
+        self.moved: bytes | None = None  # our signed new port, if we had to change it
+        self.told: set[int] = set()  # seats that got it
+        self.listener: Listener | None = None
+        self.sent: list[bytes] = []  # our frames, in the order they go out on every link
+        self.got = [0] * self.n  # each seat's frames we hold
+        self.received: list[list[bytes]] = [[] for _ in range(self.n)]  # each seat's frames
+        self.told_done: set[int] = set()  # seats our D reached, after all they lacked
+        self.done_from: set[int] = set()  # seats that said their game is over
+        self.asks = Asks()  # when each linked peer was last asked for our lost frames
+        # Seats whose link is down, and since when (every other seat until it first connects):
+        # the session blames a seat gone too long even while it owes a move.
+        start = time.monotonic()
+        self.down_since: dict[int, float] = {s: start for s in range(self.n) if s != self.seat}
 
     # -- the port --------------------------------------------------------------------------
 
-    async def _listen(self, port: int) -> None:
+    async def listen(self, port: int) -> None:
         """Listen on our port; if another program holds it, on any free port, and tell the
         others (a signed note, journaled so that a later restart uses the new port)."""
         assert self.listener is not None
@@ -165,11 +174,8 @@ class Mesh:
         self.journal.append(["p", new, self.moved])
         self.addresses[self.seat] = (self.addresses[self.seat][0], new)
         self.told.clear()
-        self._write_meta("playing")
-        self._emit("moved", self.seat, f"port {port} was taken: listening on port {new} now")
-
-    def _write_meta(self, status: str) -> None:
-        raise NotImplementedError
+        self.owner.port_moved()
+        self.events.emit("moved", self.seat, f"port {port} was taken: listening on port {new} now")
 
     def _moved_message(self, seat: int, port: int) -> bytes:
         return _MOVED + bytes.fromhex(self.setup.game_id) + bytes([seat]) + _PORT.pack(port)
@@ -191,7 +197,7 @@ class Mesh:
         if port == 0 or self.addresses[seat] == (conn.address, port):
             return
         self.addresses[seat] = (conn.address, port)
-        if not self._closing:
+        if not self.events.closing:
             self.journal.append(["a", seat, conn.address, port], sync=False)
 
     # -- the links -------------------------------------------------------------------------
@@ -211,12 +217,12 @@ class Mesh:
         conn.start_keepalive()
         await self._serve_link(conn, seat)
 
-    async def _dial(self, seat: int, *, once: bool = False) -> None:
+    async def dial(self, seat: int, *, once: bool = False) -> None:
         """Keep a link to ``seat`` (we are its dialler), redialling with backoff; with
         ``once``, only until the link has told it our new port (then it dials us)."""
         fp = self.setup.params.identities[seat].fingerprint
         delay = 0.1
-        while not self._closing and not (once and seat in self.told):
+        while not self.events.closing and not (once and seat in self.told):
             host, port = self.addresses[seat]  # (a peer that moved told us where)
             try:
                 conn = await connect(host, port, self.limits)
@@ -230,14 +236,14 @@ class Mesh:
                 await self._serve_link(conn, seat)
             except TransportError as exc:
                 log.debug("link to seat %d: %s", seat, exc)
-            if self._closing:
+            if self.events.closing:
                 return
             await asyncio.sleep(delay)
             delay = min(delay * 2, 1.0)
 
-    async def _announce(self, seat: int) -> None:
+    async def announce(self, seat: int) -> None:
         """Dial a seat that normally dials us, to tell it our new port."""
-        await self._dial(seat, once=True)
+        await self.dial(seat, once=True)
 
     async def _serve_link(self, conn: Connection, seat: int) -> None:
         """One link to ``seat``, in the order that lets neither side end short of a frame.
@@ -254,7 +260,7 @@ class Mesh:
         link = Link(conn, seat)
         self.links[seat] = link
         self.down_since.pop(seat, None)
-        self._emit("link-up", seat)
+        self.events.emit("link-up", seat)
         try:
             async with asyncio.TaskGroup() as group:
                 writer = group.create_task(self._writer(link))
@@ -262,7 +268,7 @@ class Mesh:
                     await self._read(link)
                 except TransportError as exc:
                     if isinstance(exc, PeerFault) and not isinstance(exc, Silent):
-                        self._fault(seat, exc.reason)  # (a silent link only drops: see Silent)
+                        self.events.fault(seat, exc.reason)  # (a silent one only drops)
                 finally:
                     writer.cancel()
         finally:
@@ -271,7 +277,7 @@ class Mesh:
                 self.asks.forget(seat)
                 self.down_since.setdefault(seat, time.monotonic())
                 if seat not in self.done_from:
-                    self._emit("link-down", seat)
+                    self.events.emit("link-down", seat)
             conn.abort()
 
     async def _read(self, link: Link) -> None:
@@ -281,21 +287,21 @@ class Mesh:
         if self.moved is not None:
             await conn.send(self._moved_frame())
             self.told.add(seat)
-        if self._game_over():
+        if self.owner.game_over():
             self.say_done(link)
         while True:
             data = await conn.recv()
             tag, body = data[:1], data[1:]
             if tag == b"F":
-                self._heard_frame(seat, body)
+                self.owner.heard_frame(seat, body)
             elif tag == b"H" and len(body) == COUNT.size:
                 (have,) = COUNT.unpack(body)
                 link.sent_upto = resend_from(have, len(self.sent))
                 link.heard = True
-                self._heard_hold(seat, have)
+                self.owner.heard_hold(seat, have)
                 link.wake.set()
             elif tag == b"D":
-                self._heard_done(seat)
+                self.owner.heard_done(seat)
             elif tag == b"P":
                 self._peer_moved(seat, body, conn)
             elif tag == b"R" and len(body) == COUNT.size:
@@ -306,7 +312,7 @@ class Mesh:
                     await conn.send(b"Y" + COUNT.pack(index) + own)
             elif tag == b"Y" and len(body) > COUNT.size:
                 (index,) = COUNT.unpack_from(body)
-                self._heard_copy(seat, index, body[COUNT.size :])
+                self.owner.heard_copy(seat, index, body[COUNT.size :])
             elif tag in (b"C", b"c"):  # (each held to its author's rate: ChatBook)
                 self.chat.heard(seat, body, live=tag == b"C")
             else:
@@ -327,28 +333,12 @@ class Mesh:
                     await link.conn.send(b"F" + self._outgoing(link, self.sent[link.sent_upto]))
                     link.sent_upto += 1
                 if link.heard:
-                    await self._send_chat(link)
+                    await send_chat(self.chat, link)
                 if link.done and link.heard and not link.done_said:
                     link.done_said = True
                     await link.conn.send(b"D")
                     self.told_done.add(link.seat)
-                    self._said_done()
-
-    async def _send_chat(self, link: Link) -> None:
-        """The chat lines that go out on ``link``: at first the last ones we hold (other
-        authors' as history, ``c``; ours as live lines, ``C``: a history brings no line of
-        the seat that resends it), then our own new ones (``C``)."""
-        frames = self.chat.frames
-        if link.chat_sent < 0:
-            link.chat_sent = max(0, len(frames) - HISTORY)
-            link.chat_live = len(frames)
-        while link.chat_sent < len(frames):
-            i = link.chat_sent
-            link.chat_sent += 1
-            if frames[i] in self.chat.own:
-                await link.conn.send(b"C" + frames[i])
-            elif i < link.chat_live:
-                await link.conn.send(b"c" + frames[i])
+                    self.owner.said_done()
 
     def _outgoing(self, link: Link, frame: bytes) -> bytes:
         """The frame that goes out on ``link`` for one of ours: itself (a test's lying peer
@@ -378,4 +368,21 @@ class Mesh:
             link.conn.abort()
 
 
-__all__ = ["COUNT", "PORT_RETRY", "Link", "Mesh"]
+async def send_chat(chat: NodeChat, link: Link) -> None:
+    """The chat lines that go out on ``link``: at first the last ones we hold (other
+    authors' as history, ``c``; ours as live lines, ``C``: a history brings no line of
+    the seat that resends it), then our own new ones (``C``)."""
+    frames = chat.frames
+    if link.chat_sent < 0:
+        link.chat_sent = max(0, len(frames) - HISTORY)
+        link.chat_live = len(frames)
+    while link.chat_sent < len(frames):
+        i = link.chat_sent
+        link.chat_sent += 1
+        if frames[i] in chat.own:
+            await link.conn.send(b"C" + frames[i])
+        elif i < link.chat_live:
+            await link.conn.send(b"c" + frames[i])
+
+
+__all__ = ["COUNT", "PORT_RETRY", "Link", "Mesh", "MeshOwner", "send_chat"]

@@ -218,14 +218,15 @@ class NetworkGame:
         node = self.node
         s = node.session
         timeout = float(getattr(s, "timeout", node.stall_timeout))
-        away = any(p not in node.links for p in range(self.n) if p != self.seat)
-        if getattr(node, "resumed", False) and not node._reached():  # nobody of the game yet
-            return WaitInfo(None, away=away, timeout=timeout, nobody_until=node._since + timeout)
+        links, comeback = node.mesh.links, node.comeback
+        away = any(p not in links for p in range(self.n) if p != self.seat)
+        if comeback.resumed and not comeback.reached():  # nobody of the game yet
+            return WaitInfo(None, away=away, timeout=timeout, nobody_until=comeback.since + timeout)
         st = s.step
         if st is None:
             return WaitInfo(None, away=away, timeout=timeout)
         missing = [p for p in st.senders if p != self.seat and not s._has_message(p, st.index)]
-        gone = [p for p in missing if p not in node.links]
+        gone = [p for p in missing if p not in links]
         if st.kind == SHUFFLE:
             stage = int(st.info["stage"]) if isinstance(st.info, dict) else 0
             who = self.names[st.senders[0]]

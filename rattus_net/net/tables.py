@@ -125,7 +125,7 @@ class HostLobby(LobbySide):
         stall_timeout: float = STALL_TIMEOUT,
         root: Path | None = None,
     ) -> None:
-        super().__init__(player, colour, root)
+        super().__init__(player, colour, root, chat_here=self._chat_here, close=self.close)
         self.table = table
         self.options = options.check()
         self.port = port
@@ -391,7 +391,7 @@ class GuestLobby(LobbySide):
         stall_timeout: float = STALL_TIMEOUT,
         root: Path | None = None,
     ) -> None:
-        super().__init__(player, colour, root)
+        super().__init__(player, colour, root, chat_here=self._chat_here, close=self.close)
         self.address = address
         self.expect = expect_fingerprint
         self.limits = limits

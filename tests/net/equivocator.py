@@ -83,7 +83,7 @@ def main() -> int:
             return second
         return frame
 
-    node._outgoing = outgoing  # type: ignore[method-assign]
+    node.mesh._outgoing = outgoing  # type: ignore[method-assign]
     outcome = asyncio.run(node.run())
     print(f"record: {outcome.record}", flush=True)
     return 0

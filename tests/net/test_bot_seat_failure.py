@@ -48,7 +48,7 @@ def test_a_bot_seat_that_cannot_come_back_is_said_and_stops_its_game(
         asyncio.run(bots.close())
     assert said and "seat 2" in said[0] and "not journaled" in said[0]
     assert any("bot seat 2" in r.getMessage() for r in caplog.records)  # logged, traceback kept
-    node._take_failures()  # (the node's loop does this at its next turn)
+    node.take_failures()  # (the node's loop does this at its next turn)
     abort = node.session.abort
     assert abort is not None and abort.blamed == 1 and abort.by == 0
     assert "failed" in abort.reason and "not journaled" in abort.reason  # why, not "stalled"

@@ -59,7 +59,7 @@ async def _chat(tmp_path: Path) -> None:
         )
     runs = {s: asyncio.ensure_future(nodes[s].run(listeners[s])) for s in range(3)}
     try:
-        await _until(lambda: all(len(nodes[s].links) == 2 for s in range(3)), "the mesh")
+        await _until(lambda: all(len(nodes[s].mesh.links) == 2 for s in range(3)), "the mesh")
         ann, bob, cy = nodes[0], nodes[1], nodes[2]
 
         # A line reaches every peer, under its author's seat.
@@ -79,11 +79,11 @@ async def _chat(tmp_path: Path) -> None:
         # A line Cy forges as Bob's: dropped with a note, the game goes on.
         me = PeerSecrets(masters[2]).identity()
         gid = cy.session.game_id
-        await cy.links[0].conn.send(b"C" + chat_frame(me, gid, 1, 7, "Bob: I resign"))
+        await cy.mesh.links[0].conn.send(b"C" + chat_frame(me, gid, 1, 7, "Bob: I resign"))
         # A flood from Cy: Ann shows a burst of it (less the forged line), and one note.
         flood = [chat_frame(me, gid, 2, 100 + i, f"spam {i}") for i in range(BURST + 15)]
         for frame in flood:
-            await cy.links[0].conn.send(b"C" + frame)
+            await cy.mesh.links[0].conn.send(b"C" + frame)
         await _until(lambda: sum("not shown" in s.text for s in ann.chat.said) == 2, "notes")
         assert sum(t.startswith("spam") for t in _texts(ann)) == BURST - 1
         assert "Bob: I resign" not in _texts(ann)

@@ -13,7 +13,7 @@ from recordkit import table
 from protocol.chat import BURST, HISTORY, PER_SECOND, ChatBook, chat_frame
 from protocol.session import Session
 from rattus_net.net.chat import NodeChat
-from rattus_net.net.mesh import Link, Mesh
+from rattus_net.net.mesh import Link, send_chat
 from rattus_net.net.persist import Journal
 
 PARAMS, SECRETS = table(3, 5)
@@ -80,10 +80,8 @@ def test_a_new_link_gets_our_lines_live_and_the_others_as_history(tmp_path: Path
         async def send(self, data: bytes) -> None:
             sent.append(data)
 
-    mesh = Mesh()
-    mesh.chat = ann
     link = Link(cast(Any, Conn()), 2)
-    asyncio.run(mesh._send_chat(link))
+    asyncio.run(send_chat(ann, link))
     assert [(d[:1], d[1:]) for d in sent] == [
         (b"C", ann.frames[0]),
         (b"c", ann.frames[1]),

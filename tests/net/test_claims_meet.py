@@ -46,14 +46,14 @@ async def _cut_and_heal(tmp_path: Path) -> tuple[list[Outcome], list[PeerNode], 
     while ann.session.step is None or ann.session.step.index < 40:
         assert time.monotonic() < deadline and not ann.session.finished
         await asyncio.sleep(0.02)
-    bob.addresses[0] = ("127.0.0.1", free_port())  # the cut: Bob dials nowhere
-    for link in list(bob.links.values()):
+    bob.mesh.addresses[0] = ("127.0.0.1", free_port())  # the cut: Bob dials nowhere
+    for link in list(bob.mesh.links.values()):
         link.conn.abort()
     while ann.session.abort is None or bob.session.abort is None:
         assert time.monotonic() < deadline
         await asyncio.sleep(0.05)
     claimants = [ann.session.abort.by, bob.session.abort.by]  # type: ignore[union-attr]
-    bob.addresses[0] = addresses[0]  # the link comes back while both still answer
+    bob.mesh.addresses[0] = addresses[0]  # the link comes back while both still answer
     outcomes = await asyncio.wait_for(asyncio.gather(*runs), 40)
     return list(outcomes), [ann, bob], claimants
 

@@ -101,12 +101,12 @@ def test_waiting_players_can_wait_longer(tmp_path: Path) -> None:
     setup = Setup(params, 0, secrets[0]._master, (("127.0.0.1", 1), ("127.0.0.1", 2)))
     node = PeerNode.create(setup, tmp_path)
     assert STALL_TIMEOUT == 300 and node.session.timeout == STALL_TIMEOUT
-    gone = node.down_since[1]  # Bob has not connected (or dropped off) since then
+    gone = node.mesh.down_since[1]  # Bob has not connected (or dropped off) since then
     assert node.stall_left(1, gone + 100) == pytest.approx(200)
     node.session.tick(gone + 301, {1: gone})
     assert node.session.abort is not None  # past 5 minutes: the game ends, naming him
     other = PeerNode(setup, node.journal, node.dir)
-    other.down_since[1] = gone
+    other.mesh.down_since[1] = gone
     other.session.tick(gone + 1, {1: gone})  # (the session's own step clock starts)
     other.wait_longer()
     assert other.stall_left(1, gone + 301) == pytest.approx(299)

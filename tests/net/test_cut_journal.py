@@ -57,7 +57,7 @@ def sent_after_cut(data: Path, game: str, cut: int, scratch: Path) -> int:
     os.truncate(journal, cut)
     node = PeerNode.load(game, scratch)
     try:
-        return len(node.sent)
+        return len(node.mesh.sent)
     finally:
         node.journal.close()
 

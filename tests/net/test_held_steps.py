@@ -60,12 +60,12 @@ class Ann:
         node = self.node
         assert node is not None
         held = node.turn.steps.moves
-        if not held and len(node.sent) != self._sent:  # a new turn (the last one went out)
-            self._sent, self._undone = len(node.sent), False
+        if not held and len(node.mesh.sent) != self._sent:  # a new turn (the last one went out)
+            self._sent, self._undone = len(node.mesh.sent), False
         if held:
             self.held_seen += 1
             # nothing of the turn went out: no frame made, the other peer knows no held step
-            assert len(node.sent) == self._sent
+            assert len(node.mesh.sent) == self._sent
             assert self.others_know() <= len(self.kept) - len(held)
             if not self._undone:
                 self._undone = True

@@ -48,11 +48,11 @@ def test_a_later_bad_message_is_blamed_on_its_author_and_the_valid_frame_is_jour
     session = node.session
     assert session.abort is not None and session.abort.blamed == 2 and session.abort.proven
     assert node.faults and all(f.startswith("P3") for f in node.faults), node.faults
-    assert node.got == [0, 1, 1]  # both frames are in the journal
+    assert node.mesh.got == [0, 1, 1]  # both frames are in the journal
     abort = session.abort
     node.journal.close()
 
     resumed = PeerNode.load(setup.game_id, tmp_path)
     assert resumed.session.abort == abort
-    assert resumed.got == [0, 1, 1]
+    assert resumed.mesh.got == [0, 1, 1]
     resumed.journal.close()

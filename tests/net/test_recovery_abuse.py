@@ -71,7 +71,7 @@ def _lost_move(tmp: Path) -> tuple[GameParams, list[PeerSecrets], Setup, bytes, 
         node.journal.append(["r", sender, frame])
     node.journal.close()
     probe = PeerNode.load(setup.game_id, tmp)
-    index = len(probe.sent)  # what the journal regenerates: everything before the move
+    index = len(probe.mesh.sent)  # what the journal regenerates: everything before the move
     assert probe.session.needs_decision
     probe.journal.close()
     game = me.game
@@ -164,7 +164,7 @@ def test_an_honest_peer_supplies_the_lost_move_whatever_a_liar_sends(tmp_path: P
         liar = await Peer.dial(setup, secrets[1])
         await liar.conn.send(b"H" + _COUNT.pack(index + 1))
         await liar.read(1.0, junk)  # junk first: dropped, the node keeps asking
-        assert node.session.abort is None and len(node.sent) == index
+        assert node.session.abort is None and len(node.mesh.sent) == index
         honest = await Peer.dial(setup, secrets[2])
         await honest.conn.send(b"H" + _COUNT.pack(index + 1))
         await honest.read(1.5, lost)  # the genuine signed move, from any peer holding it
@@ -173,13 +173,13 @@ def test_an_honest_peer_supplies_the_lost_move_whatever_a_liar_sends(tmp_path: P
 
     asyncio.run(play())
     assert node.session.abort is None
-    assert node.sent[index] == lost  # adopted: the very same signed message
+    assert node.mesh.sent[index] == lost  # adopted: the very same signed message
 
 
 def test_copy_requests_are_rate_limited_per_link(tmp_path: Path) -> None:
     _, secrets, setup, _, _ = _lost_move(tmp_path)
     node = _node(setup, tmp_path, stall=30.0)
-    held = len(node.received[1])  # the flooder's own frames the node holds
+    held = len(node.mesh.received[1])  # the flooder's own frames the node holds
     assert held > 0
 
     async def flood() -> tuple[int, float]:

@@ -31,34 +31,34 @@ def test_a_resumed_node_waits_for_every_peer_and_stops_rather_than_sign_twice(
     node = PeerNode.load(setup.game_id, tmp_path)
     events: list[tuple[str, str]] = []
     node.on_event = lambda kind, seat, detail: events.append((kind, detail))
-    mine = len(node.sent)
+    mine = len(node.mesh.sent)
     assert mine == 1  # our hello, regenerated from the journal
 
     async def gate() -> None:
-        assert not node._may_decide()  # nobody said yet what it holds of ours
-        node._heard_hold(1, mine)
-        assert not node._may_decide()  # seat 3 has not said
-        node._heard_hold(2, mine)
-        assert node._may_decide()  # both hold no more than we have: decide
-        node._heard_hold(2, mine + 1)  # seat 3 holds a frame of ours the journal lost
-        assert not node._may_decide() and node.session.abort is None  # (asked; waiting)
+        assert not node.comeback.may_decide()  # nobody said yet what it holds of ours
+        node.heard_hold(1, mine)
+        assert not node.comeback.may_decide()  # seat 3 has not said
+        node.heard_hold(2, mine)
+        assert node.comeback.may_decide()  # both hold no more than we have: decide
+        node.heard_hold(2, mine + 1)  # seat 3 holds a frame of ours the journal lost
+        assert not node.comeback.may_decide() and node.session.abort is None  # (asked; waiting)
         other = Session(params, 1, secrets[1]).take_outgoing()[0]
         node.copies[mine] = {2: other}  # what came back is not our message: dropped
-        assert not node._may_decide() and node.session.abort is None
-        assert node.unbacked == {2} and not node.copies[mine]
+        assert not node.comeback.may_decide() and node.session.abort is None
+        assert node.recovery.unbacked == {2} and not node.copies[mine]
 
         def next_of_ours(kind: str, body: dict[str, WireValue]) -> str:
             body["q"] = 1  # our signature, our next sequence number, yet no move of this step
             return kind
 
-        node.copies[mine] = {2: resign(node.sent[0], secrets[0], next_of_ours)}
-        assert not node._may_decide()
+        node.copies[mine] = {2: resign(node.mesh.sent[0], secrets[0], next_of_ours)}
+        assert not node.comeback.may_decide()
 
     asyncio.run(gate())
     abort = node.session.abort
     assert abort is not None and abort.blamed is None and abort.by == 0 and not abort.proven
     assert "lost messages it had sent" in abort.reason
-    assert len(node.sent) == mine + 1  # the signed abort goes out to the others
+    assert len(node.mesh.sent) == mine + 1  # the signed abort goes out to the others
     kinds = [k for k, _ in events]
     assert "journal" in kinds
     line = next(d for k, d in events if k == "journal")
@@ -73,11 +73,11 @@ def test_a_resumed_node_does_not_wait_forever_for_a_peer_that_left(tmp_path: Pat
     setup = Setup(params, 0, _master(9, 0), (("127.0.0.1", 1),) * 3)
     PeerNode.create(setup, tmp_path).journal.close()
     node = PeerNode.load(setup.game_id, tmp_path, stall_timeout=5.0)
-    node._heard_hold(1, len(node.sent))
-    node.down_since = {2: node.down_since[2] - 6.0}  # seat 3: gone longer than the timeout
+    node.heard_hold(1, len(node.mesh.sent))
+    node.mesh.down_since = {2: node.mesh.down_since[2] - 6.0}  # seat 3: gone too long
 
     async def gate() -> None:
-        assert not node._may_decide()
+        assert not node.comeback.may_decide()
 
     asyncio.run(gate())
     abort = node.session.abort
@@ -96,18 +96,18 @@ def test_a_resumed_node_that_reaches_nobody_blames_nobody(tmp_path: Path) -> Non
     node = PeerNode.load(setup.game_id, tmp_path, stall_timeout=5.0)
     events: list[tuple[str, str]] = []
     node.on_event = lambda kind, seat, detail: events.append((kind, detail))
-    node.down_since = {s: t - 60.0 for s, t in node.down_since.items()}  # long gone
+    node.mesh.down_since = {s: t - 60.0 for s, t in node.mesh.down_since.items()}  # long gone
 
     async def gate() -> None:
-        node._since = time.monotonic() - 4.0
-        assert not node._may_decide() and not node._alone()
+        node.comeback.since = time.monotonic() - 4.0
+        assert not node.comeback.may_decide() and not node.comeback.alone()
         assert [k for k, _ in events] == ["alone"]  # said once, with the time left
         assert "nobody else of this game is online" in events[0][1]
-        node._since = time.monotonic() - 6.0
-        assert node._alone()
+        node.comeback.since = time.monotonic() - 6.0
+        assert node.comeback.alone()
 
     asyncio.run(gate())
-    assert node.session.abort is None and node.alone
+    assert node.session.abort is None and node.comeback.gave_up
     outcome = node._finish()
     assert outcome.alone and not outcome.finished and outcome.abort is None
     assert not outcome.record.exists()  # nothing written against anybody
@@ -121,15 +121,15 @@ def test_our_own_abort_is_journaled_and_back_after_a_restart(tmp_path: Path) -> 
     setup = Setup(params, 0, _master(11, 0), (("127.0.0.1", 1),) * 2)
     node = PeerNode.create(setup, tmp_path)
     node.session.tick(time.monotonic() + 1000.0, {1: time.monotonic()})  # Bob gone too long
-    node._flush_outgoing()
+    node.flush_outgoing()
     abort = node.session.abort
     assert abort is not None and abort.by == 0 and abort.blamed == 1 and abort.frame
-    assert node.sent[-1] == abort.frame
+    assert node.mesh.sent[-1] == abort.frame
     node.journal.close()
     again = PeerNode.load(setup.game_id, tmp_path)
     assert again.session.abort is not None and again.session.abort.frame == abort.frame
-    assert again.sent[-1] == abort.frame  # a returning peer gets it from us
-    assert again._owed_abort() == [1]
+    assert again.mesh.sent[-1] == abort.frame  # a returning peer gets it from us
+    assert again.ending.owed_abort() == [1]
     again.journal.close()
 
 
@@ -140,15 +140,15 @@ def test_seats_back_in_the_same_process_are_not_the_game(tmp_path: Path) -> None
     setup = Setup(params, 0, _master(14, 0), (("127.0.0.1", 1),) * 3)
     PeerNode.create(setup, tmp_path).journal.close()
     node = PeerNode.load(setup.game_id, tmp_path, stall_timeout=5.0, together=frozenset({1}))
-    node._heard_hold(1, len(node.sent))  # our bot seat said what it holds
-    node.down_since = {2: node.down_since[2] - 60.0}  # the remote guest: long gone
+    node.heard_hold(1, len(node.mesh.sent))  # our bot seat said what it holds
+    node.mesh.down_since = {2: node.mesh.down_since[2] - 60.0}  # the remote guest: long gone
 
     async def gate() -> None:
-        node._since = time.monotonic() - 6.0
-        assert not node._may_decide() and node._alone()
-        node._heard_hold(2, len(node.sent))  # once the remote seat answers, we are back in the game
-        assert not node._alone()
+        node.comeback.since = time.monotonic() - 6.0
+        assert not node.comeback.may_decide() and node.comeback.alone()
+        node.heard_hold(2, len(node.mesh.sent))  # the remote seat answers: back in the game
+        assert not node.comeback.alone()
 
     asyncio.run(gate())
-    assert node.session.abort is None and node.alone
+    assert node.session.abort is None and node.comeback.gave_up
     node.journal.close()

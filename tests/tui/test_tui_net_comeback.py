@@ -31,10 +31,10 @@ def test_a_player_back_with_nobody_online_is_told_and_nothing_is_recorded(
 
     async def look() -> tuple[str, str, bool]:
         game = NetworkGame(node)
-        node._since = time.monotonic() - 20.0
+        node.comeback.since = time.monotonic() - 20.0
         game.wait = game._wait_info()  # (as the node's thread does at every tick)
         waiting = game.waiting().text
-        node.alone = True
+        node.comeback.gave_up = True
         game.outcome = node._finish()
         return waiting, game.summary(), game.verify() is None
 

@@ -37,7 +37,7 @@ async def play_taking_back(app: RattusNetApp, pilot: Any, seed: int) -> int:
         if isinstance(screen, RattusDialog):
             c = screen.controller
             assert isinstance(c, NetworkGame)
-            held, sent = c.snapshot.held, len(c.node.sent)
+            held, sent = c.snapshot.held, len(c.node.mesh.sent)
             if held and sent != last and c.my_turn:
                 last = sent
                 await pilot.press("u")
@@ -47,7 +47,7 @@ async def play_taking_back(app: RattusNetApp, pilot: Any, seed: int) -> int:
                     )
                 )
                 assert c.snapshot.held == held[:-1]  # the step is gone from the game shown
-                assert len(c.node.sent) == sent  # and nothing left the peer meanwhile
+                assert len(c.node.mesh.sent) == sent  # and nothing left the peer meanwhile
                 table = app.screen_stack[-2]
                 assert isinstance(table, RattusMapScreen)
                 assert any(line.startswith("Step taken back: ") for line in table.log_lines)
