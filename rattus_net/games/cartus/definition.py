@@ -116,6 +116,10 @@ class CartusGame(GameDefinition[GameConfig, Game, Move, PlayerView]):
         )
         return Outcome(tuple(r.winners), tuple(r.totals), lines)
 
+    def tie_break(self, game: Game, names: Sequence[str], seat: int | None) -> str | None:
+        r = game.result
+        return None if r is None else report.decided_text(r, names)
+
     def progress(self, game: Game) -> tuple[int, str]:
         """Rattus Cartus plays the rounds of its plan."""
         return game.round, f"round {game.round} of {game.plan.rounds}"
