@@ -39,7 +39,8 @@ OPTIONS = OptionSchema(
             str,
             "random-cards",
             help="Rattus Cartus: first-game, random-buildings, random-cards, or six buildings "
-            "/ 30 cards (default: first-game to play, random-cards for bots and tables)",
+            "/ 30 cards (default: first-game to play, random-cards for bots and tables; with 2 "
+            "players random-cards leaves out the Guard Tower, as the rulebook advises)",
             label="Buildings",
             values=SELECTIONS,
             check=_selection,
@@ -87,7 +88,7 @@ class CartusGame(GameDefinition[GameConfig, Game, Move, PlayerView]):
         v = self.options.complete(values)
         return GameConfig(
             tuple(players),
-            BuildingSelection.parse(str(v["buildings"])),
+            BuildingSelection.parse(str(v["buildings"])).for_players(len(players)),
             simultaneous_supply=bool(v["simultaneous_supply"]),
         )
 
@@ -153,7 +154,7 @@ class CartusGame(GameDefinition[GameConfig, Game, Move, PlayerView]):
         v = self.options.complete(values)
         return GameConfig(
             players=tuple(players),
-            buildings=BuildingSelection.parse(str(v["buildings"])),
+            buildings=BuildingSelection.parse(str(v["buildings"])).for_players(len(players)),
             simultaneous_supply=bool(v["simultaneous_supply"]),
             colours=tuple(colours),
         )
