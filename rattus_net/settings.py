@@ -1,4 +1,5 @@
-"""The player's remembered choices: name, colour, bot level, players, each game's options.
+"""The player's remembered choices: name, colour, bot level, players, the game chosen in the
+menu, each game's options.
 
 A small JSON file in the user's config directory (``rattus_net.paths.settings_path``), so that
 the menu, the host and join forms start from what the player chose last time. It is only a
@@ -34,6 +35,7 @@ class Settings:
     bots: str = ""  # the bots' kind (level) against bots and for bot seats
     players: int = 3  # the last number of players (offline and hosted)
     always_take: bool = False  # carry out an offered action without asking (ruling 17)
+    game: str = ""  # the game chosen last in the menu (a registry name)
     games: Mapping[str, Mapping[str, OptionValue]] = field(default_factory=dict)
     """Per game, the last values of its options (as the menu and the host form left them)."""
 

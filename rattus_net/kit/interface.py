@@ -314,6 +314,12 @@ class GameDefinition(ABC, Generic[ConfigT, StateT, MoveT, ViewT]):
         already safe to show)."""
         raise NotImplementedError(f"{self.title} cannot be played over the network yet")
 
+    def tie_break(self, game: StateT, names: Sequence[str], seat: int | None) -> str | None:
+        """A finished game whose winner a tie-break decided: the winner, who tied and what
+        decided, in the words of the game's report (``names`` as they may be shown; ``seat``:
+        who is "you", if anybody); ``None`` otherwise, and for a game without tie-breaks."""
+        return None
+
     def settle(self, game: StateT, table: Table) -> None:
         """Let ``table`` answer requests until a player must act or the game is over."""
         while game.pending is not None and not game.to_act():

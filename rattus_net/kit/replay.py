@@ -73,7 +73,7 @@ class Replay:
         """Why only part of the game is known (a network game that stopped), if so."""
         self.names: tuple[str, ...] = tuple(steps[0].state.config.players)
         self.faces = dict(faces or {})
-        self._lines: dict[int, list[list[str]]] = {}
+        self._lines: dict[tuple[int, int], list[list[str]]] = {}
         self._everything: dict[int, Any] = {}
 
     def __len__(self) -> int:
@@ -114,23 +114,38 @@ class Replay:
         seat = 0 if viewpoint == EVERYTHING else viewpoint
         return self.definition.view(self.state(index, viewpoint), seat)
 
-    def lines(self, viewpoint: int, words: WordsFor | None = None) -> list[list[str]]:
+    def lines(
+        self, viewpoint: int, words: WordsFor | None = None, you: int | None = None
+    ) -> list[list[str]]:
         """The log lines each step added, as ``viewpoint`` read them (for everything: the
-        public log of the game told every face, as nobody's), in the game's words (``words``; by
-        default its table words). Told once, in order, and kept."""
-        known = self._lines.get(viewpoint)
+        public log, without any seat's private events), in the game's words (``words``; by
+        default its table words). ``you``: the seat the replay's owner played, the only one
+        told as "you" whatever the viewpoint (``None``: nobody; seen as another seat, that
+        seat's moves are told with its name). Told once, in order, and kept."""
+        key = (viewpoint, -1 if you is None else you)
+        known = self._lines.get(key)
         if known is not None:
             return known
-        # for everything, words for no seat (-1): nobody is "you"
-        narrator = (words or self.definition.table_words)(self.names, viewpoint)
+        narrator = (words or self.definition.table_words)(self.names, key[1])
         out: list[list[str]] = []
         start = 0
         for i in range(len(self.steps)):
-            view = self.view(i, viewpoint)
+            # (everything: the view of no seat (-1), which holds no private event)
+            seat = -1 if viewpoint == EVERYTHING else viewpoint
+            view = self.definition.view(self.state(i, viewpoint), seat)
             out.append(narrator.lines(view, start))
             start = view.log_size
-        self._lines[viewpoint] = out
+        self._lines[key] = out
         return out
+
+    def tie_break(self, index: int, names: Sequence[str], you: int | None = None) -> str | None:
+        """At a step where the game is over and a tie for the win was broken: the winner, who
+        tied and what decided, in the words of the game's report (``names`` as they may be
+        shown; ``you``: as in :meth:`lines`); otherwise ``None``."""
+        state = self.steps[index].state
+        if not state.is_over:
+            return None
+        return self.definition.tie_break(state, names, you)
 
     # --- moving -------------------------------------------------------------------------------
 

@@ -67,7 +67,7 @@ def test_every_move_is_a_step_with_the_game_after_it(name: str) -> None:
 def test_the_log_of_each_step_is_told_as_the_viewpoint_read_it(name: str) -> None:
     end, text = finished(name)
     replay = replay_record(get_game(name), text, {})
-    seat1 = replay.lines(1)
+    seat1 = replay.lines(1, you=1)
     told = [line for lines in seat1 for line in lines]
     # the same lines as the seat's words tell the whole game at once
     words = get_game(name).table_words(end.config.players, 1)
@@ -75,6 +75,55 @@ def test_the_log_of_each_step_is_told_as_the_viewpoint_read_it(name: str) -> Non
     assert any("You" in line for line in told)
     everything = [line for lines in replay.lines(EVERYTHING) for line in lines]
     assert everything and not any(line.startswith("You ") for line in everything)
+
+
+@pytest.mark.parametrize(("name", "seed"), [("cartus", 5), ("rattus", 4)])
+def test_only_the_seat_the_owner_played_is_you_whatever_the_viewpoint(name: str, seed: int) -> None:
+    """Seen as another seat, that seat's moves (its private ones too: the Cartus game has
+    Swords given to seat 1) are told with its name; the owner's seat is "you" from every
+    viewpoint; without an owner nobody is."""
+    end, text = finished(name, 3, seed)
+    assert name == "rattus" or any(e.private_to == 1 for e in end.log)
+    game = get_game(name)
+    replay = replay_record(game, text, {})
+    names = end.config.players
+
+    def told(viewpoint: int, you: int | None) -> list[str]:
+        return [line for lines in replay.lines(viewpoint, you=you) for line in lines]
+
+    def yous(lines: list[str]) -> list[str]:
+        return [line for line in lines if line.startswith("You ") or " you " in line]
+
+    as_seat1 = told(1, you=0)
+    # the same events as seat 1 read them, none lost (its private ones are there too)
+    assert len(as_seat1) == len(told(1, you=1))
+    assert any(line.lower().startswith(f"{names[1]} ") for line in as_seat1)
+    assert yous(as_seat1)  # seat 0, the owner, is "you" (his public moves)
+    mine = game.table_words(names, 0)
+    assert as_seat1 == mine.lines(game.view(end, 1), 0)
+    # no owner: nobody is "you", seen as a seat or with everything
+    assert not any(line.startswith("You ") for line in told(1, you=None))
+    assert not any(line.startswith("You ") for line in told(EVERYTHING, you=None))
+    assert any(line.startswith("You ") for line in told(EVERYTHING, you=2))
+
+
+@pytest.mark.parametrize(("name", "seed", "players"), [("cartus", 109, 3), ("rattus", 2, 3)])
+def test_the_last_step_says_the_tie_break_the_game_report_says(
+    name: str, seed: int, players: int
+) -> None:
+    """A game whose tie for the win was broken: its last step says who won and why, in the
+    words ``rattus replay`` prints; no other step, and no game won outright, says one."""
+    end, text = finished(name, players, seed)
+    game = get_game(name)
+    replay = replay_record(game, text, {})
+    names = end.config.players
+    tie = replay.tie_break(replay.last, names)
+    assert tie is not None and "tied on" in tie and tie.startswith("Winner")
+    assert tie.split(". ", 1)[1] in " ".join(game.state_text(end).split())
+    assert replay.tie_break(replay.last - 1, names) is None
+    _, outright = finished(name)
+    plain = replay_record(game, outright, {})
+    assert plain.tie_break(plain.last, plain.names) is None
 
 
 def test_a_seat_sees_its_own_hand_and_everything_sees_every_face() -> None:
@@ -219,7 +268,7 @@ def test_a_game_without_screens_of_its_own_replays_on_the_generic_board(
     play_to_end(game, table, lambda g, s: bots[s].choose(nibble.view(g, s)))
     replay = replay_record(nibble, nibble.record_of(game, table, {}), {})
     assert len(replay) == len(game.history) + 1 and replay.steps[-1].state.is_over
-    told = [line for lines in replay.lines(0) for line in lines]
+    told = [line for lines in replay.lines(0, you=0) for line in lines]
     assert told == nibble.table_words(("Ann", "Bob"), 0).lines(nibble.view(game, 0), 0)
     assert not any("You" in line for lines in replay.lines(EVERYTHING) for line in lines)
     boards = boards_of(nibble)

@@ -15,6 +15,7 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.app import App
@@ -239,6 +240,46 @@ async def test_join_form_offers_the_colour_and_a_guest_may_take_back_ready(
             assert isinstance(host.screen, LobbyScreen) and lobby.state.phase == "open"
             await gp.press("escape")
             await wait_until(gp, lambda: len(lobby.state.seats) == 1)
+
+
+class StartedLobby(GuestLobby):
+    """A table joined by address whose game starts at once, already played to its end (the
+    screens after the join form are those of any network game; the network is not)."""
+
+    async def wait_start(self) -> Any:
+        return None
+
+    def game(self, state: Any) -> Any:
+        from tui_helpers import cartus_table
+
+        from rattus_net.kit.play import play_to_end
+
+        table = cartus_table(2, seed=2)
+        definition = table.definition
+        bots = [definition.make_bot("random", s) for s in range(2)]
+        play_to_end(table.game, table.table, lambda g, s: bots[s].choose(definition.view(g, s)))
+        table.start = lambda: None  # type: ignore[attr-defined]
+        return table
+
+
+@sync
+async def test_esc_on_the_end_of_a_game_joined_from_the_form_goes_to_the_menu(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Menu, join form, lobby, table, end screen: the table takes the lobby's and the form's
+    place, so Esc at the end leads to the menu (it used to open the join form again)."""
+    import tui.shell.join
+
+    monkeypatch.setattr(tui.shell.join, "GuestLobby", StartedLobby)
+    app = RattusNetApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pushed(pilot, JoinScreen("Gus", discover=False))
+        await pilot.press("down", "down", *"127.0.0.1:7000", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, EndScreen))
+        assert [type(s).__name__ for s in app.screen_stack[1:]] == ["MenuScreen", "EndScreen"]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
 
 
 def test_address_text() -> None:

@@ -4,6 +4,7 @@ record, viewpoints, first/last, jumps; the menu's Replays; the end screen's Repl
 from __future__ import annotations
 
 import io
+import itertools
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -123,10 +124,70 @@ async def test_viewpoints_show_a_seats_secrets_or_everything(tmp_path: Path) -> 
         assert f"as {names[0]} saw it" in text_of(screen, "#rp-status")
         board = board_of(screen)
         assert "Nun row: 1:? " in board and f"{names[1]}: Hand" not in board
-        assert any("You" in line for line in replay.lines(0)[1])
+        assert screen.you is None  # (opened with everything: nobody's replay)
+        assert not any("You" in line for line in replay.lines(0, screen.words())[1])
         await pilot.press("v", "v", "v")  # seats 1, 2, then everything again
         assert screen.viewpoint == EVERYTHING
         assert "Nun row: 1:?" not in board_of(screen)
+        await pilot.pause()
+        # the status line says whose view it is: no notification stacks over the log
+        assert not pilot.app.screen.query("Toast")
+
+
+def told_first(screen: ReplayScreen) -> str:
+    """The first line the log tells at the viewer's step, below its heading."""
+    return text_of(screen, "#rp-log").split("\n")[1]
+
+
+@sync
+async def test_only_the_seat_the_owner_played_is_you(tmp_path: Path) -> None:
+    """A replay of seat 0's game, seen as seat 1: seat 1's moves are told with its name;
+    seen as seat 0 again, they are "you"."""
+    path = record_file(tmp_path, "cartus")
+    async with opened(RattusNetApp()) as pilot:
+        screen, replay = await viewer(pilot, path, viewpoint=0)
+        names = replay.names
+        mine = next(s.index for s in replay.steps if s.seat == 0)
+        theirs = next(s.index for s in replay.steps if s.seat == 1)
+        screen.go(mine)
+        assert told_first(screen).startswith("You ")
+        await pilot.press("v")
+        assert screen.viewpoint == 1 and f"as {names[1]} saw it" in text_of(screen, "#rp-status")
+        screen.go(theirs)
+        assert told_first(screen).startswith(f"{names[1]} ")
+        screen.go(mine)
+        assert told_first(screen).startswith("You ")  # the owner's seat, whoever is seen
+
+
+@pytest.mark.parametrize(("name", "seed", "players"), [("cartus", 109, 3), ("rattus", 2, 3)])
+@sync
+async def test_the_last_step_says_the_tie_break(
+    name: str, seed: int, players: int, tmp_path: Path
+) -> None:
+    """A game whose tie for the win was broken: at its last step, first below the step's
+    move, who won and what decided it; before, not."""
+    path = tmp_path / "tie.json"
+    path.write_text(record_text(name, players, seed))
+    async with opened(RattusNetApp()) as pilot:
+        screen, replay = await viewer(pilot, path)
+        await pilot.press("end")
+        assert screen.index == replay.last
+        assert "tied on" in told_first(screen) + text_of(screen, "#rp-log").split("\n")[2]
+        await pilot.press("left")
+        assert "tied on" not in text_of(screen, "#rp-log")
+
+
+@sync
+async def test_the_viewer_s_keys_fit_80_columns(tmp_path: Path) -> None:
+    path = record_file(tmp_path, "rattus")
+    async with opened(RattusNetApp()) as pilot:
+        await viewer(pilot, path)
+        keys = sorted(pilot.app.screen.query("FooterKey"), key=lambda key: key.region.x)
+        assert keys and all(0 < key.region.right <= 80 for key in keys)
+        # none hides another (Textual's palette key lies over the keys it has no room for)
+        assert all(a.region.right <= b.region.x for a, b in itertools.pairwise(keys))
+        every = {"left", "right", "pageup", "pagedown", "home", "end", "j", "v", "escape"}
+        assert every | {"question_mark"} <= {key.key for key in keys}
 
 
 @sync

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -73,6 +74,24 @@ async def test_the_menu_remembers_the_last_game_options() -> None:
     app = RattusNetApp(seed=5)
     async with showing(app, MenuScreen) as (pilot, menu):
         assert (menu.players, menu.bot_kind, menu.choices["buildings"]) == chosen
+
+
+@sync
+async def test_the_menu_remembers_the_chosen_game() -> None:
+    """The game chosen on the menu's Game row is the one it offers next time, even without a
+    game played; the name the host form kept meanwhile is not lost."""
+    app = RattusNetApp(seed=5)
+    async with showing(app, MenuScreen) as (pilot, menu):
+        first = menu.chosen.name
+        save_settings(replace(load_settings(), name="Hana"))  # (as the host form does)
+        await pilot.press("down", "right")  # the Game row, the next game
+        other = menu.chosen.name
+        assert other != first
+    assert load_settings().game == other and load_settings().name == "Hana"
+    app = RattusNetApp(seed=5)
+    async with showing(app, MenuScreen) as (pilot, menu):
+        assert menu.chosen.name == other
+        assert f"Rules of {menu.chosen.title}" in text_of(menu, "#menu-body")
 
 
 @sync

@@ -44,3 +44,13 @@ def test_an_offline_game_s_you_is_spoken_to_when_nobody_in_particular_reads() ->
     assert event_text(took, NAMES) == "Agnes takes the Peasant from you"
     # a network player who calls himself "You" is not taken for the reader
     assert Persons(("Ann", "You"), 0).says(1, "win") == "You wins"
+
+
+def test_what_a_witch_saw_is_told_to_whoever_looked_by_name_unless_he_is_you() -> None:
+    """A replay seen as Agnes, by another player, tells Agnes's look with her name."""
+    looked = Event("witch", 1, {"first": ["Gallia", 1], "second": ["Italia", 2]})
+    saw = Event("witch-look", 1, {"faces": ["2 M Chi", "1 P"]}, private_to=1)
+    agnes = Narrator(NAMES, 1).lines([looked, saw])
+    assert str(agnes[-1]).startswith("You saw (only you): Gallia token 1 is ")
+    other = Narrator(NAMES, 2).lines([looked, saw])
+    assert str(other[-1]).startswith("Agnes saw (only Agnes): Gallia token 1 is ")

@@ -174,12 +174,14 @@ class ReplayScreen(Screen[None]):
         viewpoint: int = EVERYTHING,
     ) -> None:
         """``source``: a record file, or what makes the replay (read in a worker thread).
-        ``viewpoint``: the seat first shown (or everything)."""
+        ``viewpoint``: the seat first shown (or everything): the seat the replay's owner
+        played, if he is known, the only one the log calls "you" whatever the viewpoint."""
         super().__init__()
         self.source = source
         self.replay: Replay | None = None
         self.index = 0
         self.viewpoint = viewpoint
+        self.you: int | None = None if viewpoint == EVERYTHING else viewpoint
         self.problem: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -187,7 +189,8 @@ class ReplayScreen(Screen[None]):
         with VerticalScroll(id="rp-board"):
             yield Static("", id="rp-table")
         yield Static("", id="rp-log")
-        yield Footer()
+        # (its keys take the 80 columns: no room for the palette's ^p, which still works)
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#rp-board", VerticalScroll).focus()
@@ -216,6 +219,7 @@ class ReplayScreen(Screen[None]):
         self.replay = replay
         if not (self.viewpoint == EVERYTHING or 0 <= self.viewpoint < replay.n):
             self.viewpoint = EVERYTHING
+            self.you = None
         self.index = 0
         if replay.note:
             self.notify(safetext(replay.note), timeout=8)
@@ -251,14 +255,24 @@ class ReplayScreen(Screen[None]):
         self.query_one("#rp-status", Static).update(status)
         self.query_one("#rp-table", Static).update(self.board())
         log = Text(self.step_heading(), style="bold")
-        lines = replay.lines(vp, self.words())[i] or ["(nothing told at this step)"]
+        lines = replay.lines(vp, self.words(), self.you)[i] or ["(nothing told at this step)"]
+        tie = self.tie_break()
         width = max(20, self.app.size.width)
         rows = sum(-(-max(1, len(line)) // width) for line in lines)
         if rows > LOG_ROWS:  # (the board keeps its room: the rest is one key away)
             log.append(f"  ({len(lines)} lines; l: the whole log)", style="italic")
+        if tie is not None:  # (first: the step's own lines may be more than the log shows)
+            log.append("\n" + tie, style="bold")
         for line in lines:
             log.append("\n" + line)
         self.query_one("#rp-log", Static).update(log)
+
+    def tie_break(self) -> str | None:
+        """At the end of a game a tie-break decided: the winner and why, as the game's report
+        says it."""
+        assert self.replay is not None
+        names = tuple(safetext(n) for n in self.replay.names)
+        return self.replay.tie_break(self.index, names, self.you)
 
     def step_heading(self) -> str:
         """The step's move as its record has it (the whole move only where the viewpoint
@@ -319,8 +333,9 @@ class ReplayScreen(Screen[None]):
             return
         order = [*range(replay.n), EVERYTHING]
         self.viewpoint = order[(order.index(self.viewpoint) + 1) % len(order)]
+        # the status line says whose view it is: no notification, which, pressed again and
+        # again, would stack over the log
         self.show()
-        self.notify(f"Viewpoint: {self.viewpoint_name()}", timeout=2)
 
     def action_jump(self) -> None:
         if self.replay is None:
@@ -336,8 +351,11 @@ class ReplayScreen(Screen[None]):
         replay = self.replay
         if replay is None:
             return
-        told = replay.lines(self.viewpoint, self.words())[: self.index + 1]
-        self.app.push_screen(LogScreen([line for lines in told for line in lines]))
+        told = replay.lines(self.viewpoint, self.words(), self.you)[: self.index + 1]
+        tie = self.tie_break()
+        self.app.push_screen(
+            LogScreen([line for lines in told for line in lines] + ([tie] if tie else []))
+        )
 
     def action_leave(self) -> None:
         self.app.pop_screen()

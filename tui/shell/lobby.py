@@ -32,7 +32,7 @@ from rattus_net.settings import load_settings
 from tui.common.chat import ChatBar
 from tui.common.gameui import table_screen
 from tui.common.soon import Soon
-from tui.shell.forms import chosen_options, remember, stepped
+from tui.shell.forms import FormScreen, chosen_options, remember, stepped
 
 
 def lobby_options(game: str) -> tuple[Option, ...]:
@@ -133,6 +133,11 @@ class LobbyScreen(Screen[None]):
             self.redraw()
             return
         game.start()
+        stack = self.app.screen_stack
+        if len(stack) > 2 and isinstance(stack[-2], FormScreen):
+            # joined from the join form: the table takes the form's place too, so that its end
+            # screen's Esc leads to the menu, not back to the form
+            self.app.pop_screen()
         self.app.switch_screen(table_screen(game))
 
     def redraw(self) -> None:

@@ -28,7 +28,7 @@ from rattus_net.kit.offline import OfflineSetup, default_bot_kind
 from rattus_net.kit.options import Option, OptionValue
 from rattus_net.kit.registry import game_titles, games, network_games
 from rattus_net.kit.saves import SavedGame, SaveError, read_save, save_path
-from rattus_net.settings import read_settings, save_settings
+from rattus_net.settings import load_settings, read_settings, save_settings
 from tui.common.gameui import continue_offline, new_offline, table_screen
 from tui.common.rules import RulesScreen
 from tui.shell.forms import ROW_KEYS, chosen_options, stepped
@@ -78,13 +78,16 @@ class MenuScreen(Screen[None]):
         self.cursor = 0
         self.games = games()
         self.game = 0  # index in ``games``
-        self.items: tuple[str, ...] = self._game_items()
         self.saves: dict[str, SavedGame] = {}  # game name -> its saved game against bots
         self.unfinished: UnfinishedNetworkGame | None = None
         # the player's last choices (rattus_net.settings); a damaged file is only a note
         self.settings, problem = read_settings()
         self.note = problem or ""
-        first = self.games[0]
+        # the game chosen last (the first one the first time, or if it is no longer known)
+        names = [g.name for g in self.games]
+        if self.settings.game in names:
+            self.game = names.index(self.settings.game)
+        first = self.chosen
         self.players = min(first.max_players, max(first.min_players, self.settings.players))
         # the bots chosen last (a game that does not offer them gets its default instead)
         self.bots = self.settings.bots if self.settings.bots in BOT_KINDS else default_bot_kind()
@@ -95,6 +98,7 @@ class MenuScreen(Screen[None]):
             self.values[g.name] = {
                 o.name: kept.get(o.name, o.default_for("play")) for o in menu_options(g)
             }
+        self.items: tuple[str, ...] = self._game_items()
         # a second Enter on "Play" replaces the saved game; a second q quits with a game
         # unfinished (any other key forgets)
         self._replace_armed = False
@@ -246,6 +250,7 @@ class MenuScreen(Screen[None]):
             self.game = (self.game + delta) % len(self.games)
             self.players = min(self.players, self.chosen.max_players)
             self.players = max(self.players, self.chosen.min_players)
+            self.remember()  # (the game shown first next time)
             self.look_for_save()
         elif item == "players":
             top, low = self.chosen.max_players, self.chosen.min_players
@@ -299,8 +304,10 @@ class MenuScreen(Screen[None]):
 
     def remember(self) -> None:
         """Keep the menu's choices for next time (a config dir that cannot be written only
-        costs the convenience)."""
-        settings = replace(self.settings, players=self.players, bots=self.bot_kind)
+        costs the convenience), over what the forms kept meanwhile (name, colour...)."""
+        settings = replace(
+            load_settings(), players=self.players, bots=self.bot_kind, game=self.chosen.name
+        )
         for name, kept in self.values.items():
             settings = settings.with_options(name, kept) if kept else settings
         self.settings = settings

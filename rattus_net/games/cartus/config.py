@@ -29,6 +29,9 @@ class SelectionMethod(Enum):
     LIST = "list"  # the players agree: an explicit list
     RANDOM_BUILDINGS = "random-buildings"  # one building per class at random, all 5 copies
     RANDOM_CARDS = "random-cards"  # per class, 5 of the 10 cards of its two buildings
+    # random cards, Chivalry's five being the Castle's: what random-cards plays with two players
+    # (the rulebook advises against the Guard Tower with two: BuildingSelection.for_players)
+    RANDOM_CARDS_NO_GUARD_TOWER = "random-cards-no-guard-tower"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +52,14 @@ class BuildingSelection:
     @staticmethod
     def random_cards() -> BuildingSelection:
         return BuildingSelection(SelectionMethod.RANDOM_CARDS)
+
+    def for_players(self, players: int) -> BuildingSelection:
+        """The selection a table of ``players`` plays: with two, random cards leave the Guard
+        Tower out, as the rulebook advises (rules section 4 [C]); every other selection, a
+        list naming the Guard Tower too, is played as chosen (the game warns)."""
+        if players == 2 and self.method is SelectionMethod.RANDOM_CARDS:
+            return BuildingSelection(SelectionMethod.RANDOM_CARDS_NO_GUARD_TOWER)
+        return self
 
     @staticmethod
     def of_buildings(buildings: list[Building]) -> BuildingSelection:
@@ -72,7 +83,8 @@ class BuildingSelection:
     def parse(text: str) -> BuildingSelection:
         """Parse a command-line selection.
 
-        ``first-game``, ``random-buildings``, ``random-cards``, a comma-separated list of six
+        ``first-game``, ``random-buildings``, ``random-cards`` (``-no-guard-tower``: with
+        the Castle's cards for Chivalry), a comma-separated list of six
         buildings (one per class: ``farm,office,hospital,castle,tent,treasury``) or of 30
         building cards (``Farm/A,Farm/B,...``)."""
         text = text.strip()
@@ -80,6 +92,7 @@ class BuildingSelection:
             SelectionMethod.FIRST_GAME,
             SelectionMethod.RANDOM_BUILDINGS,
             SelectionMethod.RANDOM_CARDS,
+            SelectionMethod.RANDOM_CARDS_NO_GUARD_TOWER,
         ):
             if text.lower() == method.value:
                 return BuildingSelection(method)

@@ -39,7 +39,8 @@ OPTIONS = OptionSchema(
             str,
             "random-cards",
             help="Rattus Cartus: first-game, random-buildings, random-cards, or six buildings "
-            "/ 30 cards (default: first-game to play, random-cards for bots and tables)",
+            "/ 30 cards (default: first-game to play, random-cards for bots and tables; with 2 "
+            "players random-cards leaves out the Guard Tower, as the rulebook advises)",
             label="Buildings",
             values=SELECTIONS,
             check=_selection,
@@ -87,7 +88,7 @@ class CartusGame(GameDefinition[GameConfig, Game, Move, PlayerView]):
         v = self.options.complete(values)
         return GameConfig(
             tuple(players),
-            BuildingSelection.parse(str(v["buildings"])),
+            BuildingSelection.parse(str(v["buildings"])).for_players(len(players)),
             simultaneous_supply=bool(v["simultaneous_supply"]),
         )
 
@@ -115,6 +116,10 @@ class CartusGame(GameDefinition[GameConfig, Game, Move, PlayerView]):
             for s in range(game.n)
         )
         return Outcome(tuple(r.winners), tuple(r.totals), lines)
+
+    def tie_break(self, game: Game, names: Sequence[str], seat: int | None) -> str | None:
+        r = game.result
+        return None if r is None else report.decided_text(r, names)
 
     def progress(self, game: Game) -> tuple[int, str]:
         """Rattus Cartus plays the rounds of its plan."""
@@ -149,7 +154,7 @@ class CartusGame(GameDefinition[GameConfig, Game, Move, PlayerView]):
         v = self.options.complete(values)
         return GameConfig(
             players=tuple(players),
-            buildings=BuildingSelection.parse(str(v["buildings"])),
+            buildings=BuildingSelection.parse(str(v["buildings"])).for_players(len(players)),
             simultaneous_supply=bool(v["simultaneous_supply"]),
             colours=tuple(colours),
         )

@@ -90,9 +90,13 @@ class Game(CartusRules):
         """Digit ``k`` (base 252) of the random number is the rank of class ``k``'s five cards
         among the 252 ways to choose 5 of its 10 cards (5 of each of its two buildings)."""
         r = self._random
+        castle_only = self.config.buildings.method is SelectionMethod.RANDOM_CARDS_NO_GUARD_TOWER
         cards: list[int] = []
         for k in range(6):
             r, rank = divmod(r, len(_FIVE_OF_TEN))
+            if castle_only and k == D.Building.CASTLE.klass:  # (its digit is drawn all the same)
+                cards.extend(D.building_cards(D.Building.CASTLE))
+                continue
             pool = D.building_cards(k * 2) + D.building_cards(k * 2 + 1)
             cards.extend(pool[i] for i in _FIVE_OF_TEN[rank])
         self.buildings_in_game = tuple(sorted(cards))

@@ -130,14 +130,20 @@ def describe(
     names: Sequence[str],
     viewer: int | None = None,
     row: Sequence[int] | None = None,
+    *,
+    sees: int | None = None,
 ) -> str | None:
     """One event in words, from ``viewer``'s seat (``None``: a spectator), or ``None`` for an
-    event that needs no words. ``row``: the row's building card faces, to name buildings."""
+    event that needs no words. ``row``: the row's building card faces, to name buildings.
+    ``sees``: the seat whose private events may be told, when it is not the viewer's (a
+    replay seen as another seat than the one its owner played: that seat's events, told
+    with his name)."""
     w = _Words(names, viewer)
     fn = _DESCRIBERS.get(event.kind)
     if fn is None:
         return f"{event.kind}: {w.who(event.player)}" if event.player is not None else event.kind
-    if event.private_to is not None and viewer is not None and event.private_to != viewer:
+    seer = viewer if sees is None else sees
+    if event.private_to is not None and seer is not None and event.private_to != seer:
         return None  # not for this seat's eyes
     return fn(event, w, row)
 
@@ -383,12 +389,13 @@ class Narrator:
         self.viewer = viewer
         self.row: list[int] = []
 
-    def __call__(self, event: Event) -> str | None:
+    def __call__(self, event: Event, sees: int | None = None) -> str | None:
+        """``event`` in words (``sees``: as :func:`describe`)."""
         if event.kind == "row":
             self.row = list(event.data["cards"])
         elif event.kind == "replace" and self.row:
             self.row[-1] = event.data["new"]
-        return describe(event, self.names, self.viewer, self.row or None)
+        return describe(event, self.names, self.viewer, self.row or None, sees=sees)
 
 
 def narrate_view(view: PlayerView, narrator: Narrator, start: int) -> list[str]:
@@ -396,7 +403,7 @@ def narrate_view(view: PlayerView, narrator: Narrator, start: int) -> list[str]:
     that looked, which card it saw."""
     lines: list[str] = []
     for event in view.events(start):
-        text = narrator(event)
+        text = narrator(event, sees=view.seat)
         if text is None:
             continue
         if event.kind == "look" and event.player == view.seat:

@@ -64,7 +64,8 @@ class PlagueOutlook:
         return Verdict.AT_RISK
 
     def words(self) -> str:
-        """Two lines for a dialog: the nuns known, then the rats against the worst case."""
+        """Two lines for a dialog: the nuns known, then the rats against the worst case (and,
+        when that is not enough, the best case: the most nuns the whole row could show)."""
         rats = f"your {_plural(self.rats, 'rat')}" + (" (after this)" if self.after else "")
         if not self.unseen:
             fate = "you survive" if self.rats <= self.worst else "you die"
@@ -82,8 +83,9 @@ class PlagueOutlook:
             room = f"{_plural(spare, 'rat')} to spare" if spare else "no rat to spare"
             return f"{known}\n{worst}safe, {room}."
         if self.verdict is Verdict.DOOMED:
-            return f"{known}\n{worst}dead even at best ({self.best})."
-        return f"{known}\n{worst}{self.rats - self.worst} too many; best case {self.best}."
+            return f"{known}\n{worst}dead even at best: {self.best} nuns."
+        # (the line fits a dialog at 80 columns, two-digit numbers and all)
+        return f"{known}\n{worst}{self.rats - self.worst} too many; up to {self.best} nuns."
 
 
 def _plural(count: int, word: str) -> str:

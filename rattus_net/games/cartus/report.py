@@ -189,9 +189,45 @@ def result_text(game: Game, r: Result) -> str:
     if r.winners:
         w = " and ".join(names[s] for s in r.winners)
         lines.append(f"  Winner: {w}" + (" (shared)" if len(r.winners) > 1 else ""))
+        tie = tie_break_text(r, names)
+        if tie is not None:
+            lines.append(f"  {tie}")
     else:
         lines.append("  The plague killed everyone: nobody wins.")
     return "\n".join(lines)
+
+
+def tie_break_text(r: Result, names: Sequence[str]) -> str | None:
+    """Who tied on VP for the win and what decided it (rules section 7: the fewer rats; a
+    further tie is a shared win), or ``None`` if the most VP were not tied. The one wording
+    of the tie-break: ``rattus replay``, the end screen and the replay viewer say it."""
+    if not r.winners:
+        return None
+    best = r.totals[r.winners[0]]
+    tied = [s for s in range(len(names)) if not r.dead[s] and r.totals[s] == best]
+    if len(tied) < 2:
+        return None
+    who = _and([names[s] for s in tied])
+    rats = ", ".join(f"{names[s]} {r.rats[s]}" for s in tied)
+    text = f"{who} tied on {best} VP: a tie goes to the one with fewer rats ({rats})"
+    if len(r.winners) == 1:
+        return f"{text}."
+    return f"{text}; {_and([names[s] for s in r.winners])} tied on rats too and share the win."
+
+
+def decided_text(r: Result, names: Sequence[str]) -> str | None:
+    """``Winner: Ann. Ann and Bob tied on 54 VP: ...``: the winner and the tie-break, when a
+    tie for the most VP had to be broken (else ``None``)."""
+    tie = tie_break_text(r, names)
+    if tie is None:
+        return None
+    plural = "s" if len(r.winners) > 1 else ""
+    return f"Winner{plural}: {_and([names[s] for s in r.winners])}. {tie}"
+
+
+def _and(words: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 class CartusSelfplay:

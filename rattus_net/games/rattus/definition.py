@@ -22,6 +22,7 @@ from rattus_net.games.rattus.report import (
     spectator_view,
     state_dict,
     state_text,
+    winner_text,
 )
 from rattus_net.games.rattus.rules import legal
 from rattus_net.games.rattus.secure import RULES, RattusSecure
@@ -102,6 +103,12 @@ class RattusDefinition(GameDefinition[RattusConfig, RattusGame, Move, RattusView
             return None
         lines = result_text(r, Persons(game.config.players))
         return Outcome(r.winners, r.totals, tuple(line.strip() for line in lines))
+
+    def tie_break(self, game: RattusGame, names: Sequence[str], seat: int | None) -> str | None:
+        r = game.result
+        if r is None or not r.tied:
+            return None
+        return winner_text(r, Persons(list(names), seat))
 
     def progress(self, game: RattusGame) -> tuple[int, str]:
         """A round begins with each turn of the starting player (the game ends when the rat

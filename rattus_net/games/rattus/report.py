@@ -348,6 +348,8 @@ __all__ = [
     "state_dict",
     "state_text",
     "table_text",
+    "tie_break_text",
+    "winner_text",
 ]
 
 

@@ -100,8 +100,8 @@ def test_rats_a_choice_would_leave_are_marked_as_after() -> None:
     [
         (6, Verdict.SAFE, "Worst case 8 nuns vs your 6 rats: safe, 2 rats to spare."),
         (8, Verdict.SAFE, "Worst case 8 nuns vs your 8 rats: safe, no rat to spare."),
-        (11, Verdict.AT_RISK, "Worst case 8 nuns vs your 11 rats: 3 too many; best case 20."),
-        (21, Verdict.DOOMED, "Worst case 8 nuns vs your 21 rats: dead even at best (20)."),
+        (11, Verdict.AT_RISK, "Worst case 8 nuns vs your 11 rats: 3 too many; up to 20 nuns."),
+        (21, Verdict.DOOMED, "Worst case 8 nuns vs your 21 rats: dead even at best: 20 nuns."),
     ],
 )
 def test_the_words_say_the_known_nuns_and_the_worst_case(

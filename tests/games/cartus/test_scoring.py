@@ -212,6 +212,38 @@ def test_winner_tie_goes_to_fewer_rats_then_shared() -> None:
     assert score(g).winners == (0, 1)
 
 
+def test_the_tie_break_is_said_by_the_report_and_the_end_screen() -> None:
+    """A tie on VP broken by rats: ``rattus replay``'s report, the end screen and the
+    replay's last step say who tied and what decided, in the report's one wording."""
+    from rattus_net.games.cartus.definition import CartusGame
+    from rattus_net.games.cartus.report import result_text, tie_break_text
+    from rattus_net.games.cartus.ui.render import verdict
+    from rattus_net.games.cartus.view import PlayerView
+
+    g = finished(3)
+    names = g.config.players
+    g.vp = [3, 3, 1]
+    g.rats = [5, 4, 0]
+    g.result = score(g)
+    tie = tie_break_text(g.result, names)
+    assert tie == (
+        f"{names[0]} and {names[1]} tied on {g.result.totals[0]} VP: a tie goes to the one "
+        f"with fewer rats ({names[0]} 5, {names[1]} 4)."
+    )
+    assert f"  {tie}" in result_text(g, g.result).splitlines()
+    assert f"Tie-break: {tie}" in verdict(PlayerView(g, 2)).plain
+    assert CartusGame().tie_break(g, names, None) == f"Winner: {names[1]}. {tie}"
+    g.rats = [4, 4, 0]
+    g.result = score(g)
+    shared = tie_break_text(g.result, names)
+    assert shared is not None and shared.endswith("tied on rats too and share the win.")
+    g.vp = [3, 2, 1]
+    g.result = score(g)
+    assert tie_break_text(g.result, names) is None
+    assert "Tie-break" not in verdict(PlayerView(g, 2)).plain
+    assert CartusGame().tie_break(g, names, None) is None
+
+
 def test_everybody_dead_nobody_wins() -> None:
     g = finished(3)
     g.rats = [11, 12, 13]

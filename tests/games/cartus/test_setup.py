@@ -187,3 +187,39 @@ def test_disc_colours_by_seat() -> None:
     for bad in (("red", "blue"), ("red", "red", "blue"), ("red", "blue", "pink")):
         with pytest.raises(SetupError, match="colours"):
             GameConfig(names, colours=bad)
+
+
+def test_the_default_buildings_leave_out_the_guard_tower_with_two_players() -> None:
+    """The rulebook advises against the Guard Tower with two players (rules section 4): the
+    default random cards of a two-player table or game against bots give Chivalry the
+    Castle's five cards, the same random number drawn; other player counts are unchanged, and
+    a list naming the Guard Tower is still played (with the warning)."""
+    from rattus_net.games.cartus.definition import CartusGame
+    from rattus_net.games.cartus.secure import CartusSecure
+
+    rank = list(combinations(range(10), 5)).index((0, 1, 2, 3, 9))
+    value = sum(rank * 252**k for k in range(6))  # (random cards would mix the Guard Tower in)
+    cartus = CartusGame()
+    for config in (
+        cartus.configure(NAMES[:2], {}),
+        cartus.network_config(NAMES[:2], ("red", "blue"), {"buildings": "random-cards"}),
+    ):
+        assert config.buildings.method is SelectionMethod.RANDOM_CARDS_NO_GUARD_TOWER
+        wire = CartusSecure().config_to_wire(config)
+        assert CartusSecure().config_from_wire(wire).buildings == config.buildings
+        sc = Scenario(2, selection=config.buildings, randoms=[value])
+        cards = sc.game.buildings_in_game
+        assert_five_per_class(cards)
+        assert buildings_of(cards)[Building.CASTLE] == 5
+        assert Building.GUARD_TOWER not in buildings_of(cards)
+        assert buildings_of(cards)[Building.FARM] == 4  # (the other classes as random cards)
+        assert not any(e.kind == "warning" for e in sc.game.log)
+    for n in (3, 4, 5):
+        assert cartus.configure(NAMES[:n], {}).buildings == BuildingSelection.random_cards()
+    listed = cartus.configure(
+        NAMES[:2], {"buildings": "farm,office,hospital,guardtower,tent,palace"}
+    )
+    assert Building.GUARD_TOWER in buildings_of(listed.buildings.cards)
+    assert cartus.configure(NAMES[:2], {"buildings": "first-game"}).buildings.method is (
+        SelectionMethod.FIRST_GAME
+    )

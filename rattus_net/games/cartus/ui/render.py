@@ -14,6 +14,7 @@ from rich.text import Text
 from protocol.safetext import safetext
 from rattus_net.games.cartus import data as D
 from rattus_net.games.cartus import narrate as N
+from rattus_net.games.cartus.report import tie_break_text
 from rattus_net.games.cartus.state import Phase
 from rattus_net.games.cartus.view import PlayerView
 
@@ -348,6 +349,7 @@ def scoring(view: PlayerView) -> Text:
 
 
 def verdict(view: PlayerView) -> Text:
+    """Who won, and below it, when the most VP were tied, the tie-break that decided."""
     r = view.result
     if r is None:
         return Text("")
@@ -358,5 +360,10 @@ def verdict(view: PlayerView) -> Text:
     if r.variant_survivors:
         who += " (the plague killed everyone; the fewest rats survived)"
     if len(r.winners) == 1:
-        return Text(f"Winner: {who}, with {r.totals[r.winners[0]]} VP.", style="bold reverse")
-    return Text(f"Shared win: {who}.", style="bold reverse")
+        t = Text(f"Winner: {who}, with {r.totals[r.winners[0]]} VP.", style="bold reverse")
+    else:
+        t = Text(f"Shared win: {who}.", style="bold reverse")
+    tie = tie_break_text(r, names)
+    if tie is not None:
+        t.append("\nTie-break: " + tie)
+    return t

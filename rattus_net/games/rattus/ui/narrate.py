@@ -105,7 +105,7 @@ class Narrator:
             seen = []
             for pos, face in zip(self.looked, d["faces"], strict=False):
                 seen.append(f"{pos[0]} token {pos[1]} is {face_words(str(face))}")
-            return ["You saw (only you): " + "; ".join(seen) + "."]
+            return [f"{p.subject(pl)} saw (only {p.object(pl)}): " + "; ".join(seen) + "."]
         if k == "swap":
             return [f"{p.subject(pl)} swapped the two tokens."]
         if k == "keep":
