@@ -50,12 +50,15 @@ GAP = 3  # columns between two boxes
 MIN_BOX = 17
 MAX_BOX = 30
 PLAGUE = "☠"
+CHANGED = "*"  # before a region's name: it changed since the player last decided
 LAND = {"h": "─", "v": "│", "d": "╲", "a": "╱"}
 SEA = {"h": "┈", "v": "┊", "d": "⋱", "a": "⋰"}
 CROSS = "╳"
-LEGEND = ("─│╱╲ land  ┈┊⋰⋱ sea", f"? token {RING} ringed ! seen {PLAGUE} plague")
+LEGEND = (
+    f"─│╱╲ land  ┈┊⋰⋱ sea  {CHANGED} changed",
+    f"? token {RING} ringed ! seen {PLAGUE} plague",
+)
 HIGHLIGHT = "reverse"
-CHANGED = "*"  # before a region's name: it changed since the player last decided
 
 
 def colour(seat: int) -> str:
@@ -174,12 +177,16 @@ def region_box(
     marks = token_marks(view, r)
     plague = ""
     if view.plague == r:
-        plague = PLAGUE + ("+2" if view.knight_region == r else "")
-    right = f"{marks:<3} {plague}".rstrip() if marks or plague else ""
-    head = Text(f"{name[: width - len(right) - 1]:<{width - len(right)}}", style="bold")
+        plague = " " + PLAGUE + ("+2" if view.knight_region == r else "")
+    # the plague right after the name, the tokens at the right end: a mark at the right end
+    # touches the link to the next region and reads as that region's
+    name = name[: max(1, width - len(marks) - len(plague) - 1)]
+    head = Text(name, style="bold")
     if changed:
         head.stylize("underline", 0, len(name))
-    head.append(right, style="bold")
+    head.append(plague, style="bold")
+    head.append(" " * max(1, width - len(name) - len(plague) - len(marks)))
+    head.append(marks, style="bold")
     lines = [head, cube_text(view.cubes[r])]
     if height > 2:
         seen = [f"{i + 1}:{t.words()}" for i, t in enumerate(view.tokens(r)) if t is not None]

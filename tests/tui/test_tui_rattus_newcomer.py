@@ -1,0 +1,32 @@
+"""What a new player tripped on at the Rattus map: where the plague mark sits, the legend,
+the keys shown, the Knight's list, the recap's lines, the end of the game step by step."""
+
+from __future__ import annotations
+
+from rattus_helpers import rattus_at
+
+import rattus_net.games.rattus.ui.render as R
+from rattus_net.games.rattus.decision import Kind
+
+
+def test_the_plague_mark_is_drawn_in_its_own_regions_box() -> None:
+    """The skull follows its region's name: at the right end of the box it touched the link
+    to the next region ("Germania @ ☠───Polonia") and read as that region's."""
+    c = rattus_at(Kind.TURN, players=4, seed=5)
+    game = c.game
+    for r, name in enumerate(c.view.regions):
+        game.plague = r
+        for width, tall in ((80, False), (130, True)):
+            drawn = R.map_text(c.view, width, tall).plain
+            line = next(line for line in drawn.splitlines() if name in line)
+            assert f"{name} {R.PLAGUE}" in line, (name, line)
+            assert drawn.count(R.PLAGUE) == 2  # (and once in the legend)
+            for link in "─┈":
+                assert f"{R.PLAGUE}{link}" not in drawn and f"{R.PLAGUE}+2{link}" not in drawn
+
+
+def test_the_legend_says_what_the_changed_mark_is() -> None:
+    c = rattus_at(Kind.TURN, players=4, seed=5)
+    drawn = R.map_text(c.view, 80, changed=(0,)).plain
+    assert f"{R.CHANGED}{c.view.regions[0]}" in drawn
+    assert f"{R.CHANGED} changed" in drawn
