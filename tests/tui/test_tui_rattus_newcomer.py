@@ -7,6 +7,11 @@ from rattus_helpers import rattus_at
 
 import rattus_net.games.rattus.ui.render as R
 from rattus_net.games.rattus.decision import Kind
+from rattus_net.games.rattus.game import Event
+from rattus_net.games.rattus.ui.narrate import Narrator
+from rattus_net.games.rattus.ui.summary import compact
+from rattus_net.games.rattus.ui.table import style_of
+from rattus_net.kit.said import seat_of
 
 
 def test_the_plague_mark_is_drawn_in_its_own_regions_box() -> None:
@@ -30,3 +35,20 @@ def test_the_legend_says_what_the_changed_mark_is() -> None:
     drawn = R.map_text(c.view, 80, changed=(0,)).plain
     assert f"{R.CHANGED}{c.view.regions[0]}" in drawn
     assert f"{R.CHANGED} changed" in drawn
+
+
+def test_the_recap_says_a_doing_again_at_once_only_once() -> None:
+    """The last player of the setup's first round places again at once (A B C D D C B A):
+    the same regions twice made one line say the same thing twice."""
+    narrator = Narrator(["Ann", "Bob", "Cid", "Dan"], 0)
+    place = Event("start-place", 3, {"regions": ["Germania", "Turcia"]})
+    other = Event("start-place", 3, {"regions": ["Italia", "Italia"]})
+    subjects = ["You", "Bob", "Cid", "Dan"]
+    told = compact(narrator.lines([place, place]), subjects, style_of)
+    assert told == ["Dan: placed start cubes in Germania and Turcia, twice."]
+    told = compact(narrator.lines([place, other, other, other]), subjects, style_of)
+    assert told == [
+        "Dan: placed start cubes in Germania and Turcia; "
+        "placed both start cubes in Italia, 3 times."
+    ]
+    assert [seat_of(line) for line in told] == [3]

@@ -112,9 +112,13 @@ def compact(
     """``lines`` with each run of one player's plain doings ("Ann placed...", "Ann took...")
     joined in one line ("Ann: placed...; took..."), so that a round fits below the map.
     ``subjects``: each seat as a sentence names it ("You" for the reader); a line the log
-    shows in a style of its own (``line_style``: what the Witch saw...) stays whole."""
+    shows in a style of its own (``line_style``: what the Witch saw...) stays whole. A doing
+    said again at once is said once, with how often ("placed start cubes in Gallia and
+    Italia, twice": the last player of the setup's first round places again at once)."""
     out: list[str] = []
     run_seat: int | None = None
+    doings: list[str] = []  # the run's doings, and how often each was said in a row
+    times: list[int] = []
     for line in lines:
         seat = seat_of(line)
         subject = "" if seat is None else subjects[seat] + " "
@@ -123,12 +127,22 @@ def compact(
             run_seat = None
             continue
         doing = line.removeprefix(subject).rstrip(".")
-        if run_seat == seat:
-            out[-1] = Said(f"{out[-1].rstrip('.')}; {doing}.", seat)
+        if run_seat != seat:
+            run_seat, doings, times = seat, [], []
+            out.append(line)  # (said below)
+        if doings and doings[-1] == doing:
+            times[-1] += 1
         else:
-            out.append(Said(f"{subject.strip()}: {doing}.", seat))
-            run_seat = seat
+            doings.append(doing)
+            times.append(1)
+        said = "; ".join(d + repeated(n) for d, n in zip(doings, times, strict=True))
+        out[-1] = Said(f"{subject.strip()}: {said}.", seat)
     return out
+
+
+def repeated(times: int) -> str:
+    """``, twice``: how often a doing was said in a row (nothing if once)."""
+    return "" if times == 1 else ", twice" if times == 2 else f", {times} times"
 
 
 def before_after(view: RattusView, step: Step) -> Text:
