@@ -3,15 +3,23 @@ the keys shown, the Knight's list, the recap's lines, the end of the game step b
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 from rattus_helpers import rattus_at
+from tui_helpers import opened, rattus_table, sync, until
 
 import rattus_net.games.rattus.ui.render as R
 from rattus_net.games.rattus.decision import Kind
 from rattus_net.games.rattus.game import Event
+from rattus_net.games.rattus.moves import Place
+from rattus_net.games.rattus.ui.dialog import RattusDialog
 from rattus_net.games.rattus.ui.narrate import Narrator
 from rattus_net.games.rattus.ui.summary import compact
 from rattus_net.games.rattus.ui.table import style_of
 from rattus_net.kit.said import seat_of
+from tui.app import RattusNetApp
+from tui.common.footer import KeysFooter
 
 
 def test_the_plague_mark_is_drawn_in_its_own_regions_box() -> None:
@@ -52,3 +60,38 @@ def test_the_recap_says_a_doing_again_at_once_only_once() -> None:
         "placed both start cubes in Italia, 3 times."
     ]
     assert [seat_of(line) for line in told] == [3]
+
+
+@sync
+async def test_the_dialogs_footer_shows_undo_while_a_step_can_be_taken_back() -> None:
+    """``u Undo`` in the dialog's footer once a placement is held (the table's footer, which
+    said it, is hidden under the dialog); not at the turn's first step, where ``u`` still
+    says why nothing can be taken back."""
+
+    c = rattus_table(3, 1)
+    rng = random.Random(1)
+    while not (
+        c.view.decision.kind is Kind.TURN
+        and not c.steps.moves
+        and any(isinstance(m, Place) for m in c.view.legal())
+    ):
+        legal = c.view.legal()
+        c.apply(legal[rng.randrange(len(legal))])
+    app = RattusNetApp(table=c)
+    async with opened(app) as pilot:
+        dialog = app.screen
+        assert isinstance(dialog, RattusDialog)
+        assert "Undo" not in footer_words(dialog)
+        await pilot.press("u")
+        await pilot.pause()
+        assert any("Nothing to take back" in str(n.message) for n in app._notifications)
+        dialog.submit(next(m for m in c.view.legal() if isinstance(m, Place)))
+        await until(lambda: isinstance(app.screen, RattusDialog) and app.screen is not dialog)
+        assert "Undo" in footer_words(app.screen)
+        await pilot.press("u")
+        await until(lambda: c.view.placed is False and isinstance(app.screen, RattusDialog))
+        assert "Undo" not in footer_words(app.screen)
+
+
+def footer_words(screen: Any) -> list[str]:
+    return [k.description for k in screen.query_one(KeysFooter).keys]

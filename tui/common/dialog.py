@@ -46,10 +46,12 @@ own keys fill."""
 DIALOG_KEYS: tuple[Binding, ...] = (
     Binding("enter", "confirm", "Confirm"),
     Binding("escape", "back", "Back"),
-    Binding("u", "undo", "Undo step", show=False),  # (the table's footer shows it)
+    Binding("u", "undo", "Undo"),  # (shown while a step of the turn may be taken back)
+    Binding("u", "undo_refused", "Undo", show=False),  # (else: says why not)
 )
 """The keys of every decision's dialog, shown first in its footer: a dialog binds them, then
-its own (to choose), then :data:`PANEL_KEYS`."""
+its own (to choose), then :data:`PANEL_KEYS`. ``u Undo`` is shown while there is a step of
+the turn to take back; otherwise ``u`` says why there is none."""
 
 LIST_KEYS: tuple[Binding, ...] = (
     Binding("up,left", "cursor(-1)", "Up", show=False),
@@ -144,6 +146,9 @@ class GameDialog(TablePanel[bool]):
         self.error = ""
         # what a second Enter would give up (None: nothing asked); any other key forgets it
         self.warning: str | None = None
+        self.undoable = bool(seat.definition.turns_of_steps) and seat.undoable
+        """A step of the turn may be taken back (it stays so while the dialog is open: only a
+        move of the player changes it, and a move closes the dialog)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -237,9 +242,12 @@ class GameDialog(TablePanel[bool]):
         self.dismiss(accepted)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """``u`` only in a game whose turns can be several steps (as on the table)."""
+        """``u`` only in a game whose turns can be several steps (as on the table): shown
+        while a step may be taken back, else saying why not."""
         if action == "undo":
-            return bool(self.controller.definition.turns_of_steps)
+            return self.undoable
+        if action == "undo_refused":
+            return bool(self.controller.definition.turns_of_steps) and not self.undoable
         return super().check_action(action, parameters)
 
     def action_undo(self) -> None:
@@ -252,6 +260,10 @@ class GameDialog(TablePanel[bool]):
             self.notify(str(exc), severity="warning")
             return
         self.close(True)
+
+    def action_undo_refused(self) -> None:
+        """``u`` with no step to take back: says why (the seat's words)."""
+        self.action_undo()
 
     def give_up(self, what: str) -> bool:
         """True when the player confirmed giving up ``what`` (a second Enter); the first
