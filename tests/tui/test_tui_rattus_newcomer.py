@@ -7,12 +7,13 @@ import random
 from typing import Any
 
 from rattus_helpers import rattus_at
-from tui_helpers import opened, rattus_table, sync, until
+from tui_helpers import opened, played_until, rattus_table, sync, text_of, until
 
 import rattus_net.games.rattus.ui.render as R
 from rattus_net.games.rattus.decision import Kind
 from rattus_net.games.rattus.game import Event
-from rattus_net.games.rattus.moves import Place
+from rattus_net.games.rattus.moves import Place, Plague
+from rattus_net.games.rattus.ui.choices import tree_for
 from rattus_net.games.rattus.ui.dialog import RattusDialog
 from rattus_net.games.rattus.ui.narrate import Narrator
 from rattus_net.games.rattus.ui.summary import compact
@@ -95,3 +96,65 @@ async def test_the_dialogs_footer_shows_undo_while_a_step_can_be_taken_back() ->
 
 def footer_words(screen: Any) -> list[str]:
     return [k.description for k in screen.query_one(KeysFooter).keys]
+
+
+def knight_can_move(view: Any) -> bool:
+    return any(isinstance(m, Plague) and m.via is not None for m in view.legal())
+
+
+def test_the_knights_list_has_one_row_per_destination() -> None:
+    """The Knight's move listed "Italia" and "Italia via Germania" (16 rows for 8 regions):
+    the region passed changes nothing, so one row per destination, the route said only for
+    a region two steps away; every destination is still reachable."""
+    for kind in (Kind.TURN, Kind.FINAL):
+        c = played_until(
+            lambda s: rattus_table(4, s),
+            lambda v, kind=kind: v.decision.kind is kind and knight_can_move(v),
+            3,
+            "a Knight's move",
+        )
+        view = c.view
+        plague = [m for m in view.legal() if isinstance(m, Plague)]
+        here = view.regions[view.plague]
+        neighbours = {view.regions[o] for o in view.neighbours[view.plague]}
+        tree = tree_for(view)
+        top = next(o for o in tree.options() if o.label.startswith(("Move the", "Knight")))
+        tree.choose(top)
+        rows = [o.label for o in tree.options()]
+        assert len(rows) == len({m.to for m in plague}), rows
+        for row in rows:
+            to = row.removeprefix("stay in ").split(" (")[0].split(" via ")[0]
+            assert (" via " in row) == (to not in neighbours and to != here), row
+        reached = set()
+        for p, m in tree.matching():
+            assert isinstance(m, Plague)
+            reached.add((m.to, m.knight))
+        assert reached == {(m.to, m.knight) for m in plague}
+
+
+@sync
+async def test_every_row_of_a_long_list_is_reached_by_key() -> None:
+    """The digits stop at 9: End, Home, PgUp/PgDn reach the others, and the dialog says so
+    (the setup's first cube: 12 regions with 4 players)."""
+    c = rattus_at(Kind.START, players=4, seed=1)
+    app = RattusNetApp(table=c)
+    async with opened(app) as pilot:
+        dialog = app.screen
+        assert isinstance(dialog, RattusDialog)
+        count = len(dialog.rows())
+        assert count > 9
+        help_line = text_of(dialog, "#dlg-help")
+        assert "Home/End" in help_line and "PgUp/PgDn" in help_line
+        assert "(PgUp/PgDn, Home/End)" in text_of(dialog, "#dlg-body")
+        await pilot.press("end")
+        assert dialog.cursor == count - 1
+        last = dialog.rows()[-1]
+        assert ">   " + last in text_of(dialog, "#dlg-body")
+        await pilot.press("home")
+        assert dialog.cursor == 0
+        await pilot.press("pagedown", "pagedown", "pagedown")
+        assert dialog.cursor == count - 1  # (without going round)
+        await pilot.press("pageup")
+        assert dialog.cursor == count - 1 - dialog.LIST_HEIGHT
+        await pilot.press("end", "enter")
+        assert dialog.choices.chosen[-1].label == last
