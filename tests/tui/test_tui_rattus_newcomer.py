@@ -17,10 +17,11 @@ from rattus_net.games.rattus.ui.choices import tree_for
 from rattus_net.games.rattus.ui.dialog import RattusDialog
 from rattus_net.games.rattus.ui.narrate import Narrator
 from rattus_net.games.rattus.ui.summary import compact
-from rattus_net.games.rattus.ui.table import style_of
+from rattus_net.games.rattus.ui.table import MapWidget, RattusMapScreen, style_of
 from rattus_net.kit.said import seat_of
 from tui.app import RattusNetApp
 from tui.common.footer import KeysFooter
+from tui.common.recap import RecapScreen
 
 
 def test_the_plague_mark_is_drawn_in_its_own_regions_box() -> None:
@@ -126,7 +127,7 @@ def test_the_knights_list_has_one_row_per_destination() -> None:
             to = row.removeprefix("stay in ").split(" (")[0].split(" via ")[0]
             assert (" via " in row) == (to not in neighbours and to != here), row
         reached = set()
-        for p, m in tree.matching():
+        for _, m in tree.matching():
             assert isinstance(m, Plague)
             reached.add((m.to, m.knight))
         assert reached == {(m.to, m.knight) for m in plague}
@@ -158,3 +159,51 @@ async def test_every_row_of_a_long_list_is_reached_by_key() -> None:
         assert dialog.cursor == count - 1 - dialog.LIST_HEIGHT
         await pilot.press("end", "enter")
         assert dialog.choices.chosen[-1].label == last
+
+
+@sync
+async def test_how_the_game_ended_shows_each_steps_map() -> None:
+    """Each step of the end of the game shows the map as it was at the end of that step (the
+    first one showed the final map, before the final outbreak): a region of the final
+    outbreak holds its tokens until its step, its cubes after it are the final ones; closed,
+    the map is the game's end again."""
+    c = rattus_at(Kind.FINAL, players=4, seed=2)
+    app = RattusNetApp(table=c)
+    async with opened(app) as pilot:
+        for _ in range(400):
+            screen = app.screen
+            if isinstance(screen, RecapScreen) and c.is_over:
+                break
+            if isinstance(screen, RattusDialog):
+                screen.action_confirm()
+            elif isinstance(screen, RecapScreen):
+                await pilot.press("escape")
+            await pilot.pause()
+        recap = app.screen
+        assert isinstance(recap, RecapScreen) and len(recap.pages) > 2
+        assert "How the game ended" in text_of(recap, "#recap-title")
+        table = app.screen_stack[-2]
+        assert isinstance(table, RattusMapScreen)
+        widget = table.query_one(MapWidget)
+        view = c.view
+        final_map = R.map_text(view, widget.drawn_for).plain
+        first_tokens: list[int] = []
+        maps = []
+        for page in range(len(recap.pages)):
+            assert recap.page == page
+            board = widget.board
+            assert board is not None
+            shown = text_of(table, "#r-map")
+            assert shown == R.map_text(board, widget.drawn_for, highlight=widget.highlight).plain
+            maps.append(R.map_text(board, widget.drawn_for).plain)
+            counts = [len(board.tokens(r)) for r in range(len(view.regions))]
+            first_tokens = first_tokens or counts
+            step = str(recap.text)
+            if step.startswith("Outbreak in "):
+                region = view.regions.index(step.split("Outbreak in ")[1].split(":")[0])
+                assert board.cubes[region] == view.cubes[region]
+                assert first_tokens[region] > view.token_counts[region]
+            await pilot.press("enter")
+        assert maps[0] != final_map and maps[-1] == final_map
+        assert len(set(maps)) > 2
+        await until(lambda: widget.board is None)

@@ -1,8 +1,9 @@
 """The one dialog of every Rattus decision: a step-by-step choice among legal options.
 
 It walks a :class:`~rattus_net.games.rattus.ui.choices.ChoiceTree`: digits (the first nine
-rows), Up/Down, PgUp/PgDn, Home and End move the cursor, Enter takes the option, Escape steps back (from the first step it closes the dialog to
-look at the map; Enter on the map opens it again). The regions of the option under the cursor
+rows), Up/Down, PgUp/PgDn, Home and End move the cursor, Enter takes the option, Escape
+steps back (from the first step it closes the dialog to look at the map; Enter on the map
+opens it again). The regions of the option under the cursor
 are shown reversed on the map behind (the map cursor). If the engine still rejects the move,
 its message is shown and the dialog stays open (:class:`tui.common.dialog.GameDialog`).
 """
