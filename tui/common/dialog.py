@@ -314,9 +314,9 @@ class ListDialog(GameDialog):
             more.append(f"{shown.start} more above")
         if shown.stop < len(labels):
             more.append(f"{len(labels) - shown.stop} more below")
-        if more:
-            keys = "PgUp/PgDn, Home/End" if len(labels) > DIGIT_ROWS else "Up/Down"
-            t.append(f"   ... {', '.join(more)} ({keys})", style="italic")
+        if more:  # (past the digits' rows: the keys that reach them)
+            keys = " (PgUp/PgDn, Home/End)" if len(labels) > DIGIT_ROWS else ""
+            t.append(f"   ... {', '.join(more)}{keys}", style="italic")
         t.rstrip()
         return t
 
