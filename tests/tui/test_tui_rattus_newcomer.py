@@ -123,9 +123,14 @@ def test_the_knights_list_has_one_row_per_destination() -> None:
         tree.choose(top)
         rows = [o.label for o in tree.options()]
         assert len(rows) == len({m.to for m in plague}), rows
-        for row in rows:
+        for option in tree.options():
+            row = option.label
             to = row.removeprefix("stay in ").split(" (")[0].split(" via ")[0]
             assert (" via " in row) == (to not in neighbours and to != here), row
+            passed = {m.via for m in plague if m.to == to and m.via is not None}
+            if " via " in row:  # the regions it may pass, named and shown on the map
+                assert set(row.split(" via ")[1].split(" (")[0].split(" or ")) == passed
+                assert {view.regions[r] for r in option.regions} == {to, *passed}
         reached = set()
         for _, m in tree.matching():
             assert isinstance(m, Plague)

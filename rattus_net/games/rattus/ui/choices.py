@@ -220,7 +220,8 @@ class Paths:
             label = (f"stay in {m.to}" if stay else f"{m.to}{via}") + self.contents(m.to)
             if d is not None and d.kind is Kind.TURN and view.spread_ends_game(self.index[m.to]):
                 label += " - the rat supply runs out: last turn"
-            dest = Choice(label, self.r(m.to) + self.r(m.via))
+            passed = tuple(self.index[v] for v in self.vias.get(m.to, ())) if m.via else ()
+            dest = Choice(label, self.r(m.to) + passed)  # (and the regions it may pass)
             if (m.to, m.via) not in knight_variants:
                 return [(top, dest)]
             plus = Choice(
