@@ -225,6 +225,11 @@ class OfflineTable(Generic[V, M]):
         return bool(self.game.is_over)
 
     @property
+    def undoable(self) -> bool:
+        """A step of the human's turn may be taken back now (:meth:`undo`)."""
+        return self.my_turn and bool(self.steps.moves)
+
+    @property
     def quick_bots(self) -> bool:
         """The bots decide in a few milliseconds (no thread needed to keep a screen
         responsive while they play)."""

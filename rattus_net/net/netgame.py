@@ -406,6 +406,12 @@ class NetworkGame:
         return snap.asking and snap.asked != self._answered and not snap.over
 
     @property
+    def undoable(self) -> bool:
+        """A step of our player's turn, held on this peer, may be taken back now
+        (:meth:`undo`)."""
+        return self.my_turn and bool(self.snapshot.held)
+
+    @property
     def is_over(self) -> bool:
         """The node is done (record written) or failed: time for the end screen."""
         return self.snapshot.over

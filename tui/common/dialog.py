@@ -46,19 +46,26 @@ own keys fill."""
 DIALOG_KEYS: tuple[Binding, ...] = (
     Binding("enter", "confirm", "Confirm"),
     Binding("escape", "back", "Back"),
-    Binding("u", "undo", "Undo step", show=False),  # (the table's footer shows it)
+    Binding("u", "undo", "Undo"),  # (shown while a step of the turn may be taken back)
+    Binding("u", "undo_refused", "Undo", show=False),  # (else: says why not)
 )
 """The keys of every decision's dialog, shown first in its footer: a dialog binds them, then
-its own (to choose), then :data:`PANEL_KEYS`."""
+its own (to choose), then :data:`PANEL_KEYS`. ``u Undo`` is shown while there is a step of
+the turn to take back; otherwise ``u`` says why there is none."""
 
 LIST_KEYS: tuple[Binding, ...] = (
     Binding("up,left", "cursor(-1)", "Up", show=False),
     Binding("down,right", "cursor(1)", "Down", show=False),
-    Binding("pageup", "cursor(-5)", "Page up", show=False),
-    Binding("pagedown", "cursor(5)", "Page down", show=False),
+    Binding("pageup", "page(-1)", "Page up", show=False),
+    Binding("pagedown", "page(1)", "Page down", show=False),
+    Binding("home", "cursor_to(0)", "First row", show=False),
+    Binding("end", "cursor_to(-1)", "Last row", show=False),
     *[Binding(str(k), f"digit({k})", str(k), show=False) for k in range(1, 10)],
 )
-"""The keys of a list to choose one row from (:class:`ListDialog`)."""
+"""The keys of a list to choose one row from (:class:`ListDialog`): a digit reaches the first
+nine rows, the arrows, PgUp/PgDn, Home and End every row."""
+DIGIT_ROWS = 9
+"""Rows a digit reaches (1 to 9); the arrows, PgUp/PgDn, Home and End reach the others."""
 
 
 def window(count: int, cursor: int, height: int) -> range:
@@ -144,6 +151,9 @@ class GameDialog(TablePanel[bool]):
         self.error = ""
         # what a second Enter would give up (None: nothing asked); any other key forgets it
         self.warning: str | None = None
+        self.undoable = bool(seat.definition.turns_of_steps) and seat.undoable
+        """A step of the turn may be taken back (it stays so while the dialog is open: only a
+        move of the player changes it, and a move closes the dialog)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -237,9 +247,12 @@ class GameDialog(TablePanel[bool]):
         self.dismiss(accepted)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """``u`` only in a game whose turns can be several steps (as on the table)."""
+        """``u`` only in a game whose turns can be several steps (as on the table): shown
+        while a step may be taken back, else saying why not."""
         if action == "undo":
-            return bool(self.controller.definition.turns_of_steps)
+            return self.undoable
+        if action == "undo_refused":
+            return bool(self.controller.definition.turns_of_steps) and not self.undoable
         return super().check_action(action, parameters)
 
     def action_undo(self) -> None:
@@ -253,6 +266,10 @@ class GameDialog(TablePanel[bool]):
             return
         self.close(True)
 
+    def action_undo_refused(self) -> None:
+        """``u`` with no step to take back: says why (the seat's words)."""
+        self.action_undo()
+
     def give_up(self, what: str) -> bool:
         """True when the player confirmed giving up ``what`` (a second Enter); the first
         Enter only says what would be given up."""
@@ -264,8 +281,9 @@ class GameDialog(TablePanel[bool]):
 
 class ListDialog(GameDialog):
     """A dialog that chooses one row of a list (``rows``): Up/Down (or Left/Right) move the
-    cursor, PgUp/PgDn five rows, a digit takes the row of that number; Enter confirms. The
-    list scrolls with the cursor, ``LIST_HEIGHT`` rows at a time."""
+    cursor, PgUp/PgDn a list's height of rows, Home and End to the first and the last row, a
+    digit takes the row of that number (1 to 9); Enter confirms. The list scrolls with the
+    cursor, ``LIST_HEIGHT`` rows at a time."""
 
     BINDINGS: ClassVar[list[BindingType]] = [*DIALOG_KEYS, *LIST_KEYS, *PANEL_KEYS]
 
@@ -281,13 +299,13 @@ class ListDialog(GameDialog):
 
     def list_text(self) -> Text:
         """The rows that fit, numbered (1 to 9), the cursor's reversed; what is out of sight
-        is counted below them."""
+        is counted below them, with the keys that reach it."""
         labels = self.rows()
         t = Text()
         shown = window(len(labels), self.cursor, self.LIST_HEIGHT)
         for i in shown:
             sel = i == self.cursor
-            key = str(i + 1) if i < 9 else " "
+            key = str(i + 1) if i < DIGIT_ROWS else " "
             t.append(">" if sel else " ", style="bold")
             t.append(f" {key} {labels[i]}", style="reverse" if sel else "")
             t.append("\n")
@@ -296,10 +314,18 @@ class ListDialog(GameDialog):
             more.append(f"{shown.start} more above")
         if shown.stop < len(labels):
             more.append(f"{len(labels) - shown.stop} more below")
-        if more:
-            t.append(f"   ... {', '.join(more)}", style="italic")
+        if more:  # (past the digits' rows: the keys that reach them)
+            keys = " (PgUp/PgDn, Home/End)" if len(labels) > DIGIT_ROWS else ""
+            t.append(f"   ... {', '.join(more)}{keys}", style="italic")
         t.rstrip()
         return t
+
+    def choose_keys(self) -> str:
+        """The keys that choose a row, in words (for the help line): the digits reach only
+        the first nine rows, so a longer list names the keys that reach the others."""
+        if len(self.rows()) > DIGIT_ROWS:
+            return "1-9, arrows, PgUp/PgDn, Home/End"
+        return "Up/Down or 1-9"
 
     def action_cursor(self, delta: int) -> None:
         """One row round the list, or five without going round."""
@@ -314,6 +340,19 @@ class ListDialog(GameDialog):
         self.warning = None
         self.redraw()
 
+    def action_page(self, pages: int) -> None:
+        """A list's height of rows up or down, without going round."""
+        self.action_cursor(pages * self.LIST_HEIGHT)
+
+    def action_cursor_to(self, row: int) -> None:
+        """To row ``row`` (``-1``: the last)."""
+        count = len(self.rows())
+        if count:
+            self.cursor = row % count
+        self.error = ""
+        self.warning = None
+        self.redraw()
+
     def action_digit(self, value: int) -> None:
         if 1 <= value <= len(self.rows()):
             self.cursor = value - 1
@@ -324,6 +363,7 @@ class ListDialog(GameDialog):
 
 __all__ = [
     "DIALOG_KEYS",
+    "DIGIT_ROWS",
     "LIST_KEYS",
     "PANEL_KEYS",
     "GameDialog",

@@ -35,7 +35,8 @@ def seat_state(seat: Seat) -> Any:
 
 
 class MoveDialog(ListDialog):
-    """The legal moves of the decision, by their text; Up/Down or 1-9 choose, Enter plays."""
+    """The legal moves of the decision, by their text; Up/Down, PgUp/PgDn, Home/End or 1-9
+    choose, Enter plays."""
 
     DEFAULT_CSS = """
     MoveDialog > #dialog { max-height: 14; }
@@ -59,7 +60,9 @@ class MoveDialog(ListDialog):
         return self.list_text()
 
     def help_line(self) -> str:
-        return "Up/Down or 1-9 choose, Enter play it, Esc look at the table, ? keys"
+        keys = self.choose_keys()
+        end = ", ? keys" if keys.startswith("Up/Down") else ""  # (a longer line must fit)
+        return f"{keys} choose, Enter play it, Esc look at the table{end}"
 
     def action_confirm(self) -> None:
         if len(self.moves):

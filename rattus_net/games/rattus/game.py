@@ -315,6 +315,7 @@ class RattusGame(Machine[RattusConfig, Decision, Result, Move]):
             self.pending = Reveal((h,), None)
 
     def _t_strike(self, r: int, h: int, final: bool) -> None:
+        slot = self.tokens[r].index(h)  # (told: a map of the moment before can put it back)
         self.tokens[r].remove(h)
         self.origin.pop(h, None)
         self.turned.append(h)
@@ -326,6 +327,7 @@ class RattusGame(Machine[RattusConfig, Decision, Result, Move]):
             "turn-up",
             None,
             region=self.regions[r],
+            slot=slot + 1,
             token=token.text(),
             counted=counted,
             strikes=strikes,

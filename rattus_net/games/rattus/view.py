@@ -113,6 +113,14 @@ class RattusView(SeatView[Decision, Result]):
         return [g.token_faces[g.faces[h]] for h in g.turned]
 
     @property
+    def turned_marks(self) -> list[tuple[bool, bool]]:
+        """Per turned-up token, in order: whether it carries the purple ring and whether this
+        seat had looked at it (how it was marked on the map before it was turned up)."""
+        g = self._game
+        seen = g.seen[self.seat]
+        return [(h in g.start_handles, h in seen) for h in g.turned]
+
+    @property
     def used(self) -> frozenset[str]:
         """Abilities the acting player used this turn."""
         return frozenset(self._game.used)

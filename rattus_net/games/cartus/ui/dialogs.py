@@ -356,7 +356,7 @@ class EnterDialog(DecisionDialog):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "play_pass":
             return self.passable and self.stage == 0
-        return True
+        return super().check_action(action, parameters)  # (``u``: none in this game)
 
     def action_play_pass(self) -> None:
         """``p`` chooses the Pass (Enter confirms it, as for any row)."""

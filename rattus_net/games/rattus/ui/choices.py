@@ -67,6 +67,8 @@ class Paths:
         self.view = view
         self.index = {name: i for i, name in enumerate(view.regions)}
         self.moves = view.legal()
+        self.vias: dict[str, list[str]] = {}
+        """Per region two steps away: the regions the Knight's move passes to reach it."""
 
     def r(self, name: str | None) -> tuple[int, ...]:
         return () if name is None else (self.index[name],)
@@ -104,11 +106,32 @@ class Paths:
 
     def all(self) -> list[tuple[Path, Move]]:
         out: list[tuple[Path, Move]] = []
-        moves = self.moves
+        moves = self.one_route(self.moves)
         knight_variants = {(m.to, m.via) for m in moves if isinstance(m, Plague) and m.knight}
         peasant_at = {m.region for m in moves if isinstance(m, Place) and m.extra is not None}
         for m in moves:
             out += [(p, m) for p in self.paths(m, knight_variants, peasant_at)]
+        return out
+
+    def one_route(self, moves: list[Move]) -> list[Move]:
+        """The moves with one route of the plague piece per destination: the Knight's two
+        steps end where the piece strikes, whichever region it passes (nothing happens
+        there), so a destination is one row; a neighbour goes straight, a region two steps
+        away through the first region that leads there (``vias`` says which all do)."""
+        direct = {m.to for m in moves if isinstance(m, Plague) and m.via is None}
+        route: dict[str, str | None] = {}
+        out: list[Move] = []
+        for m in moves:
+            if not isinstance(m, Plague):
+                out.append(m)
+                continue
+            if m.to not in direct and m.via is not None:
+                vias = self.vias.setdefault(m.to, [])
+                if m.via not in vias:
+                    vias.append(m.via)
+            chosen = route.setdefault(m.to, None if m.to in direct else m.via)
+            if m.via == chosen:
+                out.append(m)
         return out
 
     def paths(
@@ -192,12 +215,13 @@ class Paths:
                 (top, self.token(b, sb), self.token(a, sa)),
             ]
         if isinstance(m, Plague):
-            via = f" via {m.via}" if m.via else ""
+            via = f" via {' or '.join(self.vias.get(m.to, ()))}" if m.via else ""
             stay = m.to == view.regions[view.plague]
             label = (f"stay in {m.to}" if stay else f"{m.to}{via}") + self.contents(m.to)
             if d is not None and d.kind is Kind.TURN and view.spread_ends_game(self.index[m.to]):
                 label += " - the rat supply runs out: last turn"
-            dest = Choice(label, self.r(m.to) + self.r(m.via))
+            passed = tuple(self.index[v] for v in self.vias.get(m.to, ())) if m.via else ()
+            dest = Choice(label, self.r(m.to) + passed)  # (and the regions it may pass)
             if (m.to, m.via) not in knight_variants:
                 return [(top, dest)]
             plus = Choice(

@@ -1,8 +1,9 @@
 """The one dialog of every Rattus decision: a step-by-step choice among legal options.
 
-It walks a :class:`~rattus_net.games.rattus.ui.choices.ChoiceTree`: digits or Up/Down move the
-cursor, Enter takes the option, Escape steps back (from the first step it closes the dialog to
-look at the map; Enter on the map opens it again). The regions of the option under the cursor
+It walks a :class:`~rattus_net.games.rattus.ui.choices.ChoiceTree`: digits (the first nine
+rows), Up/Down, PgUp/PgDn, Home and End move the cursor, Enter takes the option, Escape
+steps back (from the first step it closes the dialog to look at the map; Enter on the map
+opens it again). The regions of the option under the cursor
 are shown reversed on the map behind (the map cursor). If the engine still rejects the move,
 its message is shown and the dialog stays open (:class:`tui.common.dialog.GameDialog`).
 """
@@ -82,7 +83,7 @@ class RattusDialog(ListDialog):
 
     def help_line(self) -> str:
         back = "Esc back" if self.choices.chosen else "Esc look at the map"
-        return f"Up/Down or 1-9 choose, Enter confirm, {back}"
+        return f"{self.choose_keys()} choose, Enter confirm, {back}"
 
     def redraw(self) -> None:
         super().redraw()

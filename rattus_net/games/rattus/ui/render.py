@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from rich.text import Text
 
+from rattus_net.games.rattus.components import Components, Token
 from rattus_net.games.rattus.decision import SUPPLY
 from rattus_net.games.rattus.game import Phase
 from rattus_net.games.rattus.person import Persons
@@ -50,12 +52,44 @@ GAP = 3  # columns between two boxes
 MIN_BOX = 17
 MAX_BOX = 30
 PLAGUE = "☠"
+CHANGED = "*"  # before a region's name: it changed since the player last decided
 LAND = {"h": "─", "v": "│", "d": "╲", "a": "╱"}
 SEA = {"h": "┈", "v": "┊", "d": "⋱", "a": "⋰"}
 CROSS = "╳"
-LEGEND = ("─│╱╲ land  ┈┊⋰⋱ sea", f"? token {RING} ringed ! seen {PLAGUE} plague")
+LEGEND = (
+    f"─│╱╲ land  ┈┊⋰⋱ sea  {CHANGED} changed",
+    f"? token {RING} ringed ! seen {PLAGUE} plague",
+)
 HIGHLIGHT = "reverse"
-CHANGED = "*"  # before a region's name: it changed since the player last decided
+
+
+class Drawable(Protocol):
+    """What the map draws: the seat's view of the game now, or the map of an earlier moment
+    (:class:`~rattus_net.games.rattus.ui.board.Board`: the end of the game told step by
+    step)."""
+
+    @property
+    def components(self) -> Components: ...
+    @property
+    def regions(self) -> tuple[str, ...]: ...
+    @property
+    def cubes(self) -> list[list[int]]: ...
+    @property
+    def palace(self) -> list[int]: ...
+    @property
+    def plague(self) -> int: ...
+    @property
+    def knight_region(self) -> int | None: ...
+    @property
+    def rat_supply(self) -> int: ...
+    @property
+    def supply_rings(self) -> int: ...
+    @property
+    def removed(self) -> int: ...
+    @property
+    def turned_up(self) -> list[Token]: ...
+    def tokens(self, region: int) -> list[Token | None]: ...
+    def rings(self, region: int) -> list[bool]: ...
 
 
 def colour(seat: int) -> str:
@@ -132,7 +166,7 @@ def box_width(width: int) -> int:
     return max(MIN_BOX, min(MAX_BOX, (width - GAP * (COLS - 1)) // COLS))
 
 
-def layout(view: RattusView) -> tuple[dict[str, tuple[int, int]], list[tuple[int, int]]]:
+def layout(view: Drawable) -> tuple[dict[str, tuple[int, int]], list[tuple[int, int]]]:
     """Grid cells of the map's regions (in play or not) and the cells left free. Regions the
     grid does not know (a user's components file) take the free cells in order."""
     names = list(view.components.regions)
@@ -156,7 +190,7 @@ def cube_text(counts: list[int], empty: str = "no cubes") -> Text:
     return t if t.plain else Text(empty, style="dim")
 
 
-def token_marks(view: RattusView, r: int) -> str:
+def token_marks(view: Drawable, r: int) -> str:
     """One mark per token, slot order: ``!`` seen (a Witch's look), ``@`` face down with the
     start tokens' purple ring (public, ruling 5), ``?`` face down."""
     return "".join(
@@ -166,7 +200,7 @@ def token_marks(view: RattusView, r: int) -> str:
 
 
 def region_box(
-    view: RattusView, r: int, width: int, height: int, changed: bool = False
+    view: Drawable, r: int, width: int, height: int, changed: bool = False
 ) -> list[Text]:
     """The lines of region ``r``'s box: name (``*`` first and underlined if ``changed``),
     tokens and plague; cubes; (tall) what the seat saw of its tokens."""
@@ -174,12 +208,16 @@ def region_box(
     marks = token_marks(view, r)
     plague = ""
     if view.plague == r:
-        plague = PLAGUE + ("+2" if view.knight_region == r else "")
-    right = f"{marks:<3} {plague}".rstrip() if marks or plague else ""
-    head = Text(f"{name[: width - len(right) - 1]:<{width - len(right)}}", style="bold")
+        plague = " " + PLAGUE + ("+2" if view.knight_region == r else "")
+    # the plague right after the name, the tokens at the right end: a mark at the right end
+    # touches the link to the next region and reads as that region's
+    name = name[: max(1, width - len(marks) - len(plague) - 1)]
+    head = Text(name, style="bold")
     if changed:
         head.stylize("underline", 0, len(name))
-    head.append(right, style="bold")
+    head.append(plague, style="bold")
+    head.append(" " * max(1, width - len(name) - len(plague) - len(marks)))
+    head.append(marks, style="bold")
     lines = [head, cube_text(view.cubes[r])]
     if height > 2:
         seen = [f"{i + 1}:{t.words()}" for i, t in enumerate(view.tokens(r)) if t is not None]
@@ -187,7 +225,7 @@ def region_box(
     return lines
 
 
-def info_cells(view: RattusView, height: int = 2) -> list[list[Text]]:
+def info_cells(view: Drawable, height: int = 2) -> list[list[Text]]:
     """What goes into the free cells of the map, ``height`` lines each: the rat supply (how
     many of its tokens are ringed, how many were removed at setup) and the palace (the
     legend takes the last ones)."""
@@ -201,7 +239,7 @@ def info_cells(view: RattusView, height: int = 2) -> list[list[Text]]:
 
 
 def map_text(
-    view: RattusView,
+    view: Drawable,
     width: int = 80,
     tall: bool = False,
     highlight: Collection[int] = (),
@@ -443,6 +481,7 @@ def end_text(view: RattusView) -> Text:
 
 __all__ = [
     "GRID",
+    "Drawable",
     "cards_line",
     "end_text",
     "map_text",

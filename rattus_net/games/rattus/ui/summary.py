@@ -9,7 +9,8 @@ colour, and the regions that changed, which the map marks meanwhile.
 Once the game is ending (the turn that ended it, the final round, the final outbreak) the
 recap is a series of steps instead, gone through one by one: each turn, each player's class
 cards in the final round ("Dee uses the Witch..."), then the final outbreak region by
-region, each step's regions reversed on the map.
+region, each step's regions reversed on the map, the map as it was at the end of that step
+(:mod:`.board`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from rich.text import Text
 
 import rattus_net.games.rattus.ui.render as R
 from rattus_net.games.rattus.game import Event
+from rattus_net.games.rattus.ui.board import Board, boards_at
 from rattus_net.games.rattus.ui.narrate import Narrator, clean
 from rattus_net.games.rattus.view import RattusView
 from rattus_net.kit.said import Said, seat_of
@@ -36,12 +38,14 @@ LineStyle = Callable[[str], str]
 @dataclass
 class Step:
     """Lines told together, and the regions they are about (indexes in play); a region of
-    the final outbreak (``struck``) with the seats of the cubes it lost there."""
+    the final outbreak (``struck``) with the seats of the cubes it lost there; ``end``: how
+    many of the events told it took (the map of the step is the map after them)."""
 
     lines: list[str] = field(default_factory=list)
     regions: list[int] = field(default_factory=list)
     struck: int | None = None
     lost: list[int] = field(default_factory=list)
+    end: int = 0
 
 
 def regions_of(view: RattusView, e: Event, looked: Sequence[object] = ()) -> list[str]:
@@ -79,7 +83,7 @@ def steps(view: RattusView, names: Sequence[str], start: int, by_step: bool) -> 
     out = [Step()]
     final = any(e.kind == "final-round" for e in before)  # a player's class cards a step
     outbreak = False  # the final outbreak: a region a step
-    for e in fresh:
+    for position, e in enumerate(fresh):
         step = out[-1]
         new = e.kind in ("turn", "end-trigger", "final-outbreak", "game-over")
         new = new or (e.kind == "turn-up" and final and e.data["region"] != narrator.struck)
@@ -99,6 +103,7 @@ def steps(view: RattusView, names: Sequence[str], start: int, by_step: bool) -> 
             step.lost.append(e.player)
         looked = list(narrator.looked)
         step.lines += narrator.lines([e])
+        step.end = position + 1
         for name in regions_of(view, e, looked):
             r = index.get(name)
             if r is not None and r not in step.regions:
@@ -112,9 +117,13 @@ def compact(
     """``lines`` with each run of one player's plain doings ("Ann placed...", "Ann took...")
     joined in one line ("Ann: placed...; took..."), so that a round fits below the map.
     ``subjects``: each seat as a sentence names it ("You" for the reader); a line the log
-    shows in a style of its own (``line_style``: what the Witch saw...) stays whole."""
+    shows in a style of its own (``line_style``: what the Witch saw...) stays whole. A doing
+    said again at once is said once, with how often ("placed start cubes in Gallia and
+    Italia, twice": the last player of the setup's first round places again at once)."""
     out: list[str] = []
     run_seat: int | None = None
+    doings: list[str] = []  # the run's doings, and how often each was said in a row
+    times: list[int] = []
     for line in lines:
         seat = seat_of(line)
         subject = "" if seat is None else subjects[seat] + " "
@@ -123,12 +132,22 @@ def compact(
             run_seat = None
             continue
         doing = line.removeprefix(subject).rstrip(".")
-        if run_seat == seat:
-            out[-1] = Said(f"{out[-1].rstrip('.')}; {doing}.", seat)
+        if run_seat != seat:
+            run_seat, doings, times = seat, [], []
+            out.append(line)  # (said below)
+        if doings and doings[-1] == doing:
+            times[-1] += 1
         else:
-            out.append(Said(f"{subject.strip()}: {doing}.", seat))
-            run_seat = seat
+            doings.append(doing)
+            times.append(1)
+        said = "; ".join(d + repeated(n) for d, n in zip(doings, times, strict=True))
+        out[-1] = Said(f"{subject.strip()}: {said}.", seat)
     return out
+
+
+def repeated(times: int) -> str:
+    """``, twice``: how often a doing was said in a row (nothing if once)."""
+    return "" if times == 1 else ", twice" if times == 2 else f", {times} times"
 
 
 def before_after(view: RattusView, step: Step) -> Text:
@@ -162,11 +181,14 @@ def styled(lines: Sequence[str], seat_style: Callable[[int], str], line_style: L
 
 @dataclass
 class Recap:
-    """The recap's pages and, for each, the regions the map marks while it is shown."""
+    """The recap's pages and, for each, the regions the map marks while it is shown; told
+    step by step, the map of each step (``boards``: as it was at the end of the step; none
+    if it could not be worked out, and the map shows the game now)."""
 
     pages: list[Text]
     regions: list[list[int]]
     by_step: bool
+    boards: list[Board] | None = None
 
     @property
     def changed(self) -> list[int]:
@@ -199,7 +221,8 @@ def recap(
             page.append("\n")
             page.append_text(before_after(view, s))
         pages.append(page)
-    return Recap(pages, [s.regions for s in told], by_step)
+    boards = boards_at(view, start, [s.end for s in told]) if by_step else None
+    return Recap(pages, [s.regions for s in told], by_step, boards)
 
 
 __all__ = ["ENDING", "Recap", "Step", "compact", "recap", "regions_of", "steps", "worth_a_recap"]

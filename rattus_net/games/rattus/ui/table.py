@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
 import rattus_net.games.rattus.ui.render as R
+from rattus_net.games.rattus.ui.board import Board
 from rattus_net.games.rattus.ui.dialog import RattusDialog
 from rattus_net.games.rattus.ui.summary import Recap, recap
 from rattus_net.games.rattus.view import RattusView
@@ -32,8 +33,10 @@ END_LINE = "The game ends after"  # the log's line once the turn that ended the 
 class MapWidget(Part):
     """The map, drawn for the widget's width by its table (:meth:`RattusMapScreen.show_map`);
     ``highlight``: regions under a dialog's cursor (or a recap's step), ``changed``: regions
-    marked as changed since the player last decided. It shows the text it was given, so it
-    never reads the game itself (while the bots play in a thread, it shows the last map)."""
+    marked as changed since the player last decided, ``board``: the map of an earlier moment
+    to draw instead of the game now (a step of the end of the game). It shows the text it was
+    given, so it never reads the game itself (while the bots play in a thread, it shows the
+    last map)."""
 
     DEFAULT_CSS = """
     MapWidget { height: auto; width: 100%; }
@@ -43,6 +46,7 @@ class MapWidget(Part):
         super().__init__(id="r-map")
         self.highlight: tuple[int, ...] = ()
         self.changed: tuple[int, ...] = ()
+        self.board: Board | None = None
         self.drawn_for = 0
         """The width the map on screen was drawn for."""
 
@@ -114,11 +118,13 @@ class RattusMapScreen(GameTable):
 
     def show_map(self) -> None:
         """Draw the map for the map's width (the screen's before it is laid out), with the
-        regions of ``highlight`` reversed; painted again only if it changed."""
+        regions of ``highlight`` reversed (of the moment ``board`` if one is given); painted
+        again only if it changed."""
         m = self.query_one(MapWidget)
         m.drawn_for = m.size.width or self.app.size.width
         tall = self.app.size.height >= TALL
-        m.show(R.map_text(self.controller.view, m.drawn_for, tall, m.highlight, m.changed))
+        shown = self.controller.view if m.board is None else m.board
+        m.show(R.map_text(shown, m.drawn_for, tall, m.highlight, m.changed))
 
     def chat_name(self, seat: int) -> Text:
         return R.player_label(self.controller.view, seat)
@@ -160,6 +166,10 @@ class RattusMapScreen(GameTable):
 
         def on_page(page: int) -> None:
             if told.by_step:
+                boards = told.boards
+                self.query_one(MapWidget).board = (
+                    boards[page] if boards is not None and page >= 0 else None
+                )  # (each step on the map as it was then; the game now once closed)
                 self.set_highlight(tuple(told.regions[page]) if page >= 0 else ())
             else:
                 self.set_changed(tuple(told.changed))
