@@ -29,10 +29,11 @@ from protocol.messages import (
     SUPPLY_OPEN,
 )
 from protocol.randomness import commitment as rand_commitment
+from protocol.requests import RequestSteps
 from protocol.state import Step, be4, game_context, open_card_mask
 from protocol.steps import StepChecks
 from protocol.wire import WireValue
-from rattus_net.kit.table import Open, PublicRandom, Rehandle, Reveal, Shuffle
+from rattus_net.kit.table import Rehandle, Reveal, Shuffle, TableRequest
 
 
 class Schedule(StepChecks):
@@ -151,39 +152,11 @@ class Schedule(StepChecks):
                 else:
                     self._new_step(MOVE, (deciders[0],), now)
                 return
-            if isinstance(p, Shuffle) and p.pile in self.drawn_piles:
-                self._lay_undecided(p)
-                continue
-            if isinstance(p, Shuffle):
-                assert self.joint is not None
-                k = self._shuffles
-                ctx = game_context(self.game_id, b"deck", k)
-                deck = self._initial_deck(p.faces, ctx)
-                self._new_step(SHUFFLE, (0,), now, {"deck": deck, "k": k, "stage": 0})
+            if p is None:
+                raise LocalProtocolError("the engine waits for nobody and is not over")
+            request: TableRequest = p
+            if request.visit(RequestSteps(self, now)):  # (each kind's step: ``requests.py``)
                 return
-            if isinstance(p, PublicRandom):
-                self._new_step(RAND_COMMIT, tuple(range(self.n)), now)
-                return
-            if isinstance(p, Open):
-                self._new_step(OPEN, (p.seat,), now)
-                return
-            if isinstance(p, Rehandle):
-                info = {"deck": self._mix_inputs(p), "k": self._mixes, "req": p}
-                self._new_step(MIX, (p.seat,), now, info)
-                return
-            if isinstance(p, Reveal) and self.undecided.intersection(p.handles):
-                if p.to is not None or not self.undecided.issuperset(p.handles):
-                    raise LocalProtocolError(f"building cards are only drawn publicly: {p!r}")
-                self._new_step(RAND_COMMIT, tuple(range(self.n)), now, {"draw": p.handles})
-                return
-            if isinstance(p, Reveal):
-                contrib = self._contributions(p)
-                if contrib:
-                    self._new_step(SHARES, tuple(sorted(contrib)), now, {"contrib": contrib})
-                    return
-                self._answer_reveal(p)
-                continue
-            raise LocalProtocolError(f"unexpected engine state {p!r}")
 
     def _lay_undecided(self, req: Shuffle) -> None:
         """A pile served by commit-reveal: its known faces lie face down in an order not

@@ -28,6 +28,7 @@ from protocol.errors import CryptoError, LocalProtocolError, RemoteProtocolError
 from protocol.faults import PeerFault
 from protocol.messages import RAND_REVEAL, SHUFFLE, SUPPLY_OPEN, Signed, move_from_wire
 from protocol.randomness import CommitReveal, RandomStream, draw_without_replacement
+from protocol.requests import pending_request
 from protocol.state import SessionState, Step, Successor, draw_context, face_of_point, game_context
 from protocol.wire import encode_value
 from rattus_net.kit.errors import IllegalMove
@@ -37,11 +38,16 @@ from rattus_net.kit.table import Open, PublicRandom, Rehandle, Reveal, Shuffle
 class StepChecks(SessionState):
     """The per-step message checks and the answers they give the engines."""
 
+    @staticmethod
+    def _draws_pile(st: Step) -> bool:
+        """Whether a commit-reveal step draws pieces of a drawn pile (else a public number)."""
+        return isinstance(st.info, dict) and "draw" in st.info
+
     def _rand_round(self, st: Step) -> tuple[bytes, int, bytes]:
         """The secret stream label, round number and context of a commit-reveal step: a
         building draw (``st.info["draw"]``: the handles turned up) or a public number."""
         info = st.info
-        if isinstance(info, dict) and "draw" in info:
+        if self._draws_pile(st):
             positions = tuple(self.pile_handles.index(h) for h in info["draw"])
             return b"building", self._draws, draw_context(self.game_id, self._draws, positions)
         return b"random", self._randoms, game_context(self.game_id, b"random", self._randoms)
@@ -77,11 +83,10 @@ class StepChecks(SessionState):
         for s, m in sorted(msgs.items()):
             r = self._payload(m, {"r"})["r"]
             rand.add_reveal(self.names[s], r if isinstance(r, bytes) else b"")
-        req = self.public.pending
-        if isinstance(req, Reveal):
-            self._answer_draw(req, rand.seed())
+        if self._draws_pile(st):
+            self._answer_draw(pending_request(self.public, Reveal), rand.seed())
             return None
-        assert isinstance(req, PublicRandom)
+        req = pending_request(self.public, PublicRandom)
         value = RandomStream(rand.seed()).randbelow(req.bound)
         self._randoms += 1
         self._rand_commits = {}
@@ -123,8 +128,7 @@ class StepChecks(SessionState):
         stage = st.info["stage"] + 1
         if stage < self.n:
             return SHUFFLE, (stage,), {"deck": out, "k": st.info["k"], "stage": stage}
-        req = self.public.pending
-        assert isinstance(req, Shuffle)
+        req = pending_request(self.public, Shuffle)
         for h, ct in zip(req.handles, out, strict=True):
             self.cards[h] = ct
             self.unpublished[h] = frozenset(range(self.n))
@@ -135,8 +139,7 @@ class StepChecks(SessionState):
         return None
 
     def _step_shares(self, st: Step, msgs: dict[int, Signed]) -> Successor:
-        req = self.public.pending
-        assert isinstance(req, Reveal)
+        req = pending_request(self.public, Reveal)
         contrib = st.info["contrib"]
         new_pub: dict[int, dict[int, Point]] = {}
         new_enc: dict[int, list[tuple[int, int, EncryptedShare]]] = {}
@@ -237,8 +240,8 @@ class StepChecks(SessionState):
         ((s, m),) = msgs.items()
         name = self.names[s]
         p = self._payload(m, {"d", "p"})
-        req = self.public.pending
-        assert isinstance(req, Rehandle) and req == st.info["req"]
+        req = pending_request(self.public, Rehandle)
+        assert req == st.info["req"]
         deck_in: list[Ciphertext] = st.info["deck"]
         raw = p["d"]
         if not isinstance(raw, bytes) or len(raw) != 64 * len(deck_in):
@@ -285,8 +288,7 @@ class StepChecks(SessionState):
             raise PeerFault(s, name, "opening without a commitment", m.frame)
         digest, domain, index = self._enter_commit[s]
         check_commitment(digest, encode_value(handles), salt, peer=name, domain=domain)
-        req = self.public.pending
-        assert isinstance(req, Open)
+        req = pending_request(self.public, Open)
         opened = [int(h) for h in handles if isinstance(h, int)]
         self.public.answer(opened)  # the engine checks the cards were in the hand
         del self._enter_commit[s]

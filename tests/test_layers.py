@@ -158,3 +158,41 @@ def test_the_tui_names_no_game() -> None:
             if game in text:
                 bad.append(f"{path.relative_to(ROOT)} names {game}")
     assert not bad, "\n".join(bad)
+
+
+REQUEST_KINDS = frozenset({"TableRequest", "Shuffle", "Reveal", "PublicRandom", "Open", "Rehandle"})
+"""The kinds of table request (``rattus_net/kit/table.py``)."""
+REQUESTS_TOLD_APART = {
+    # the kit: the machine tells a request from a decision (by type, never by shape)
+    "rattus_net/kit": {"rattus_net/kit/machine.py"},
+    # the protocol: the one module that knows what each kind of request asks of it
+    "protocol": {"protocol/requests.py"},
+}
+
+
+def _isinstance_names(path: Path) -> set[str]:
+    """The names an ``isinstance`` of ``path`` checks against (``tuple`` for a shape test)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        call = isinstance(node, ast.Call) and getattr(node.func, "id", None) == "isinstance"
+        if call and len(node.args) == 2:
+            names.update(sub.id for sub in ast.walk(node.args[1]) if isinstance(sub, ast.Name))
+    return names
+
+
+@pytest.mark.parametrize("layer", sorted(REQUESTS_TOLD_APART))
+def test_table_requests_are_told_apart_in_one_module_per_layer(layer: str) -> None:
+    """Each kind of table request says what it asks of every table (``TableRequest.visit``):
+    no module dispatches on the kinds with ``isinstance`` but the one of its layer that tells
+    a request from a decision or a step's request from another."""
+    bad = []
+    allowed = REQUESTS_TOLD_APART[layer]
+    for path in layer_files(layer):
+        rel = str(path.relative_to(ROOT))
+        kinds = _isinstance_names(path) & REQUEST_KINDS
+        if kinds and rel not in allowed:
+            bad.append(f"{rel} dispatches on {sorted(kinds)}")
+    machine = ROOT / "rattus_net" / "kit" / "machine.py"
+    if "tuple" in _isinstance_names(machine):
+        bad.append("rattus_net/kit/machine.py tells a request from a decision by its shape")
+    assert not bad, "\n".join(bad)
