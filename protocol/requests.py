@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from protocol.crypto.shuffle import random_permutation
 from protocol.errors import LocalProtocolError
-from protocol.messages import MIX, OPEN, RAND_COMMIT, SHARES, SHUFFLE
+from protocol.messages import OPEN, PRIVATE_MIX, RAND_COMMIT, SHARES, SHUFFLE
 from protocol.state import game_context
 from rattus_net.kit.table import Open, PublicRandom, Rehandle, Reveal, Shuffle, TableRequest
 
@@ -84,7 +84,7 @@ class RequestSteps:
     def rehandle(self, req: Rehandle) -> bool:
         s = self.s
         info = {"deck": s._mix_inputs(req), "k": s._mixes, "req": req}
-        s._new_step(MIX, (req.seat,), self.now, info)
+        s._new_step(PRIVATE_MIX, (req.seat,), self.now, info)
         return True
 
 

@@ -16,17 +16,17 @@ from protocol.crypto.shuffle import shuffle, shuffle_with_permutation
 from protocol.crypto.transfer import encrypt_share
 from protocol.errors import LocalProtocolError
 from protocol.messages import (
+    COMMIT_MOVES,
     HELLO,
     KEYS,
-    MIX,
     MOVE,
     OPEN,
+    OPEN_MOVES,
+    PRIVATE_MIX,
     RAND_COMMIT,
     RAND_REVEAL,
     SHARES,
     SHUFFLE,
-    SUPPLY_COMMIT,
-    SUPPLY_OPEN,
 )
 from protocol.randomness import commitment as rand_commitment
 from protocol.requests import RequestSteps
@@ -68,22 +68,22 @@ class Schedule(StepChecks):
             self._send(SHUFFLE, {"d": b"".join(c.to_bytes() for c in out), "p": proof.to_wire()})
         elif k == SHARES:
             self._send(SHARES, self._my_shares(st))
-        elif k == MIX:
-            self._send(MIX, self._my_mixing(st))
+        elif k == PRIVATE_MIX:
+            self._send(PRIVATE_MIX, self._my_mixing(st))
         elif k == OPEN:
             if self._my_open is None:
                 raise LocalProtocolError("asked to open a play we did not make")
             handles, salt = self._my_open
             self._send(OPEN, {"h": list(handles), "s": salt})
-        elif k == SUPPLY_OPEN:
-            if self._my_supply is None:
-                raise LocalProtocolError("asked to open a supply choice we did not make")
-            wire, salt = self._my_supply
-            self._send(SUPPLY_OPEN, {"m": wire, "s": salt})
+        elif k == OPEN_MOVES:
+            if self._my_committed is None:
+                raise LocalProtocolError("asked to open a committed move we did not make")
+            wire, salt = self._my_committed
+            self._send(OPEN_MOVES, {"m": wire, "s": salt})
         elif k == KEYS:
             assert self._elg is not None
             self._send(KEYS, {"x": self._elg.data})
-        # MOVE and SUPPLY_COMMIT wait for decide().
+        # MOVE and COMMIT_MOVES wait for decide().
 
     def _my_shares(self, st: Step) -> dict[str, WireValue]:
         assert self.seat is not None and self._elg is not None
@@ -148,7 +148,7 @@ class Schedule(StepChecks):
             deciders = g.to_act()
             if deciders:
                 if self.secure.committed(g):
-                    self._new_step(SUPPLY_COMMIT, tuple(deciders), now)
+                    self._new_step(COMMIT_MOVES, tuple(deciders), now)
                 else:
                     self._new_step(MOVE, (deciders[0],), now)
                 return

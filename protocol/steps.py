@@ -26,7 +26,14 @@ from protocol.crypto.shuffle import ShuffleProof, verify_shuffle
 from protocol.crypto.transfer import EncryptedShare, decrypt_share, verify_encrypted_share
 from protocol.errors import CryptoError, LocalProtocolError, RemoteProtocolError
 from protocol.faults import PeerFault
-from protocol.messages import RAND_REVEAL, SHUFFLE, SUPPLY_OPEN, Signed, move_from_wire
+from protocol.messages import (
+    COMMITMENT_DOMAIN,
+    OPEN_MOVES,
+    RAND_REVEAL,
+    SHUFFLE,
+    Signed,
+    move_from_wire,
+)
 from protocol.randomness import CommitReveal, RandomStream, draw_without_replacement
 from protocol.requests import pending_request
 from protocol.state import SessionState, Step, Successor, draw_context, face_of_point, game_context
@@ -235,7 +242,7 @@ class StepChecks(SessionState):
         self.public.answer(faces)
         self._own_queue.append((req, mine))
 
-    def _step_mix(self, st: Step, msgs: dict[int, Signed]) -> Successor:
+    def _step_private_mix(self, st: Step, msgs: dict[int, Signed]) -> Successor:
         assert self.joint is not None
         ((s, m),) = msgs.items()
         name = self.names[s]
@@ -321,17 +328,17 @@ class StepChecks(SessionState):
             self._my_move = None
         return None
 
-    def _step_supply_commit(self, st: Step, msgs: dict[int, Signed]) -> Successor:
+    def _step_commit_moves(self, st: Step, msgs: dict[int, Signed]) -> Successor:
         commits: dict[int, tuple[bytes, bytes]] = {}
         for s, m in sorted(msgs.items()):
             c = self._payload(m, {"c"})["c"]
             if not isinstance(c, bytes) or len(c) != 32:
                 raise PeerFault(s, self.names[s], "commitment must be 32 bytes", m.frame)
-            commits[s] = (c, game_context(self.game_id, b"supply", st.index, s))
-        self._supply_commit = commits
-        return SUPPLY_OPEN, st.senders, None
+            commits[s] = (c, game_context(self.game_id, COMMITMENT_DOMAIN, st.index, s))
+        self._move_commits = commits
+        return OPEN_MOVES, st.senders, None
 
-    def _step_supply_open(self, st: Step, msgs: dict[int, Signed]) -> Successor:
+    def _step_open_moves(self, st: Step, msgs: dict[int, Signed]) -> Successor:
         moves: dict[int, Any] = {}
         for s, m in sorted(msgs.items()):
             name = self.names[s]
@@ -339,7 +346,7 @@ class StepChecks(SessionState):
             salt = p["s"]
             if not isinstance(salt, bytes):
                 raise PeerFault(s, name, "an opening has a salt", m.frame)
-            digest, domain = self._supply_commit[s]
+            digest, domain = self._move_commits[s]
             check_commitment(digest, encode_value(p["m"]), salt, peer=name, domain=domain)
             move, commitment = move_from_wire(p["m"], name, self.secure)
             if commitment is not None:
@@ -350,7 +357,7 @@ class StepChecks(SessionState):
                 self._apply_move(s, move, move)
             except IllegalMove as exc:
                 raise PeerFault(s, self.names[s], f"illegal move: {exc}", msgs[s].frame) from None
-        self._supply_commit = {}
+        self._move_commits = {}
         self._my_move = None
         return None
 

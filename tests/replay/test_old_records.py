@@ -12,7 +12,16 @@ from pathlib import Path
 
 import pytest
 
+from protocol.messages import (
+    OLD_KIND_NAMES,
+    SIG_DOMAIN,
+    WRITES_OLD_KIND_NAMES,
+    open_frame,
+    sign,
+)
+from protocol.params import PeerSecrets
 from protocol.verify import verify_record
+from protocol.wire import WireValue, decode_message, encode_message
 from rattus_net.kit.registry import get_game
 from rattus_net.net.node import PeerNode
 from rattus_net.replays import signed_replay
@@ -51,3 +60,24 @@ def test_an_old_journal_of_an_unfinished_game_loads_and_carries_on(tmp_path: Pat
         assert session.step is not None
     finally:
         node.journal.close()
+
+
+def test_the_renamed_kinds_are_read_under_both_names_and_written_under_the_old() -> None:
+    """Until the protocol's version goes up, peers of this version must understand each
+    other: a message is signed under the kind's old name, and either name reads as the new."""
+    identity = PeerSecrets(bytes(32)).identity()
+    game_id = bytes(range(32))
+    body: dict[str, WireValue] = {
+        "g": game_id, "a": 0, "q": 0, "p": bytes(32), "t": 0, "h": bytes(32),
+        "s": [bytes(32)], "x": {},
+    }  # fmt: skip
+    for old, new in OLD_KIND_NAMES.items():
+        frame = sign(identity, new, body)
+        inner = decode_message(frame).body["m"]
+        assert isinstance(inner, bytes)
+        assert decode_message(inner).kind == (old if WRITES_OLD_KIND_NAMES else new)
+        for name in (old, new):
+            inner = encode_message(name, body)
+            signed = {"m": inner, "s": identity.sign(SIG_DOMAIN + inner)}
+            frame = encode_message("signed", signed)
+            assert open_frame(frame, game_id, (identity.public,), ("Ann",)).kind == new
