@@ -15,12 +15,12 @@ from typing import Any
 
 from protocol.crypto.elgamal import unmask
 from protocol.crypto.group import Point, Scalar
-from protocol.crypto.shuffle import random_permutation
 from protocol.crypto.transfer import decrypt_share
 from protocol.params import PeerSecrets
+from protocol.requests import AuditAnswers
 from protocol.session import Session, face_of_point
 from rattus_net.kit.registry import get_game
-from rattus_net.kit.table import Rehandle, Reveal, Shuffle
+from rattus_net.kit.table import TableRequest
 
 
 def computable_faces(session: Session, seat: int, secret: Scalar) -> dict[int, int]:
@@ -160,30 +160,12 @@ class AuditTable:
         self.inner = inner
         self.secure = get_game(game).secure()
         self.flow = HandleFlow()
-        self._drawn = self.secure.drawn_piles
-        self._secrets = secrets
+        self.secrets = secrets
 
     def value_for(self, game: Any) -> Any:
-        req = game.pending
-        flow = self.flow
-        if isinstance(req, Reveal):
-            flow.reveals.append((tuple(req.handles), req.to))
-            flow.reveal_moves.append(len(game.history))
-        elif isinstance(req, Shuffle) and req.pile not in self._drawn:
-            flow.masked.update(req.handles)
-        elif isinstance(req, Rehandle):
-            k = len(flow.mixes)
-            flow.mixes.append((len(game.history), req.seat, tuple(req.old), tuple(req.new)))
-            flow.masked.update(req.new)
-            if self._secrets is not None:
-                # As the seat's peer mixes: the permutation of its ``mix/k`` stream.
-                fo, known = self.inner.face_of, game.faces
-                old = [fo[h] if h in fo else known[h] for h in req.old]
-                stream = self._secrets[req.seat].stream(b"mix/" + str(k).encode())
-                faces = [old[j] for j in random_permutation(len(old), stream)]
-                fo.update(zip(req.new, faces, strict=True))
-                return faces
-        return self.inner.value_for(game)
+        req: TableRequest = game.pending
+        own = req.visit(AuditAnswers(self, game))  # (what each kind records: ``requests.py``)
+        return own if own is not None else self.inner.value_for(game)
 
     def answer(self, game: Any) -> None:
         game.answer(self.value_for(game))

@@ -39,10 +39,13 @@ SHUFFLE = "shuffle"
 SHARES = "shares"
 OPEN = "open"
 MOVE = "move"
-SUPPLY_COMMIT = "supply-commit"
-SUPPLY_OPEN = "supply-open"
+COMMIT_MOVES = "commit-moves"
+"""Every seat that decides at once commits to its move (a hash), seeing no other's first."""
+OPEN_MOVES = "open-moves"
+"""Then each opens its committed move (the move and the commitment's salt)."""
 KEYS = "keys"
-MIX = "mix"
+PRIVATE_MIX = "private-mix"
+"""A seat mixes its own cards (re-masked in an order only it knows, with a shuffle proof)."""
 CHAINED_KINDS = frozenset(
     {
         HELLO,
@@ -52,12 +55,27 @@ CHAINED_KINDS = frozenset(
         SHARES,
         OPEN,
         MOVE,
-        SUPPLY_COMMIT,
-        SUPPLY_OPEN,
+        COMMIT_MOVES,
+        OPEN_MOVES,
         KEYS,
-        MIX,
+        PRIVATE_MIX,
     }
 )
+
+OLD_KIND_NAMES = {"supply-commit": COMMIT_MOVES, "supply-open": OPEN_MOVES, "mix": PRIVATE_MIX}
+"""Kinds under the names the first game gave them (Rattus Cartus's simultaneous choice of
+supplies, its mixed hands) -> their names now. Every signed record and journal written so far
+uses the old names: :func:`open_frame` reads them as the new ones, and the signature still
+covers the exact bytes received."""
+WRITES_OLD_KIND_NAMES = True
+"""Whether :func:`sign` writes the old names: a peer of this protocol version must be read by
+the peers of the same version that know only those. The day ``PROTOCOL_VERSION``
+(``protocol/wire.py``) goes up, this goes to ``False`` and new records say the new names."""
+_WRITTEN_KIND = {new: old for old, new in OLD_KIND_NAMES.items()} if WRITES_OLD_KIND_NAMES else {}
+COMMITMENT_DOMAIN = b"supply"
+"""The domain of a committed move's hash (with the game id, step and seat): the first game's
+word, kept because every commitment signed so far is made in it."""
+
 EVIDENCE = "evidence"
 ABORT = "abort"
 CHAT = "chat"
@@ -92,7 +110,7 @@ class Signed:
 
 def sign(identity: Identity, kind: str, body: dict[str, WireValue]) -> bytes:
     """The frame of a new message signed by ``identity``."""
-    inner = encode_message(kind, body)
+    inner = encode_message(_WRITTEN_KIND.get(kind, kind), body)
     return encode_message("signed", {"m": inner, "s": identity.sign(SIG_DOMAIN + inner)})
 
 
@@ -142,12 +160,13 @@ def open_frame(
     if not isinstance(payload, dict):
         raise DecodeError(author, "payload must be a map", frame)
     h = digest(inner)
-    if msg.kind in CONTROL_KINDS:
+    kind = OLD_KIND_NAMES.get(msg.kind, msg.kind)
+    if kind in CONTROL_KINDS:
         if set(body) != {"g", "a", "x"}:
             raise DecodeError(author, "bad control message header", frame)
-        return Signed(frame, inner, msg.kind, a, h, payload)
-    if msg.kind not in CHAINED_KINDS:
-        raise DecodeError(author, f"unknown message kind {msg.kind!r}", frame)
+        return Signed(frame, inner, kind, a, h, payload)
+    if kind not in CHAINED_KINDS:
+        raise DecodeError(author, f"unknown message kind {kind!r}", frame)
     if set(body) != {"g", "a", "q", "p", "t", "h", "s", "x"}:
         raise DecodeError(author, "bad message header", frame)
     seen = body["s"]
@@ -156,7 +175,7 @@ def open_frame(
     return Signed(
         frame,
         inner,
-        msg.kind,
+        kind,
         a,
         h,
         payload,

@@ -16,23 +16,24 @@ from protocol.crypto.shuffle import shuffle, shuffle_with_permutation
 from protocol.crypto.transfer import encrypt_share
 from protocol.errors import LocalProtocolError
 from protocol.messages import (
+    COMMIT_MOVES,
     HELLO,
     KEYS,
-    MIX,
     MOVE,
     OPEN,
+    OPEN_MOVES,
+    PRIVATE_MIX,
     RAND_COMMIT,
     RAND_REVEAL,
     SHARES,
     SHUFFLE,
-    SUPPLY_COMMIT,
-    SUPPLY_OPEN,
 )
 from protocol.randomness import commitment as rand_commitment
+from protocol.requests import RequestSteps
 from protocol.state import Step, be4, game_context, open_card_mask
 from protocol.steps import StepChecks
 from protocol.wire import WireValue
-from rattus_net.kit.table import Open, PublicRandom, Rehandle, Reveal, Shuffle
+from rattus_net.kit.table import Rehandle, Reveal, Shuffle, TableRequest
 
 
 class Schedule(StepChecks):
@@ -67,22 +68,22 @@ class Schedule(StepChecks):
             self._send(SHUFFLE, {"d": b"".join(c.to_bytes() for c in out), "p": proof.to_wire()})
         elif k == SHARES:
             self._send(SHARES, self._my_shares(st))
-        elif k == MIX:
-            self._send(MIX, self._my_mixing(st))
+        elif k == PRIVATE_MIX:
+            self._send(PRIVATE_MIX, self._my_mixing(st))
         elif k == OPEN:
             if self._my_open is None:
                 raise LocalProtocolError("asked to open a play we did not make")
             handles, salt = self._my_open
             self._send(OPEN, {"h": list(handles), "s": salt})
-        elif k == SUPPLY_OPEN:
-            if self._my_supply is None:
-                raise LocalProtocolError("asked to open a supply choice we did not make")
-            wire, salt = self._my_supply
-            self._send(SUPPLY_OPEN, {"m": wire, "s": salt})
+        elif k == OPEN_MOVES:
+            if self._my_committed is None:
+                raise LocalProtocolError("asked to open a committed move we did not make")
+            wire, salt = self._my_committed
+            self._send(OPEN_MOVES, {"m": wire, "s": salt})
         elif k == KEYS:
             assert self._elg is not None
             self._send(KEYS, {"x": self._elg.data})
-        # MOVE and SUPPLY_COMMIT wait for decide().
+        # MOVE and COMMIT_MOVES wait for decide().
 
     def _my_shares(self, st: Step) -> dict[str, WireValue]:
         assert self.seat is not None and self._elg is not None
@@ -147,43 +148,15 @@ class Schedule(StepChecks):
             deciders = g.to_act()
             if deciders:
                 if self.secure.committed(g):
-                    self._new_step(SUPPLY_COMMIT, tuple(deciders), now)
+                    self._new_step(COMMIT_MOVES, tuple(deciders), now)
                 else:
                     self._new_step(MOVE, (deciders[0],), now)
                 return
-            if isinstance(p, Shuffle) and p.pile in self.drawn_piles:
-                self._lay_undecided(p)
-                continue
-            if isinstance(p, Shuffle):
-                assert self.joint is not None
-                k = self._shuffles
-                ctx = game_context(self.game_id, b"deck", k)
-                deck = self._initial_deck(p.faces, ctx)
-                self._new_step(SHUFFLE, (0,), now, {"deck": deck, "k": k, "stage": 0})
+            if p is None:
+                raise LocalProtocolError("the engine waits for nobody and is not over")
+            request: TableRequest = p
+            if request.visit(RequestSteps(self, now)):  # (each kind's step: ``requests.py``)
                 return
-            if isinstance(p, PublicRandom):
-                self._new_step(RAND_COMMIT, tuple(range(self.n)), now)
-                return
-            if isinstance(p, Open):
-                self._new_step(OPEN, (p.seat,), now)
-                return
-            if isinstance(p, Rehandle):
-                info = {"deck": self._mix_inputs(p), "k": self._mixes, "req": p}
-                self._new_step(MIX, (p.seat,), now, info)
-                return
-            if isinstance(p, Reveal) and self.undecided.intersection(p.handles):
-                if p.to is not None or not self.undecided.issuperset(p.handles):
-                    raise LocalProtocolError(f"building cards are only drawn publicly: {p!r}")
-                self._new_step(RAND_COMMIT, tuple(range(self.n)), now, {"draw": p.handles})
-                return
-            if isinstance(p, Reveal):
-                contrib = self._contributions(p)
-                if contrib:
-                    self._new_step(SHARES, tuple(sorted(contrib)), now, {"contrib": contrib})
-                    return
-                self._answer_reveal(p)
-                continue
-            raise LocalProtocolError(f"unexpected engine state {p!r}")
 
     def _lay_undecided(self, req: Shuffle) -> None:
         """A pile served by commit-reveal: its known faces lie face down in an order not

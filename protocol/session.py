@@ -33,9 +33,10 @@ from protocol.faults import AbortRecord, DisputeFault, PeerFault, ProvenFault, R
 from protocol.messages import (
     ABORT,
     CHAT,
+    COMMIT_MOVES,
+    COMMITMENT_DOMAIN,
     EVIDENCE,
     MOVE,
-    SUPPLY_COMMIT,
     Signed,
     check_equivocation,
     check_fork,
@@ -118,7 +119,7 @@ class Session(Schedule):
             st is not None
             and self.abort is None
             and self.seat is not None
-            and st.kind in (MOVE, SUPPLY_COMMIT)
+            and st.kind in (MOVE, COMMIT_MOVES)
             and self.seat in st.senders
             and self._sent_step != st.index
         )
@@ -130,8 +131,8 @@ class Session(Schedule):
             raise LocalProtocolError("no decision of ours is awaited")
         kind, payload, keep = self._decision_message(move, check=True)
         self._my_move = move
-        if kind == SUPPLY_COMMIT:
-            self._my_supply = keep
+        if kind == COMMIT_MOVES:
+            self._my_committed = keep
         elif keep is not None:
             self._my_open = keep
         self._send(kind, payload)
@@ -143,14 +144,14 @@ class Session(Schedule):
         the rules are checked (on copies) first, raising ``IllegalMove``."""
         assert self.step is not None and self.game is not None and self.seat is not None
         me, st = self.seat, self.step
-        if st.kind == SUPPLY_COMMIT:
-            # A committed decision: every seat commits, then all open (SUPPLY_OPEN).
+        if st.kind == COMMIT_MOVES:
+            # A committed decision: every seat commits, then all open (OPEN_MOVES).
             self.secure.check_committed(self.game, me, move)
             wire = move_to_wire(move, None, self.secure)
             salt = self._stream(b"salt", st.index)(32)
-            domain = game_context(self.game_id, b"supply", st.index, me)
+            domain = game_context(self.game_id, COMMITMENT_DOMAIN, st.index, me)
             c = commit(encode_value(wire), salt, domain=domain)
-            return SUPPLY_COMMIT, {"c": c}, (wire, salt)
+            return COMMIT_MOVES, {"c": c}, (wire, salt)
         if check:
             self.game.clone().apply(me, move)  # legality, on a copy
         handle_move, handles = self.secure.public_move(self.game, me, move)
@@ -249,7 +250,7 @@ class Session(Schedule):
                 gone[0], f"stalled: gone while it owed the {st.kind} of step {st.index}", ()
             )
             return
-        limit = self.decision_timeout if st.kind in (MOVE, SUPPLY_COMMIT) else self.timeout
+        limit = self.decision_timeout if st.kind in (MOVE, COMMIT_MOVES) else self.timeout
         if now - st.started > limit:
             who = missing[0]
             self._abort(who, f"stalled: no {st.kind} message for step {st.index}", ())

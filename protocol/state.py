@@ -177,12 +177,12 @@ class SessionState:
         self.drawn_faces: dict[int, int] = {}
         self._draws = 0
         self._enter_commit: dict[int, tuple[bytes, bytes, int]] = {}  # seat -> digest, domain, i
-        self._supply_commit: dict[int, tuple[bytes, bytes]] = {}
+        self._move_commits: dict[int, tuple[bytes, bytes]] = {}
         self._own_queue: deque[tuple[TableRequest, Any]] = deque()
         # Our pending decision (sent in the step's message).
         self._my_move: Any = None
         self._my_open: tuple[tuple[int, ...], bytes] | None = None
-        self._my_supply: tuple[dict[str, WireValue], bytes] | None = None
+        self._my_committed: tuple[dict[str, WireValue], bytes] | None = None
         self.ops = {
             "shuffles_verified": 0,
             "shares_verified": 0,
@@ -309,7 +309,7 @@ class SessionState:
             dict(self.my_faces),
             deque(self._own_queue),
             dict(self._enter_commit),
-            dict(self._supply_commit),
+            dict(self._move_commits),
             self._shuffles,
             self._randoms,
             self._mixes,
@@ -349,7 +349,7 @@ class SessionState:
             self.my_faces,
             self._own_queue,
             self._enter_commit,
-            self._supply_commit,
+            self._move_commits,
             self._shuffles,
             self._randoms,
             self._mixes,

@@ -26,8 +26,16 @@ from protocol.crypto.shuffle import ShuffleProof, verify_shuffle
 from protocol.crypto.transfer import EncryptedShare, decrypt_share, verify_encrypted_share
 from protocol.errors import CryptoError, LocalProtocolError, RemoteProtocolError
 from protocol.faults import PeerFault
-from protocol.messages import RAND_REVEAL, SHUFFLE, SUPPLY_OPEN, Signed, move_from_wire
+from protocol.messages import (
+    COMMITMENT_DOMAIN,
+    OPEN_MOVES,
+    RAND_REVEAL,
+    SHUFFLE,
+    Signed,
+    move_from_wire,
+)
 from protocol.randomness import CommitReveal, RandomStream, draw_without_replacement
+from protocol.requests import pending_request
 from protocol.state import SessionState, Step, Successor, draw_context, face_of_point, game_context
 from protocol.wire import encode_value
 from rattus_net.kit.errors import IllegalMove
@@ -37,11 +45,16 @@ from rattus_net.kit.table import Open, PublicRandom, Rehandle, Reveal, Shuffle
 class StepChecks(SessionState):
     """The per-step message checks and the answers they give the engines."""
 
+    @staticmethod
+    def _draws_pile(st: Step) -> bool:
+        """Whether a commit-reveal step draws pieces of a drawn pile (else a public number)."""
+        return isinstance(st.info, dict) and "draw" in st.info
+
     def _rand_round(self, st: Step) -> tuple[bytes, int, bytes]:
         """The secret stream label, round number and context of a commit-reveal step: a
         building draw (``st.info["draw"]``: the handles turned up) or a public number."""
         info = st.info
-        if isinstance(info, dict) and "draw" in info:
+        if self._draws_pile(st):
             positions = tuple(self.pile_handles.index(h) for h in info["draw"])
             return b"building", self._draws, draw_context(self.game_id, self._draws, positions)
         return b"random", self._randoms, game_context(self.game_id, b"random", self._randoms)
@@ -77,11 +90,10 @@ class StepChecks(SessionState):
         for s, m in sorted(msgs.items()):
             r = self._payload(m, {"r"})["r"]
             rand.add_reveal(self.names[s], r if isinstance(r, bytes) else b"")
-        req = self.public.pending
-        if isinstance(req, Reveal):
-            self._answer_draw(req, rand.seed())
+        if self._draws_pile(st):
+            self._answer_draw(pending_request(self.public, Reveal), rand.seed())
             return None
-        assert isinstance(req, PublicRandom)
+        req = pending_request(self.public, PublicRandom)
         value = RandomStream(rand.seed()).randbelow(req.bound)
         self._randoms += 1
         self._rand_commits = {}
@@ -123,8 +135,7 @@ class StepChecks(SessionState):
         stage = st.info["stage"] + 1
         if stage < self.n:
             return SHUFFLE, (stage,), {"deck": out, "k": st.info["k"], "stage": stage}
-        req = self.public.pending
-        assert isinstance(req, Shuffle)
+        req = pending_request(self.public, Shuffle)
         for h, ct in zip(req.handles, out, strict=True):
             self.cards[h] = ct
             self.unpublished[h] = frozenset(range(self.n))
@@ -135,8 +146,7 @@ class StepChecks(SessionState):
         return None
 
     def _step_shares(self, st: Step, msgs: dict[int, Signed]) -> Successor:
-        req = self.public.pending
-        assert isinstance(req, Reveal)
+        req = pending_request(self.public, Reveal)
         contrib = st.info["contrib"]
         new_pub: dict[int, dict[int, Point]] = {}
         new_enc: dict[int, list[tuple[int, int, EncryptedShare]]] = {}
@@ -232,13 +242,13 @@ class StepChecks(SessionState):
         self.public.answer(faces)
         self._own_queue.append((req, mine))
 
-    def _step_mix(self, st: Step, msgs: dict[int, Signed]) -> Successor:
+    def _step_private_mix(self, st: Step, msgs: dict[int, Signed]) -> Successor:
         assert self.joint is not None
         ((s, m),) = msgs.items()
         name = self.names[s]
         p = self._payload(m, {"d", "p"})
-        req = self.public.pending
-        assert isinstance(req, Rehandle) and req == st.info["req"]
+        req = pending_request(self.public, Rehandle)
+        assert req == st.info["req"]
         deck_in: list[Ciphertext] = st.info["deck"]
         raw = p["d"]
         if not isinstance(raw, bytes) or len(raw) != 64 * len(deck_in):
@@ -285,8 +295,7 @@ class StepChecks(SessionState):
             raise PeerFault(s, name, "opening without a commitment", m.frame)
         digest, domain, index = self._enter_commit[s]
         check_commitment(digest, encode_value(handles), salt, peer=name, domain=domain)
-        req = self.public.pending
-        assert isinstance(req, Open)
+        req = pending_request(self.public, Open)
         opened = [int(h) for h in handles if isinstance(h, int)]
         self.public.answer(opened)  # the engine checks the cards were in the hand
         del self._enter_commit[s]
@@ -319,17 +328,17 @@ class StepChecks(SessionState):
             self._my_move = None
         return None
 
-    def _step_supply_commit(self, st: Step, msgs: dict[int, Signed]) -> Successor:
+    def _step_commit_moves(self, st: Step, msgs: dict[int, Signed]) -> Successor:
         commits: dict[int, tuple[bytes, bytes]] = {}
         for s, m in sorted(msgs.items()):
             c = self._payload(m, {"c"})["c"]
             if not isinstance(c, bytes) or len(c) != 32:
                 raise PeerFault(s, self.names[s], "commitment must be 32 bytes", m.frame)
-            commits[s] = (c, game_context(self.game_id, b"supply", st.index, s))
-        self._supply_commit = commits
-        return SUPPLY_OPEN, st.senders, None
+            commits[s] = (c, game_context(self.game_id, COMMITMENT_DOMAIN, st.index, s))
+        self._move_commits = commits
+        return OPEN_MOVES, st.senders, None
 
-    def _step_supply_open(self, st: Step, msgs: dict[int, Signed]) -> Successor:
+    def _step_open_moves(self, st: Step, msgs: dict[int, Signed]) -> Successor:
         moves: dict[int, Any] = {}
         for s, m in sorted(msgs.items()):
             name = self.names[s]
@@ -337,7 +346,7 @@ class StepChecks(SessionState):
             salt = p["s"]
             if not isinstance(salt, bytes):
                 raise PeerFault(s, name, "an opening has a salt", m.frame)
-            digest, domain = self._supply_commit[s]
+            digest, domain = self._move_commits[s]
             check_commitment(digest, encode_value(p["m"]), salt, peer=name, domain=domain)
             move, commitment = move_from_wire(p["m"], name, self.secure)
             if commitment is not None:
@@ -348,7 +357,7 @@ class StepChecks(SessionState):
                 self._apply_move(s, move, move)
             except IllegalMove as exc:
                 raise PeerFault(s, self.names[s], f"illegal move: {exc}", msgs[s].frame) from None
-        self._supply_commit = {}
+        self._move_commits = {}
         self._my_move = None
         return None
 

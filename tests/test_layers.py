@@ -158,3 +158,128 @@ def test_the_tui_names_no_game() -> None:
             if game in text:
                 bad.append(f"{path.relative_to(ROOT)} names {game}")
     assert not bad, "\n".join(bad)
+
+
+REQUEST_KINDS = frozenset({"TableRequest", "Shuffle", "Reveal", "PublicRandom", "Open", "Rehandle"})
+"""The kinds of table request (``rattus_net/kit/table.py``)."""
+REQUESTS_TOLD_APART = {
+    # the kit: the machine tells a request from a decision (by type, never by shape)
+    "rattus_net/kit": {"rattus_net/kit/machine.py"},
+    # the protocol: the one module that knows what each kind of request asks of it
+    "protocol": {"protocol/requests.py"},
+}
+
+
+def _isinstance_names(path: Path) -> set[str]:
+    """The names an ``isinstance`` of ``path`` checks against (``tuple`` for a shape test)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        call = isinstance(node, ast.Call) and getattr(node.func, "id", None) == "isinstance"
+        if call and len(node.args) == 2:
+            names.update(sub.id for sub in ast.walk(node.args[1]) if isinstance(sub, ast.Name))
+    return names
+
+
+@pytest.mark.parametrize("layer", sorted(REQUESTS_TOLD_APART))
+def test_table_requests_are_told_apart_in_one_module_per_layer(layer: str) -> None:
+    """Each kind of table request says what it asks of every table (``TableRequest.visit``):
+    no module dispatches on the kinds with ``isinstance`` but the one of its layer that tells
+    a request from a decision or a step's request from another."""
+    bad = []
+    allowed = REQUESTS_TOLD_APART[layer]
+    for path in layer_files(layer):
+        rel = str(path.relative_to(ROOT))
+        kinds = _isinstance_names(path) & REQUEST_KINDS
+        if kinds and rel not in allowed:
+            bad.append(f"{rel} dispatches on {sorted(kinds)}")
+    machine = ROOT / "rattus_net" / "kit" / "machine.py"
+    if "tuple" in _isinstance_names(machine):
+        bad.append("rattus_net/kit/machine.py tells a request from a decision by its shape")
+    assert not bad, "\n".join(bad)
+
+
+SHARED = (
+    "protocol",
+    "rattus_net/net",
+    "rattus_net/kit",
+    "tui",
+    "rattus_net/web",
+    "rattus_net/serve",
+)
+"""The code every game shares: it says nothing in one game's words."""
+ENGLISH = frozenset({"magic", "pass", "gold", "office"})
+"""Words of a game that are plain English elsewhere (a preamble's magic bytes, a password):
+not counted as the game's."""
+FIRST_NAMES_KEPT = frozenset({"OLD_KIND_NAMES", "COMMITMENT_DOMAIN"})
+"""Constants that keep the first game's words on purpose (``protocol/messages.py``: the
+names signed records already carry)."""
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """The ids of a module's docstrings (of the module, its classes, functions and
+    attributes): explanations, which may give a game as an example."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            for i, stmt in enumerate(body):
+                text = isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+                after = i > 0 and isinstance(body[i - 1], ast.Assign | ast.AnnAssign)
+                if text and (i == 0 or after):
+                    out.add(id(getattr(stmt, "value", None)))
+    return out
+
+
+def _words_used(path: Path) -> list[tuple[int, str]]:
+    """The words ``path``'s code uses, by line: its names (split at ``_``) and the words of
+    its strings, but for docstrings and the constants of ``FIRST_NAMES_KEPT``."""
+    import re
+
+    tree = ast.parse(path.read_text())
+    skip = _docstrings(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id in FIRST_NAMES_KEPT for t in node.targets
+        ):
+            skip.update(id(sub) for sub in ast.walk(node.value))
+    out: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        texts: list[str] = []
+        if isinstance(node, ast.Constant) and isinstance(node.value, str | bytes):
+            value = node.value if isinstance(node.value, str) else node.value.decode("latin-1")
+            texts = re.findall(r"[A-Za-z][A-Za-z'-]*(?: [A-Z][a-z]+)?", value)
+            texts += re.findall(r"[A-Za-z]+", value)
+        elif isinstance(node, ast.Name):
+            texts = node.id.split("_")
+        elif isinstance(node, ast.Attribute):
+            texts = node.attr.split("_")
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            texts = node.name.split("_")
+        elif isinstance(node, ast.arg):
+            texts = node.arg.split("_")
+        out.extend((getattr(node, "lineno", 0), t.lower()) for t in texts if t)
+    return out
+
+
+def test_shared_code_says_nothing_in_a_game_s_words() -> None:
+    """No module of the shared code uses a word of one game (its pieces, places, classes:
+    ``GameType.words``, and its name) in its names or in what it says: a player of any game
+    reads the words of his game, which come from the game's folder (``GameType.step_words``,
+    the game's ``TableWords``...)."""
+    from rattus_net.kit.registry import games
+
+    words: dict[str, str] = {}
+    for game in games():
+        for word in game.game_type.words - ENGLISH:
+            words[word] = game.name
+    assert {"supply", "nun", "knight", "anglia", "hospital"} <= set(words)
+    bad = []
+    for layer in SHARED:
+        for path in layer_files(layer):
+            for line, word in _words_used(path):
+                if word in words:
+                    rel = path.relative_to(ROOT)
+                    bad.append(f"{rel}:{line} says {word!r} ({words[word]})")
+    assert not bad, "\n".join(sorted(set(bad)))

@@ -24,7 +24,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     values = game_values(args, game, "play")
     players = check_players(game, args.players or 3, "play")
     bots = args.bots or "heuristic"
-    if game.plain_table(values) or not (sys.stdin.isatty() and sys.stdout.isatty()):
+    text = game.plain_table(values) or not (sys.stdin.isatty() and sys.stdout.isatty())
+    if game.game_type.text_table and text:
         try:
             played = game.play_text(players, bots, args.seed, values, sys.stdin, sys.stdout)
         except EOFError:

@@ -26,6 +26,7 @@ from typing import IO, Any, Generic, Protocol, TypeAlias, TypeVar
 
 from rattus_net.kit.chance import Chance, ChanceSource
 from rattus_net.kit.errors import RecordError
+from rattus_net.kit.gametype import GameType
 from rattus_net.kit.options import OptionSchema, OptionValue, OptionValues
 
 WireValue: TypeAlias = (
@@ -190,23 +191,28 @@ class GameDefinition(ABC, Generic[ConfigT, StateT, MoveT, ViewT]):
     options: OptionSchema = OptionSchema()
     """The game's own options (``options.py``)."""
     bot_kinds: tuple[str, ...] = BOT_KINDS
-    named_in_formats: bool = True
-    """Whether its face-level records (``rattus replay``'s) carry its name (``"game"``).
-    Rattus Cartus's came first and carry none: a face-level record that names no game is its.
-    (Network parameters and signed records always name their game.)"""
-    network_play: bool = False
-    """Whether tables of this game can be hosted and joined on the network. The one switch
-    for it: ``rattus host``/``join``, the lobby, the adverts and the TUI's forms and menu all
-    ask this flag (a game turns it on once its network play exists)."""
-    network_version: int = 1
-    """The version of the game's moves and records at a network table: peers of the same
-    game but another version cannot share a table (adverts and the lobby say so)."""
-    turns_of_steps: bool = True
-    """Whether a player's turn can be several decisions in a row (Rattus: a class card, the
-    placement, abilities, the plague's move), steps that ``u`` may take back
-    (``rattus_net/kit/undo.py``). A game whose every decision is a turn of its own (Rattus
-    Cartus) says ``False``: its tables offer no undo key, which could never take anything
-    back there."""
+    game_type: GameType = GameType()
+    """What the game is, as data (``gametype.py``); the properties below read it."""
+
+    @property
+    def named_in_formats(self) -> bool:
+        """Whether its face-level records carry its name (``GameType.records_named``)."""
+        return self.game_type.records_named
+
+    @property
+    def network_play(self) -> bool:
+        """Whether its tables can be played on the network (``GameType.network_play``)."""
+        return self.game_type.network_play
+
+    @property
+    def network_version(self) -> int:
+        """The version of its moves at a network table (``GameType.network_version``)."""
+        return self.game_type.network_version
+
+    @property
+    def turns_of_steps(self) -> bool:
+        """Whether a turn can be several decisions (``GameType.turns_of_steps``)."""
+        return self.game_type.turns_of_steps
 
     # --- setting up and playing -------------------------------------------------------------
 
@@ -286,8 +292,9 @@ class GameDefinition(ABC, Generic[ConfigT, StateT, MoveT, ViewT]):
         stdin: IO[str], out: IO[str],
     ) -> StateT | None:  # fmt: skip
         """A game against bots on a plain-text table (``rattus play`` outside a terminal, or
-        when ``plain_table`` says its options ask for it), if the game has one; ``None`` if
-        it has none. ``EOFError`` when ``stdin`` ends first."""
+        when ``plain_table`` says its options ask for it), if the game has one
+        (``GameType.text_table``); ``None`` if it has none. ``EOFError`` when ``stdin`` ends
+        first."""
         return None
 
     def plain_table(self, values: OptionValues) -> bool:

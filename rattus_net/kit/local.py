@@ -19,7 +19,7 @@ from typing import Any
 from rattus_net.kit.chance import Chance, ChanceSource
 from rattus_net.kit.errors import SetupError, TableMisuse
 from rattus_net.kit.play import settle
-from rattus_net.kit.table import PublicRandom, Rehandle, Reveal, Shuffle
+from rattus_net.kit.table import Open, PublicRandom, Rehandle, Reveal, Shuffle, TableRequest
 
 
 @dataclass
@@ -56,6 +56,7 @@ class LocalTable:
         self.free_piles = free_piles
         self.chance = Chance()
         self._undecided: dict[int, _UndecidedPile] = {}  # handle not drawn yet -> its pile
+        self._game: Any = None  # the game whose request is being answered
 
     def answer(self, game: Any) -> None:
         """Answer the game's pending table request."""
@@ -67,29 +68,38 @@ class LocalTable:
 
     def value_for(self, game: Any) -> Any:
         """The answer to the game's pending request (``Machine.attach`` calls this inline)."""
-        req = game.pending
-        if isinstance(req, Reveal):
-            if self._undecided:
-                self._draw(req.handles)
-            fo = self.face_of
-            return [fo[h] for h in req.handles]
-        if isinstance(req, Shuffle):
-            if self._drawing(req):
-                self._lay_undecided(req)
-                return None
-            order = self._order(req)
-            self.chance.shuffles.append((req.pile, order))
-            self.face_of.update(zip(req.handles, order, strict=True))
-            return None
-        if isinstance(req, PublicRandom):
-            return self._random(req)
-        if isinstance(req, Rehandle):
-            # Which new handle has which face only matters to a peer that cannot see the
-            # hand; this table, which sees everything, keeps the hand's order.
-            fo, known = self.face_of, game.faces  # (pieces public from the start: the game's)
-            faces = [fo[h] if h in fo else known[h] for h in req.old]
-            fo.update(zip(req.new, faces, strict=True))
-            return faces
+        req: TableRequest = game.pending
+        self._game = game
+        return req.visit(self)
+
+    # --- the answer to each kind of request (``TableAnswers``) ------------------------------
+
+    def reveal(self, req: Reveal) -> list[int]:
+        if self._undecided:
+            self._draw(req.handles)
+        fo = self.face_of
+        return [fo[h] for h in req.handles]
+
+    def shuffle(self, req: Shuffle) -> None:
+        if self._drawing(req):
+            self._lay_undecided(req)
+            return
+        order = self._order(req)
+        self.chance.shuffles.append((req.pile, order))
+        self.face_of.update(zip(req.handles, order, strict=True))
+
+    def public_random(self, req: PublicRandom) -> int:
+        return self._random(req)
+
+    def rehandle(self, req: Rehandle) -> list[int]:
+        # Which new handle has which face only matters to a peer that cannot see the
+        # hand; this table, which sees everything, keeps the hand's order.
+        fo, known = self.face_of, self._game.faces  # (pieces public from the start: the game's)
+        faces = [fo[h] if h in fo else known[h] for h in req.old]
+        fo.update(zip(req.new, faces, strict=True))
+        return faces
+
+    def open(self, req: Open) -> None:
         # An Open request never reaches a table that sees every card.
         raise TableMisuse(f"the local table cannot answer {req!r}")
 

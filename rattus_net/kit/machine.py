@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any, Generic, NamedTuple, Protocol, Self, TypeVar
 
 from rattus_net.kit.errors import GameOver, NotYourTurn, TableMisuse
-from rattus_net.kit.table import Open, PublicRandom, Rehandle, Reveal, Shuffle, TableRequest
+from rattus_net.kit.table import Open, PublicRandom, Rehandle, TableRequest
 
 
 class Decided(Protocol):
@@ -74,9 +74,9 @@ class Machine(ABC, Generic[ConfigT, DecisionT, ResultT, MoveT]):
     before setting up its own state and :meth:`_start` with its first tasks at the end of its
     ``__init__``; it implements ``is_over`` and :meth:`_apply`.
 
-    Every table request is a named tuple and a game's decision is not a tuple (a dataclass,
-    say): that is how ``pending`` tells one from the other, quickly (a game is driven
-    millions of times in a search)."""
+    ``pending`` tells a table request from a decision by its type: a request is a
+    :class:`~rattus_net.kit.table.TableRequest`, a decision is anything else (one check of a
+    plain class, quick: a game is driven millions of times in a search)."""
 
     face_range: range | None = None
     """The faces a reveal may give, when the game checks them (``None``: not checked)."""
@@ -116,12 +116,12 @@ class Machine(ABC, Generic[ConfigT, DecisionT, ResultT, MoveT]):
     def decision(self) -> DecisionT | None:
         """The pending decision, or ``None`` when the game waits for the table or is over."""
         p = self.pending
-        return None if p is None or isinstance(p, tuple) else p
+        return None if p is None or isinstance(p, TableRequest) else p
 
     def to_act(self) -> tuple[int, ...]:
         """The seats that may decide now (empty while the table must answer)."""
         p = self.pending
-        return () if p is None or isinstance(p, tuple) else p.players
+        return () if p is None or isinstance(p, TableRequest) else p.players
 
     def name(self, seat: int) -> str:
         return self.config.players[seat]
@@ -143,7 +143,7 @@ class Machine(ABC, Generic[ConfigT, DecisionT, ResultT, MoveT]):
         """Apply a player's decision; raises an ``IllegalMove`` and changes nothing if the
         rules forbid it."""
         d = self.pending
-        if d is None or isinstance(d, tuple):
+        if d is None or isinstance(d, TableRequest):
             if self.is_over:
                 raise GameOver("the game is over")
             raise NotYourTurn("the game is waiting for the table, not for a player")
@@ -173,7 +173,7 @@ class Machine(ABC, Generic[ConfigT, DecisionT, ResultT, MoveT]):
             while self.pending is None and stack:
                 fn, args = stack.pop()
                 fn(self, *args)
-            if inline is None or not isinstance(self.pending, tuple):  # (no request pending)
+            if inline is None or not isinstance(self.pending, TableRequest):
                 return
             self._accept(inline.value_for(self))
 
@@ -184,37 +184,9 @@ class Machine(ABC, Generic[ConfigT, DecisionT, ResultT, MoveT]):
 
     def _accept(self, value: object) -> None:
         req = self.pending
-        if isinstance(req, Reveal):
-            if not isinstance(value, list | tuple) or len(value) != len(req.handles):
-                raise TableMisuse("a reveal is answered with one face per handle")
-            allowed = self.face_range
-            if allowed is not None and any(f is not None and f not in allowed for f in value):
-                raise TableMisuse("a face out of range")
-            faces = self.faces
-            if req.to is None:
-                for h, f in zip(req.handles, value, strict=True):
-                    if f is None:
-                        raise TableMisuse("a public reveal must give every face")
-                    faces[h] = f
-                self.public.update(req.handles)
-            else:
-                for h, f in zip(req.handles, value, strict=True):
-                    if f is not None:
-                        faces[h] = f
-                self.seen[req.to].update(req.handles)
-        elif isinstance(req, PublicRandom):
-            if not isinstance(value, int) or not 0 <= value < req.bound:
-                raise TableMisuse(f"a random number in range({req.bound}) was expected")
-            self._random = value
-        elif isinstance(req, Shuffle):
-            if value is not None:
-                raise TableMisuse("a shuffle is answered with None")
-        elif isinstance(req, Open):
-            self._open_hidden(req, value)
-        elif isinstance(req, Rehandle):
-            self._mixed(req, value)
-        else:
+        if not isinstance(req, TableRequest):
             raise TableMisuse("no table request is pending")
+        req.take(self, value)  # (each kind checks and keeps its answer: ``table.py``)
         self.pending = None
 
     def _open_hidden(self, req: Open, value: object) -> None:

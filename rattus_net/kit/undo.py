@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any, Generic, TypeVar
 
 from rattus_net.kit.errors import RattusNetError
-from rattus_net.kit.table import Open, PublicRandom, Rehandle, Reveal, Shuffle
+from rattus_net.kit.table import TableRequest
 
 M = TypeVar("M")
 
@@ -53,16 +53,9 @@ def why_final(game: Any, seat: int) -> str:
     if game.is_over:
         return "the game is over"
     pending = game.pending
-    if isinstance(pending, Reveal):
-        if pending.to is None:
-            return "something was turned up since"
-        return "a hidden piece was looked at since"
-    if isinstance(pending, Shuffle):
-        return "a pile was shuffled since"
-    if isinstance(pending, PublicRandom):
-        return "a random number was drawn since"
-    if isinstance(pending, Open | Rehandle):
-        return "face-down pieces were opened or mixed since"
+    if game.decision is None and pending is not None:  # a table request: it says why
+        request: TableRequest = pending
+        return request.why_final
     return "another player has decided since"
 
 

@@ -38,22 +38,23 @@ from collections.abc import Callable
 from typing import Any
 
 from protocol.messages import (
+    COMMIT_MOVES,
     HELLO,
     KEYS,
-    MIX,
     MOVE,
     OPEN,
+    OPEN_MOVES,
+    PRIVATE_MIX,
     RAND_COMMIT,
     RAND_REVEAL,
     SHARES,
     SHUFFLE,
-    SUPPLY_COMMIT,
-    SUPPLY_OPEN,
 )
 from protocol.safetext import safetext
 from protocol.verdict import Verdict
 from protocol.verify import verify_record
 from rattus_net.kit.errors import RattusNetError
+from rattus_net.kit.interface import AnyGame
 from rattus_net.kit.registry import get_game
 from rattus_net.kit.undo import UndoRefused
 from rattus_net.net.botseats import HostedBots
@@ -87,12 +88,21 @@ STEP_WORDS = {
     RAND_REVEAL: "Drawing shared random numbers",
     SHARES: "Revealing {things}",
     OPEN: "Opening {things}",
-    MIX: "Mixing a hand",
+    PRIVATE_MIX: "Mixing a player's {things} in private",
     MOVE: "Waiting for a move",
-    SUPPLY_COMMIT: "Choosing supplies",
-    SUPPLY_OPEN: "Showing supply choices",
+    COMMIT_MOVES: "Everyone choosing at once",
+    OPEN_MOVES: "Showing the choices made at once",
     KEYS: "Publishing keys for the final check",
 }
+"""What a player reads while a step runs, in words for any game; a game says a step in its
+own words with ``GameType.step_words``."""
+
+
+def step_text(definition: AnyGame, kind: str, things: str) -> str:
+    """What a player of ``definition``'s game reads while a step of ``kind`` runs: the game's
+    words for it if it has some, else the shared ones."""
+    text = definition.game_type.step_words.get(kind) or STEP_WORDS.get(kind, kind)
+    return text.format(things=things)
 
 
 class DecisionWithdrawn(RattusNetError):
@@ -247,7 +257,7 @@ class NetworkGame:
         return WaitInfo(text, st.started, stall_at, away, timeout)
 
     def _step_words(self, kind: str) -> str:
-        return STEP_WORDS.get(kind, kind).format(things=self.words.things)
+        return step_text(self.definition, kind, self.words.things)
 
     async def _choose(self, view: Any) -> Move:
         """The node's ``choose_async``: wait for the front end's :meth:`play`."""
@@ -430,7 +440,7 @@ class NetworkGame:
             raise DecisionWithdrawn("No decision of yours is awaited now.")
         game = snap.game
         assert game is not None and self.runner is not None
-        if snap.step_kind == SUPPLY_COMMIT:  # a decision the seats commit at once
+        if snap.step_kind == COMMIT_MOVES:  # a decision the seats commit at once
             self.secure.check_committed(game, self.seat, move)
         else:
             game.clone().apply(self.seat, move)
@@ -571,4 +581,5 @@ __all__ = [
     "WaitInfo",
     "Waiting",
     "problem_text",
+    "step_text",
 ]

@@ -117,7 +117,7 @@ def check_game_id(game_id: str) -> str:
     if not _GAME_ID.fullmatch(digits):
         raise JournalError(
             f"{game_id!r} is not a game id (8 to 64 lowercase hex digits, after the game's "
-            "name and a dash if you like: cartus-...)"
+            f"name and a dash if you like: {game_names()[0]}-...)"
         )
     return digits
 

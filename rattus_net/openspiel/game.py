@@ -39,7 +39,7 @@ from rattus_net.bots.ismcts import Ismcts
 from rattus_net.kit.interface import AnyGame, Table
 from rattus_net.kit.machine import Machine
 from rattus_net.kit.registry import games
-from rattus_net.kit.table import Open, PublicRandom, Rehandle, Reveal, Shuffle
+from rattus_net.kit.table import Open, PublicRandom, Rehandle, Reveal, Shuffle, TableRequest
 from rattus_net.openspiel.codec import MoveCodec, make_codec
 
 CHANCE_BASE = 256
@@ -197,7 +197,7 @@ class RattusState(pyspiel.State):  # type: ignore[misc]
         engine = core.engine
         while True:
             req = engine.pending
-            if req is None or not isinstance(req, tuple) or isinstance(req, PublicRandom):
+            if not isinstance(req, TableRequest) or isinstance(req, PublicRandom):
                 return
             if core.oracle is not None:
                 core.oracle.answer(engine)

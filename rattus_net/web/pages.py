@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from html import escape
 
+from rattus_net.kit.registry import games
+
 STYLE = """
 body { background: #0c181f; color: #e8eef2; font-family: monospace; margin: 0; }
 .door { max-width: 34em; margin: 10vh auto; padding: 2em; background: #12232d; }
@@ -61,6 +63,12 @@ q, asked first, as everywhere. And the terminal takes the keys as soon as the ga
 connected (the page's ``-loaded``), with no click first."""
 
 
+def _titles() -> str:
+    """The registered games' titles, as a sentence says them ("A, B and C")."""
+    titles = [g.title for g in games()]
+    return ", ".join(titles[:-1]) + " and " + titles[-1] if len(titles) > 1 else titles[0]
+
+
 def door(*, passwords: bool, why: str = "", name: str = "") -> str:
     """The login page; ``why`` is the reason the last try was refused."""
     refused = f'<p class="why" id="why">{escape(why)}</p>' if why else ""
@@ -80,7 +88,7 @@ def door(*, passwords: bool, why: str = "", name: str = "") -> str:
 <style>{STYLE}</style></head>
 <body><form class="door" method="post" action="/login">
 <h1>Rattus Net</h1>
-<p>Rattus Cartus and Rattus in your browser: the whole game, in a process of your own.</p>
+<p>{escape(_titles())} in your browser: the whole game, in a process of your own.</p>
 {refused}
 <label>Your player name <input name="name" id="name" value="{escape(name)}" maxlength="24"
  autocomplete="username" autofocus></label>

@@ -8,6 +8,7 @@ import pytest
 
 from rattus_net.kit.errors import MoveSyntaxError, SetupError
 from rattus_net.kit.registry import game_names, get_game
+from rattus_net.kit.table import TableRequest
 
 GAMES = game_names()
 
@@ -25,7 +26,7 @@ def test_a_game_plays_to_its_end_through_the_interface(name: str, players: int) 
         if game.is_over:
             break
         (seat,) = game.to_act()[:1]
-        assert not isinstance(game.pending, tuple)  # (a request is a tuple, a decision not)
+        assert not isinstance(game.pending, TableRequest)  # (a decision is not a request)
         moves = g.legal(game, seat)
         move = moves[rng.randrange(len(moves))]
         assert g.parse_move(g.format_move(move)) == move  # a parse/print pair

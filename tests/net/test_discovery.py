@@ -52,7 +52,7 @@ def test_a_table_of_a_game_not_played_here_is_listed_but_not_compatible(
 ) -> None:
     from rattus_net.games.rattus.definition import RattusDefinition
 
-    version = RattusDefinition.network_version
+    version = RattusDefinition.game_type.network_version
     assert TableAdvert("Board", FP, 1, 2, "open", game="rattus", game_version=version).compatible
     old = TableAdvert("Board", FP, 1, 2, "open", game="rattus", game_version=1)
     assert old.why_not() == (

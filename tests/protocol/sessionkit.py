@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from recordkit import random_chooser, table
 
 from protocol.memnet import MemoryNetwork
+from protocol.messages import OLD_KIND_NAMES
 from protocol.params import GameParams, PeerSecrets
 from protocol.seeded import SeededChance
 from protocol.session import PeerFault
@@ -39,9 +40,11 @@ def play(n: int, seed: int, simultaneous: bool = False) -> Played:
 
 
 def kind_of(frame: bytes) -> str:
+    """The kind of a signed frame, by its name now (the wire may say an old one)."""
     inner = decode_message(frame).body["m"]
     assert isinstance(inner, bytes)
-    return decode_message(inner).kind
+    kind = decode_message(inner).kind
+    return OLD_KIND_NAMES.get(kind, kind)
 
 
 def setup_net(

@@ -15,9 +15,9 @@ from protocol.crypto.group import G, Scalar
 from protocol.errors import ProofError, RemoteProtocolError
 from protocol.memnet import MemoryNetwork
 from protocol.messages import (
-    MIX,
     MOVE,
     OPEN,
+    PRIVATE_MIX,
     SHARES,
     SHUFFLE,
     SIG_DOMAIN,
@@ -90,7 +90,7 @@ def _tamper_mixing(
     sent: list[bytes] = []
 
     def tamper(sender: int, receiver: int, frame: bytes) -> bytes | None:
-        if sender != cheater or kind_of(frame) != MIX:
+        if sender != cheater or kind_of(frame) != PRIVATE_MIX:
             return frame
 
         def change(kind: str, body: dict[str, WireValue]) -> str:

@@ -8,7 +8,7 @@ import pytest
 from recordkit import random_chooser
 
 from protocol.memnet import MemoryNetwork
-from protocol.messages import MOVE, SUPPLY_COMMIT
+from protocol.messages import COMMIT_MOVES, MOVE
 from protocol.seeded import seeded_params
 from protocol.session import Session
 from rattus_net.games.cartus.choices import legal_choices
@@ -28,10 +28,10 @@ def replay(net: MemoryNetwork, inputs: list[tuple[bytes, int] | Move]) -> Sessio
     return s
 
 
-@pytest.mark.parametrize("kind", [MOVE, SUPPLY_COMMIT])
+@pytest.mark.parametrize("kind", [MOVE, COMMIT_MOVES])
 def test_a_lost_decision_is_recovered_from_its_signed_frame(kind: str) -> None:
     config = GameConfig(
-        GameConfig.default_names(2), BuildingSelection.random_cards(), kind == SUPPLY_COMMIT
+        GameConfig.default_names(2), BuildingSelection.random_cards(), kind == COMMIT_MOVES
     )
     params, secrets = seeded_params(config, 5, "cartus")
     net = MemoryNetwork(params, secrets)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import MappingProxyType
 
 from rattus_net.games.cartus import report
 from rattus_net.games.cartus.bots import make_bot
 from rattus_net.games.cartus.choices import ChoiceSpace
 from rattus_net.games.cartus.config import BuildingSelection, GameConfig
+from rattus_net.games.cartus.data import BUILDING_NAMES, SPECIAL_NAMES, Klass
 from rattus_net.games.cartus.game import Game
 from rattus_net.games.cartus.moves import Move, format_move, parse_move
 from rattus_net.games.cartus.record import GameRecord
@@ -15,11 +17,16 @@ from rattus_net.games.cartus.secure import CartusSecure
 from rattus_net.games.cartus.tablewords import CartusWords
 from rattus_net.games.cartus.view import PlayerView
 from rattus_net.kit.chance import ChanceSource
+from rattus_net.kit.gametype import GameType
 from rattus_net.kit.interface import GameDefinition, Outcome, Table
 from rattus_net.kit.local import LocalTable
 from rattus_net.kit.options import Option, OptionSchema, OptionValue, OptionValues
 
 SELECTIONS = ("first-game", "random-buildings", "random-cards")
+_NAMED = (*(k.label for k in Klass), *SPECIAL_NAMES.values(), *BUILDING_NAMES)
+WORDS = frozenset(w.lower() for w in (*_NAMED, "Cartus", "supply", "supplies", "nun", "nuns"))
+"""The game's own words (its classes, special cards, buildings, supplies and nuns), which
+shared code never uses."""
 
 
 def _selection(text: str) -> str:
@@ -80,9 +87,19 @@ class CartusGame(GameDefinition[GameConfig, Game, Move, PlayerView]):
     parse_move = staticmethod(parse_move)
     format_move = staticmethod(format_move)
     make_bot = staticmethod(make_bot)
-    named_in_formats = False
-    network_play = True
-    turns_of_steps = False  # (every decision is a turn of its own: nothing to undo)
+    game_type = GameType(
+        records_named=False,  # (the first game: its face-level records name none)
+        network_play=True,
+        turns_of_steps=False,  # (every decision is a turn of its own: nothing to undo)
+        step_words=MappingProxyType(
+            {
+                "commit-moves": "Choosing supplies",
+                "open-moves": "Showing supply choices",
+                "private-mix": "Mixing a hand",
+            }
+        ),
+        words=WORDS,
+    )
 
     def configure(self, players: Sequence[str], values: OptionValues) -> GameConfig:
         v = self.options.complete(values)

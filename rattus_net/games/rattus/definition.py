@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import IO
 
 from rattus_net.games.rattus.bots import make_bot
+from rattus_net.games.rattus.components import CARDS
 from rattus_net.games.rattus.game import RattusConfig, RattusGame
 from rattus_net.games.rattus.loader import (
     components_path,
@@ -29,6 +30,7 @@ from rattus_net.games.rattus.secure import RULES, RattusSecure
 from rattus_net.games.rattus.tablewords import RattusWords
 from rattus_net.games.rattus.view import RattusView
 from rattus_net.kit.chance import ChanceSource
+from rattus_net.kit.gametype import GameType
 from rattus_net.kit.interface import GameDefinition, Outcome, Table
 from rattus_net.kit.local import LocalTable
 from rattus_net.kit.options import Option, OptionSchema, OptionValues
@@ -75,11 +77,15 @@ class RattusDefinition(GameDefinition[RattusConfig, RattusGame, Move, RattusView
     parse_move = staticmethod(parse_move)
     format_move = staticmethod(format_move)
     make_bot = staticmethod(make_bot)
-    network_play = True
-    network_version = RULES
-    """2: struck cubes go back to the supply, the new end of the game and tie-break (issue
-    19); a table of version 1 plays other rules, so it is refused (the game parameters carry
-    the same number: ``secure.RULES``)."""
+    game_type = GameType(
+        network_play=True,
+        # 2: struck cubes go back to the supply, the new end of the game and tie-break (issue
+        # 19); a table of version 1 plays other rules, so it is refused (the game parameters
+        # carry the same number: ``secure.RULES``).
+        network_version=RULES,
+        text_table=True,
+        words=frozenset(w.lower() for w in (*CARDS, *default_components().regions)),
+    )
 
     def configure(self, players: Sequence[str], values: OptionValues) -> RattusConfig:
         v = self.options.complete(values)

@@ -18,6 +18,7 @@ from games.thirdgame.words import (
     state_text,
 )
 from rattus_net.kit.chance import ChanceSource
+from rattus_net.kit.gametype import GameType
 from rattus_net.kit.interface import GameDefinition, Outcome, Table
 from rattus_net.kit.local import LocalTable
 from rattus_net.kit.options import OptionValues
@@ -31,8 +32,7 @@ class NibbleDefinition(GameDefinition[NibbleConfig, NibbleGame, Move, NibbleView
     min_players = 2
     max_players = 3
     order = 90
-    network_play = True
-    turns_of_steps = False  # (a turn is one decision)
+    game_type = GameType(network_play=True, turns_of_steps=False)  # (a turn: one decision)
     parse_move = staticmethod(parse_move)
     format_move = staticmethod(format_move)
     make_bot = staticmethod(make_bot)
