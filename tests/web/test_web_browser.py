@@ -14,18 +14,15 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import subprocess
-import sys
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from ssh.sshlib import keys_until, terminate
+from ssh.sshlib import keys_until
 
 from protocol.verify import verify_record
 from web.browser import Browser, Page, have_chromium
+from web.webserver import WebServer
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTEFACTS = Path(os.environ.get("RATTUS_ARTEFACTS", ROOT / "test-artefacts")) / "web"
@@ -37,50 +34,6 @@ if not have_chromium():  # pragma: no cover - CI installs it (.ci/run)
     pytest.skip(
         "Chromium is not installed here (apt-get install chromium)", allow_module_level=True
     )
-
-
-class WebServer:
-    """`rattus web` on loopback, port chosen by the system; its log kept for checks."""
-
-    def __init__(self, state: Path, *args: str) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "rattus_net", "web", "--port", "0", "--state-dir",
-             str(state), *args],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )  # fmt: skip
-        self.lines: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
-        deadline = time.monotonic() + 60
-        while not (m := re.search(r"listening on \S+ port (\d+)", "".join(self.lines))):
-            assert self.proc.poll() is None and time.monotonic() < deadline, self.lines
-            time.sleep(0.05)
-        self.url = f"http://127.0.0.1:{m.group(1)}/"
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.append(line)
-
-    def log(self) -> str:
-        return "".join(self.lines)
-
-    def wait_line(self, pattern: str, seconds: float = 20) -> None:
-        deadline = time.monotonic() + seconds
-        while not re.search(pattern, self.log()):
-            assert time.monotonic() < deadline, f"no line {pattern!r}: {self.lines[-5:]}"
-            time.sleep(0.05)
-
-    def stop(self) -> None:
-        terminate(self.proc, 20)
-
-
-@pytest.fixture
-def servers() -> Iterator[list[WebServer]]:
-    started: list[WebServer] = []
-    yield started
-    for server in started:
-        server.stop()
 
 
 async def enter(page: Page, url: str, name: str, password: str | None = None) -> None:
@@ -121,7 +74,7 @@ def test_a_guest_plays_an_offline_game_to_its_end_in_the_browser(
     async def scenario() -> None:
         async with Browser(tmp_path / "profile") as browser:
             page = await browser.page()
-            await enter(page, server.url, "gwen")
+            await enter(page, server.page, "gwen")
             await page.wait_for(MENU)
             await page.screenshot(ARTEFACTS / "menu.png")
             # past the game: 2 players, the easiest bots
@@ -157,7 +110,7 @@ def test_two_listed_players_host_and_join_a_table_in_two_pages(
     async def scenario() -> None:
         async with Browser(tmp_path / "profile") as browser:
             stranger = await browser.page()
-            await enter(stranger, server.url, "bob", "not-his-password")
+            await enter(stranger, server.page, "bob", "not-his-password")
             said = await stranger.text()
             assert "that name is not a player's here, or the password is not his" in said
             await stranger.close()
@@ -166,8 +119,8 @@ def test_two_listed_players_host_and_join_a_table_in_two_pages(
             await guest.call(
                 "Browser.setDownloadBehavior", behavior="allow", downloadPath=str(downloads)
             )
-            await enter(host, server.url, "ann", "ann-secret-1")
-            await enter(guest, server.url, "bob", "bob-secret-1")
+            await enter(host, server.page, "ann", "ann-secret-1")
+            await enter(guest, server.page, "bob", "bob-secret-1")
             await host.wait_for(MENU)
             await host.press("h")
             await host.wait_for(r"Your name \(your login on this server\)")
@@ -237,7 +190,7 @@ def test_keys_reach_the_game_at_once_and_ctrl_c_copies_without_ending_it(
     async def scenario() -> None:
         async with Browser(tmp_path / "profile") as browser:
             page = await browser.page()
-            await enter(page, server.url, "gwen")
+            await enter(page, server.page, "gwen")
             await page.wait_for(MENU)
             await page.evaluate(COPIED)
             # no click, no focusing by the test: the page gave the terminal the keys
@@ -278,7 +231,7 @@ def test_a_reload_brings_the_visitor_back_to_his_running_game(
     async def scenario() -> None:
         async with Browser(tmp_path / "profile") as browser:
             page = await browser.page()
-            await enter(page, server.url, "gwen")
+            await enter(page, server.page, "gwen")
             await page.wait_for(MENU)
             await page.press("Down", "Down", "Left", "Down", "Left")
             await page.wait_for(r"Players\s+< 2 >")
@@ -295,7 +248,7 @@ def test_a_reload_brings_the_visitor_back_to_his_running_game(
             await page.screenshot(ARTEFACTS / "after-reload.png")
             server.wait_line(r"gwen is back")
             assert [folder] == list(guests.iterdir())  # his game's folder, still there
-            await enter(page, server.url, "gwen")  # through the door again: his own game
+            await enter(page, server.page, "gwen")  # through the door again: his own game
             await page.wait_for(r"│ Hand \(\d")
             assert hand == [line for line in (await page.text()).splitlines() if "│ Hand (" in line]
             await page.press("?")  # and it answers keys
@@ -318,12 +271,12 @@ def test_a_stale_cookie_under_a_guests_name_cannot_end_the_game_of_whoever_has_i
     server = WebServer(tmp_path / "state")
     servers.append(server)
     guests = tmp_path / "state" / "web-guests"
-    ws_url = server.url.replace("http://", "ws://") + "ws?width=100&height=30"
-    origin = {"Origin": server.url.rstrip("/")}
+    ws_url = server.page.replace("http://", "ws://") + "ws?width=100&height=30"
+    origin = {"Origin": server.url}
 
     async def client() -> aiohttp.ClientSession:
         session = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
-        async with session.post(server.url + "login", data={"name": "gwen"}) as answer:
+        async with session.post(server.url + "/login", data={"name": "gwen"}) as answer:
             assert answer.url.path == "/play", await answer.text()
         return session
 

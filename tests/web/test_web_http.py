@@ -11,13 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
 import signal
-import subprocess
-import sys
-import threading
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import aiohttp
@@ -25,58 +19,11 @@ import pytest
 from ssh.sshlib import descendants, limits_of, terminate
 
 from rattus_net.serve.limits import MIB
+from web.webserver import WebServer
 
 pytestmark = pytest.mark.slow  # processes
 
 MENU = b"Play against bots"
-
-
-class WebServer:
-    """`rattus web` on loopback, port chosen by the system; its log kept for checks."""
-
-    def __init__(self, state: Path, *args: str) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "rattus_net", "web", "--port", "0", "--state-dir",
-             str(state), *args],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )  # fmt: skip
-        self.lines: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
-        deadline = time.monotonic() + 60
-        while not (m := re.search(r"listening on \S+ port (\d+)", self.log())):
-            assert self.proc.poll() is None and time.monotonic() < deadline, self.lines
-            time.sleep(0.05)
-        self.port = int(m.group(1))
-        self.url = f"http://127.0.0.1:{self.port}"
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.append(line)
-
-    def log(self) -> str:
-        return "".join(self.lines)
-
-    def games(self) -> set[int]:
-        """The game processes running now (children of the preloaded parent)."""
-        parent = {p for p in descendants(self.proc.pid) if _parent(p) == self.proc.pid}
-        return {p for p in descendants(self.proc.pid) if p not in parent}
-
-
-def _parent(pid: int) -> int:
-    try:
-        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-    except OSError:
-        return 0
-
-
-@pytest.fixture
-def servers() -> Iterator[list[WebServer]]:
-    started: list[WebServer] = []
-    yield started
-    for server in started:
-        terminate(server.proc, 20)
 
 
 def client() -> aiohttp.ClientSession:
