@@ -28,11 +28,13 @@ import msgpack  # type: ignore[import-untyped]
 from protocol.errors import DecodeError, LocalProtocolError
 from rattus_net.kit.interface import WireValue as WireValue  # tuples come back as lists
 
-PROTOCOL_VERSION = 3
-"""Version carried by every message; a peer speaking another version is rejected. 3: the
-lobby's table options are the game's own (``{"players", "game", "game_version", "options"}``)
-and every game's parameters name it (so Rattus Cartus's game ids changed). 2: adverts, tables
-and game ids name the game."""
+PROTOCOL_VERSION = 4
+"""Version carried by every message and said first on every link (the transport's
+preamble); a peer speaking another version is refused in words. 4: chat lines travel on the
+lobby link and the game's mesh links under tags of their own (an older build dropped those
+links without a word). 3: the lobby's table options are the game's own (``{"players",
+"game", "game_version", "options"}``) and every game's parameters name it (so Rattus Cartus's
+game ids changed). 2: adverts, tables and game ids name the game."""
 
 
 _INT_MIN = -(2**63)

@@ -57,6 +57,10 @@ class LinkNews:
             return f"The bot playing {name} stopped: {safetext(detail)}."
         if kind == "fault":
             return f"{name} sent something invalid: {safetext(detail)}."
+        if kind == "version":  # (the refused link, dialled again in case it updates)
+            theirs, ours = (int(n) for n in detail.split())
+            who = "update rattus" if theirs > ours else f"{name} must update rattus"
+            return f"{name}'s rattus runs protocol {theirs}; yours is {ours}: {who}."
         return None
 
 

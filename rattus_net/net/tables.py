@@ -169,12 +169,17 @@ class HostLobby(LobbySide):
     async def _open_here(self) -> None:
         """On the table's thread: the listener and our seat."""
         hosted = HostedTable(self.identity, self.table, self.options, self.limits)
+        hosted.listener.refusals = self._refused_soon  # (another protocol version)
         self.port = await hosted.open(None, self.port)
         hosted.core.sit(self.identity.public, self.player, "", self.port, colour=self.colour)
         self._known = {self.identity.fingerprint}
         hosted.core.on_change.append(self._changed)
         hosted.core.on_chat.append(lambda data, said: self._chat_said(said))
         self.hosted = hosted  # (last: whoever sees it sees our seat and the port)
+
+    def _refused_soon(self, line: str) -> None:
+        """From the table's thread: a player of another protocol version was refused."""
+        self._say_soon(f"{line[:1].upper()}{line[1:]}.")
 
     def _chat_here(self, text: str) -> None:
         assert self.hosted is not None
