@@ -1,11 +1,14 @@
 """An asyncio loop on a thread of its own, for work that must never hold up the caller's loop.
 
-A user interface runs its screen on one asyncio loop; the table it plays at (the lobby's
-listener, the peer node that checks every shuffle proof and decryption) runs on a
-:class:`LoopThread`. The screen's loop then only renders: the node's cryptography competes
-with it for the interpreter, never for its loop. Everything handed between the two goes
-through the thread-safe calls here (:meth:`LoopThread.run`, :meth:`LoopThread.submit`,
-:meth:`LoopThread.call`).
+A user interface runs its screen on one asyncio loop; the network (every table's lobby
+listener and advert, the peer node that checks every shuffle proof and decryption) runs on
+one :class:`LoopThread` per process, the network thread (:data:`NETWORK_THREAD`): the program
+makes it (the TUI app: ``RattusNetApp.network``), hands it down to each table, and ends it when
+it ends (:meth:`LoopThread.stop` cancels and awaits the tasks left there). A table owns only
+the work it submits there. The screen's loop then only renders: the node's cryptography
+competes with it for the interpreter, never for its loop. Everything handed between the two
+goes through the thread-safe calls here (:meth:`LoopThread.run`, :meth:`LoopThread.submit`,
+:meth:`LoopThread.call`), and the network's news reaches the screen through :func:`hand_to`.
 """
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+NETWORK_THREAD = "rattus-net"
+"""The name of the program's network thread (tests look for it)."""
 
 
 def hand_to(ui: asyncio.AbstractEventLoop | None, tell: Callable[[], None]) -> None:
@@ -127,4 +133,4 @@ class LoopThread:
                 self.thread.join(1.0)  # (past its last statement now: returns at once)
 
 
-__all__ = ["LoopClosed", "LoopThread"]
+__all__ = ["NETWORK_THREAD", "LoopClosed", "LoopThread", "hand_to"]

@@ -64,6 +64,7 @@ from rattus_net.net.lobby import (
 )
 from rattus_net.net.lobby.chat import BadLobbyLine, LobbyChat, seat_keys
 from rattus_net.net.lobbyside import LobbySide
+from rattus_net.net.loopthread import LoopThread
 from rattus_net.net.node import STALL_TIMEOUT, PeerNode
 from rattus_net.net.persist import check_storage
 from rattus_net.net.problems import problem_text
@@ -124,8 +125,9 @@ class HostLobby(LobbySide):
         limits: TransportLimits = DEFAULT_TRANSPORT,
         stall_timeout: float = STALL_TIMEOUT,
         root: Path | None = None,
+        network: LoopThread | None = None,
     ) -> None:
-        super().__init__(player, colour, root)
+        super().__init__(player, colour, root, network)
         self.table = table
         self.options = options.check()
         self.port = port
@@ -150,7 +152,7 @@ class HostLobby(LobbySide):
     async def open(self) -> None:
         """Open the port, take seat 1 (not ready yet) and announce the table."""
         check_storage(self.root)  # (a full or read-only disk: said before anybody sits)
-        await self._table().run(self._open_here())
+        await self._run(self._open_here())
         self._list_here()
         if self.advertise and not self.closed:
             advert = play.table_advert(self.table, self.fingerprint, self.state)
@@ -334,7 +336,7 @@ class HostLobby(LobbySide):
         async def started() -> LobbyState:
             return await hosted.started
 
-        return await self._table().run(started())
+        return await self._run(started())
 
     def _node(self, state: LobbyState) -> tuple[PeerNode, Listener]:
         """On the table's thread: the node of our seat; mesh links share our port."""
@@ -395,8 +397,9 @@ class GuestLobby(LobbySide):
         limits: TransportLimits = DEFAULT_TRANSPORT,
         stall_timeout: float = STALL_TIMEOUT,
         root: Path | None = None,
+        network: LoopThread | None = None,
     ) -> None:
-        super().__init__(player, colour, root)
+        super().__init__(player, colour, root, network)
         self.address = address
         self.expect = expect_fingerprint
         self.limits = limits
@@ -518,7 +521,7 @@ class GuestLobby(LobbySide):
     async def wait_start(self) -> LobbyState:
         """Connect, sit, and wait for the start (raises LobbyRefusal or TransportError)."""
         check_storage(self.root)  # (a full or read-only disk: said before sitting down)
-        return await self._table().run(self._join_here())
+        return await self._run(self._join_here())
 
     async def _join_here(self) -> LobbyState:
         """On the table's thread: sit, wait for the start, make our seat's node."""
@@ -575,10 +578,17 @@ class GuestLobby(LobbySide):
 Lobby = HostLobby | GuestLobby
 
 
-def join_by_advert(advert: TableAdvert, player: str, colour: str | None = None) -> GuestLobby:
+def join_by_advert(
+    advert: TableAdvert,
+    player: str,
+    colour: str | None = None,
+    network: LoopThread | None = None,
+) -> GuestLobby:
     """A guest lobby for a table seen on the LAN (its host must prove the advertised key)."""
     address, fingerprint = play.advert_address(advert)
-    return GuestLobby(address, player, colour=colour, expect_fingerprint=fingerprint)
+    return GuestLobby(
+        address, player, colour=colour, expect_fingerprint=fingerprint, network=network
+    )
 
 
 __all__ = [
