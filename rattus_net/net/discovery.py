@@ -17,12 +17,11 @@ link-local or the server's own), so an advert cannot make the server connect whe
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import ipaddress
 import logging
-import os
 import re
-import signal
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -425,34 +424,46 @@ class TableBrowser:
         await cancel_and_wait(list(self._tasks))
 
 
-def withdraw_on_signals(advertiser: Advertiser) -> Callable[[], None]:
-    """On SIGTERM or SIGHUP (a terminal window closed, ``kill``), withdraw the advert first (a
-    goodbye every browser hears at once), then let the signal end the process as it would
-    have. Returns a function that removes the handlers. Does nothing off the main thread."""
-    loop = asyncio.get_running_loop()
-    sigs = (signal.SIGTERM, signal.SIGHUP)
-    pending: set[asyncio.Task[None]] = set()
+_OUT: dict[Advertiser, asyncio.AbstractEventLoop] = {}
+"""The adverts this process has out, each with the loop it lives on (a signal is the
+process's: the program's handler withdraws them all, :func:`say_goodbyes`)."""
 
-    def undo() -> None:
-        for sig in sigs:
-            with contextlib.suppress(Exception):
-                loop.remove_signal_handler(sig)
 
-    async def goodbye(sig: signal.Signals) -> None:
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(advertiser.stop(), 3.0)
-        undo()
-        signal.signal(sig, signal.SIG_DFL)
-        os.kill(os.getpid(), sig)
+def keep_for_goodbye(advertiser: Advertiser) -> Callable[[], None]:
+    """Keep ``advertiser`` (running on this loop) for :func:`say_goodbyes`; returns a
+    function that forgets it (its table closed: it said its goodbye itself)."""
+    _OUT[advertiser] = asyncio.get_running_loop()
 
-    def handler(sig: signal.Signals) -> None:
-        task = loop.create_task(goodbye(sig))
-        pending.add(task)
+    def forget() -> None:
+        _OUT.pop(advertiser, None)
 
-    for sig in sigs:
-        with contextlib.suppress(RuntimeError, ValueError, NotImplementedError):
-            loop.add_signal_handler(sig, handler, sig)
-    return undo
+    return forget
+
+
+def say_goodbyes(timeout: float = 3.0) -> None:
+    """Withdraw every advert this process has out, each on its own loop, waiting up to
+    ``timeout`` seconds: a goodbye every browser hears at once, instead of a table that
+    lingers in their lists until its records expire. What a program's handler of SIGTERM
+    and SIGHUP calls before the signal ends the process (the entry points install it:
+    :mod:`rattus_net.cli.signals`). Called on a thread whose loop runs none of them (the
+    screen's: adverts live on the network thread); an advert on the caller's own loop is
+    passed over, it could not be withdrawn while the caller waits."""
+    waiting = []
+    for advertiser, loop in list(_OUT.items()):
+        if loop.is_closed() or _running_here(loop):
+            continue
+        with contextlib.suppress(RuntimeError):  # (its loop stopped meanwhile)
+            waiting.append(asyncio.run_coroutine_threadsafe(advertiser.stop(), loop))
+    if waiting:
+        concurrent.futures.wait(waiting, timeout)
+    _OUT.clear()
+
+
+def _running_here(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
 
 
 class NoLoop(RuntimeError):

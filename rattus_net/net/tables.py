@@ -48,9 +48,9 @@ from rattus_net.net.botseats import BotSeats
 from rattus_net.net.discovery import (
     Advertiser,
     TableAdvert,
+    keep_for_goodbye,
     local_addresses,
     new_zeroconf,
-    withdraw_on_signals,
 )
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import (
@@ -135,10 +135,11 @@ class HostLobby(LobbySide):
         self.limits = limits
         self.stall_timeout = stall_timeout
         self.hosted: HostedTable | None = None
-        self._aiozc: AsyncZeroconf | None = None  # (made by open(), on the loop that adverts)
+        self._aiozc: AsyncZeroconf | None = None  # (made on the network thread: open())
         self._advertiser: Advertiser | None = None
+        self._unannounced = False  # (the network thread's: the advert is being withdrawn)
         self._unsignal: Callable[[], None] = lambda: None
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()  # (on the network thread)
         self.bot_tasks: list[concurrent.futures.Future[None]] = []
         self._bots: BotSeats | None = None
         self._known: set[str] = set()
@@ -155,18 +156,26 @@ class HostLobby(LobbySide):
         await self._run(self._open_here())
         self._list_here()
         if self.advertise and not self.closed:
-            advert = play.table_advert(self.table, self.fingerprint, self.state)
-            try:
-                # Made here, never in __init__: zeroconf binds to the loop running when it is
-                # made (its own thread's loop when none runs, as before `rattus host` starts
-                # its screen), and the advert is sent and updated on this loop.
-                self._aiozc = new_zeroconf()
-                self._advertiser = Advertiser(self._aiozc, advert, self.port)
-                await self._advertiser.start()
-                self._unsignal = withdraw_on_signals(self._advertiser)  # SIGTERM, SIGHUP
-            except Exception as exc:  # no multicast here: the table is still open by address
-                self._advertiser = None
-                self._say(f"Not announced on the LAN ({problem_text(exc)}).")
+            problem = await self._run(self._announce_here())
+            if problem is not None:  # no multicast here: the table is still open by address
+                self._say(f"Not announced on the LAN ({problem}).")
+
+    async def _announce_here(self) -> str | None:
+        """On the network thread: announce the table on the LAN (None), or say why not.
+
+        Zeroconf is made here, on the loop that sends, updates and withdraws the advert (it
+        binds to the loop running when it is made), and the advert is kept for the goodbyes
+        the program's signal handler says (:func:`.discovery.say_goodbyes`)."""
+        advert = play.table_advert(self.table, self.fingerprint, self.state)
+        try:
+            self._aiozc = new_zeroconf()
+            self._advertiser = Advertiser(self._aiozc, advert, self.port)
+            await self._advertiser.start()
+            self._unsignal = keep_for_goodbye(self._advertiser)
+        except Exception as exc:
+            self._advertiser = None
+            return problem_text(exc)
+        return None
 
     async def _open_here(self) -> None:
         """On the table's thread: the listener and our seat."""
@@ -188,6 +197,7 @@ class HostLobby(LobbySide):
         self.hosted.core.say(self.identity, text)
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """On the network thread: a task of the table's, cancelled when it closes."""
         task: asyncio.Task[Any] = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -206,11 +216,11 @@ class HostLobby(LobbySide):
         self._known = set(now)
         if state.phase == "playing" and self._game is None and self._game_error is None:
             self._start_game(lambda: self._node(state))
+        if self._advertiser is not None and not self._unannounced:
+            self._spawn(self._advertiser.update(**play.advert_changes(state)))
         self._on_ui(self._changed_ui, state)
 
     def _changed_ui(self, state: LobbyState) -> None:
-        if self._advertiser is not None and not self.closed:
-            self._spawn(self._advertiser.update(**play.advert_changes(state)))
         self._list_here()
         self._tell()
 
@@ -367,6 +377,11 @@ class HostLobby(LobbySide):
         if self.closed:
             return
         self.closed = True
+        await self._close_thread()
+
+    async def _close_table(self) -> None:
+        """On the network thread: the advert withdrawn (a goodbye), then the listener."""
+        self._unannounced = True
         await cancel_and_wait(list(self._tasks))
         self._unsignal()
         if self._advertiser is not None:
@@ -375,9 +390,6 @@ class HostLobby(LobbySide):
         if self._aiozc is not None:
             with contextlib.suppress(Exception):
                 await self._aiozc.async_close()
-        await self._close_thread()
-
-    async def _close_table(self) -> None:
         if self.hosted is not None:
             await self.hosted.close()
 
