@@ -36,6 +36,11 @@ links without a word). 3: the lobby's table options are the game's own (``{"play
 "game", "game_version", "options"}``) and every game's parameters name it (so Rattus Cartus's
 game ids changed). 2: adverts, tables and game ids name the game."""
 
+READ_VERSIONS = frozenset({3, PROTOCOL_VERSION})
+"""Message versions read: version 4 changed only the links' tags, nothing inside a message,
+so a version 3 message (a record or a journal written before) reads as it was written and
+its signature still holds; links refuse any other version than ours (the preamble)."""
+
 
 _INT_MIN = -(2**63)
 _INT_MAX = 2**64 - 1
@@ -221,7 +226,7 @@ def decode_message(
     version, kind, body = value["v"], value["k"], value["b"]
     if isinstance(version, bool) or not isinstance(version, int):
         raise DecodeError(peer, "version must be an int", evidence)
-    if version != PROTOCOL_VERSION:
+    if version not in READ_VERSIONS:
         raise DecodeError(peer, f"unsupported protocol version {version}", evidence)
     if not isinstance(kind, str) or not kind:
         raise DecodeError(peer, "kind must be a non-empty str", evidence)
