@@ -48,6 +48,8 @@ class LoopThread:
         self.ended: concurrent.futures.Future[None] = concurrent.futures.Future()
         """Done once the thread's loop is closed (awaited by :meth:`stop` without a thread
         of the caller's: no executor, which may be shut down already when a program ends)."""
+        self._lock = threading.Lock()
+        self._closing = False
         self.thread = threading.Thread(target=self._run, name=name, daemon=True)
         self.thread.start()
 
@@ -56,6 +58,8 @@ class LoopThread:
         try:
             self.loop.run_forever()
         finally:
+            with self._lock:  # (no submit from now on: LoopClosed)
+                self._closing = True
             with contextlib.suppress(Exception):
                 self.loop.run_until_complete(self._cancel_all())
             self.loop.close()
@@ -64,10 +68,17 @@ class LoopThread:
 
     @staticmethod
     async def _cancel_all() -> None:
-        tasks = {t for t in asyncio.all_tasks() if t is not asyncio.current_task()}
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        """Cancel and await every task left, until none is: a coroutine submitted just
+        before the loop stopped gets its task only now, and a cancelled task may start
+        another on its way out; each is cancelled and awaited, so every waiter hears."""
+        while True:
+            await asyncio.sleep(0)  # (the callbacks already handed in make their tasks)
+            tasks = {t for t in asyncio.all_tasks() if t is not asyncio.current_task()}
+            if not tasks:
+                return
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     @property
     def here(self) -> bool:
@@ -81,11 +92,12 @@ class LoopThread:
     def submit(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
         """Run ``coro`` on this thread's loop (from any thread); cancelling the future cancels
         it there. Raises :class:`LoopClosed` once the loop has stopped."""
-        try:
-            return asyncio.run_coroutine_threadsafe(coro, self.loop)
-        except RuntimeError:
-            coro.close()
-            raise LoopClosed("the table's thread has stopped") from None
+        with self._lock:
+            if not self._closing:
+                with contextlib.suppress(RuntimeError):  # (closed: said below)
+                    return asyncio.run_coroutine_threadsafe(coro, self.loop)
+        coro.close()
+        raise LoopClosed("the network thread has stopped")
 
     async def run(self, coro: Coroutine[Any, Any, T]) -> T:
         """Await ``coro`` run on this thread's loop, from another loop."""
