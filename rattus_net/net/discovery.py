@@ -466,6 +466,49 @@ def _running_here(loop: asyncio.AbstractEventLoop) -> bool:
         return False
 
 
+class Announcement:
+    """A table's advert over its life, all on the one loop it is started on (the network
+    thread's): zeroconf made there (it binds to the loop running when it is made), the advert
+    sent, updated in order of the changes, kept for the goodbyes a signal says meanwhile
+    (:func:`keep_for_goodbye`), and withdrawn with a goodbye."""
+
+    def __init__(self) -> None:
+        self._aiozc: AsyncZeroconf | None = None
+        self._advertiser: Advertiser | None = None
+        self._forget: Callable[[], None] = lambda: None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._withdrawn = False
+
+    async def start(self, advert: TableAdvert, port: int) -> None:
+        """Announce ``advert`` at ``port``; raises whatever keeps it off the LAN (no
+        multicast here: the table is still open by address)."""
+        self._aiozc = new_zeroconf()
+        advertiser = Advertiser(self._aiozc, advert, port)
+        await advertiser.start()
+        self._advertiser = advertiser
+        self._forget = keep_for_goodbye(advertiser)
+
+    def update(self, **changes: object) -> None:
+        """Say ``changes`` soon (a task of the announcement's; nothing once withdrawn)."""
+        if self._advertiser is None or self._withdrawn:
+            return
+        task = asyncio.get_running_loop().create_task(self._advertiser.update(**changes))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def withdraw(self) -> None:
+        """The goodbye (every browser drops the table at once), then zeroconf closed."""
+        self._withdrawn = True
+        await cancel_and_wait(list(self._tasks))
+        self._forget()
+        if self._advertiser is not None:
+            with contextlib.suppress(Exception):
+                await self._advertiser.stop()
+        if self._aiozc is not None:
+            with contextlib.suppress(Exception):
+                await self._aiozc.async_close()
+
+
 class NoLoop(RuntimeError):
     """Zeroconf was asked for outside a running asyncio loop."""
 

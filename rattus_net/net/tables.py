@@ -6,11 +6,10 @@ end reads plain values (:attr:`HostLobby.state`, the ``news`` lines, :func:`prob
 and asks (``set_ready``, ``add_bot``...); ``listeners`` are called on the front end's own
 loop whenever something changed.
 
-The table's network side runs on a thread of its own (:class:`~rattus_net.net.loopthread.
-LoopThread`): the lobby's listener and, once the game starts, the seat's peer node, which
-checks every shuffle and decryption (that work on a screen's loop held it up for half a
-second at a time). The front end's loop (the one that called :meth:`HostLobby.open` or
-:meth:`GuestLobby.wait_start`) keeps only the zeroconf advert.
+The table's network side runs on the program's network thread (:class:`~rattus_net.net.
+loopthread.LoopThread`, handed down: :meth:`LobbySide.adopt`): the lobby's listener, its
+zeroconf advert and, once the game starts, the seat's peer node, which checks every shuffle
+and decryption (that work on a screen's loop held it up for half a second at a time).
 
 * :class:`HostLobby` opens a table (:class:`~rattus_net.net.lobby.HostedTable`), seats the
   player, advertises the table and fills seats with bots on request. A bot seat is a second
@@ -31,27 +30,17 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
-
-from zeroconf.asyncio import AsyncZeroconf
 
 from protocol.chat import ChatMisuse
 from rattus_net.bots import BOT_LEVELS, BOT_NAMES
 from rattus_net.kit.numbers import ascii_int
 from rattus_net.net import play
 from rattus_net.net.botseats import BotSeats
-from rattus_net.net.discovery import (
-    Advertiser,
-    TableAdvert,
-    keep_for_goodbye,
-    local_addresses,
-    new_zeroconf,
-)
+from rattus_net.net.discovery import Announcement, TableAdvert, local_addresses
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import (
     JOIN_RETRY,
@@ -70,7 +59,6 @@ from rattus_net.net.persist import check_storage
 from rattus_net.net.problems import problem_text
 from rattus_net.net.seats import HUMAN, Setup
 from rattus_net.net.servertables import server_tables
-from rattus_net.net.tasks import cancel_and_wait
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
     Connection,
@@ -135,11 +123,7 @@ class HostLobby(LobbySide):
         self.limits = limits
         self.stall_timeout = stall_timeout
         self.hosted: HostedTable | None = None
-        self._aiozc: AsyncZeroconf | None = None  # (made on the network thread: open())
-        self._advertiser: Advertiser | None = None
-        self._unannounced = False  # (the network thread's: the advert is being withdrawn)
-        self._unsignal: Callable[[], None] = lambda: None
-        self._tasks: set[asyncio.Task[Any]] = set()  # (on the network thread)
+        self._announcement: Announcement | None = None  # (the network thread's: open())
         self.bot_tasks: list[concurrent.futures.Future[None]] = []
         self._bots: BotSeats | None = None
         self._known: set[str] = set()
@@ -161,19 +145,14 @@ class HostLobby(LobbySide):
                 self._say(f"Not announced on the LAN ({problem}).")
 
     async def _announce_here(self) -> str | None:
-        """On the network thread: announce the table on the LAN (None), or say why not.
-
-        Zeroconf is made here, on the loop that sends, updates and withdraws the advert (it
-        binds to the loop running when it is made), and the advert is kept for the goodbyes
-        the program's signal handler says (:func:`.discovery.say_goodbyes`)."""
-        advert = play.table_advert(self.table, self.fingerprint, self.state)
+        """On the network thread, where the advert lives and is updated and withdrawn: the
+        table announced on the LAN (None), or why not."""
+        self._announcement = Announcement()
         try:
-            self._aiozc = new_zeroconf()
-            self._advertiser = Advertiser(self._aiozc, advert, self.port)
-            await self._advertiser.start()
-            self._unsignal = keep_for_goodbye(self._advertiser)
+            await self._announcement.start(
+                play.table_advert(self.table, self.fingerprint, self.state), self.port
+            )
         except Exception as exc:
-            self._advertiser = None
             return problem_text(exc)
         return None
 
@@ -196,12 +175,6 @@ class HostLobby(LobbySide):
         assert self.hosted is not None
         self.hosted.core.say(self.identity, text)
 
-    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
-        """On the network thread: a task of the table's, cancelled when it closes."""
-        task: asyncio.Task[Any] = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
     def _changed(self, state: LobbyState) -> None:
         """On the table's thread: the lobby changed (the news is said here, in order)."""
         now = {s.fingerprint: s for s in state.seats}
@@ -216,8 +189,8 @@ class HostLobby(LobbySide):
         self._known = set(now)
         if state.phase == "playing" and self._game is None and self._game_error is None:
             self._start_game(lambda: self._node(state))
-        if self._advertiser is not None and not self._unannounced:
-            self._spawn(self._advertiser.update(**play.advert_changes(state)))
+        if self._announcement is not None:
+            self._announcement.update(**play.advert_changes(state))
         self._on_ui(self._changed_ui, state)
 
     def _changed_ui(self, state: LobbyState) -> None:
@@ -381,15 +354,8 @@ class HostLobby(LobbySide):
 
     async def _close_table(self) -> None:
         """On the network thread: the advert withdrawn (a goodbye), then the listener."""
-        self._unannounced = True
-        await cancel_and_wait(list(self._tasks))
-        self._unsignal()
-        if self._advertiser is not None:
-            with contextlib.suppress(Exception):
-                await self._advertiser.stop()
-        if self._aiozc is not None:
-            with contextlib.suppress(Exception):
-                await self._aiozc.async_close()
+        if self._announcement is not None:
+            await self._announcement.withdraw()
         if self.hosted is not None:
             await self.hosted.close()
 
