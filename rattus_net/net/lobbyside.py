@@ -112,6 +112,9 @@ class LobbySide:
         the table opens; a lobby already running somewhere stays there)."""
         if self.runner is None:
             self.runner = network
+        if self._ui is None:  # (the front end's loop, for what the thread hands back)
+            with contextlib.suppress(RuntimeError):
+                self._ui = asyncio.get_running_loop()
 
     def _table(self) -> LoopThread:
         """The network thread (a thread of the lobby's own, started at the first need, if it
