@@ -67,10 +67,10 @@ OLD_KIND_NAMES = {"supply-commit": COMMIT_MOVES, "supply-open": OPEN_MOVES, "mix
 supplies, its mixed hands) -> their names now. Every signed record and journal written so far
 uses the old names: :func:`open_frame` reads them as the new ones, and the signature still
 covers the exact bytes received."""
-WRITES_OLD_KIND_NAMES = True
-"""Whether :func:`sign` writes the old names: a peer of this protocol version must be read by
-the peers of the same version that know only those. The day ``PROTOCOL_VERSION``
-(``protocol/wire.py``) goes up, this goes to ``False`` and new records say the new names."""
+WRITES_OLD_KIND_NAMES = False
+"""Whether :func:`sign` writes the old names. Protocol version 3 knew only those; version 4
+(``protocol/wire.py``) refuses links of version 3, so its messages say the new names, and
+records of version 3 still read."""
 _WRITTEN_KIND = {new: old for old, new in OLD_KIND_NAMES.items()} if WRITES_OLD_KIND_NAMES else {}
 COMMITMENT_DOMAIN = b"supply"
 """The domain of a committed move's hash (with the game id, step and seat): the first game's

@@ -28,11 +28,18 @@ import msgpack  # type: ignore[import-untyped]
 from protocol.errors import DecodeError, LocalProtocolError
 from rattus_net.kit.interface import WireValue as WireValue  # tuples come back as lists
 
-PROTOCOL_VERSION = 3
-"""Version carried by every message; a peer speaking another version is rejected. 3: the
-lobby's table options are the game's own (``{"players", "game", "game_version", "options"}``)
-and every game's parameters name it (so Rattus Cartus's game ids changed). 2: adverts, tables
-and game ids name the game."""
+PROTOCOL_VERSION = 4
+"""Version carried by every message and said first on every link (the transport's
+preamble); a peer speaking another version is refused in words. 4: chat lines travel on the
+lobby link and the game's mesh links under tags of their own (an older build dropped those
+links without a word). 3: the lobby's table options are the game's own (``{"players",
+"game", "game_version", "options"}``) and every game's parameters name it (so Rattus Cartus's
+game ids changed). 2: adverts, tables and game ids name the game."""
+
+READ_VERSIONS = frozenset({3, PROTOCOL_VERSION})
+"""Message versions read: version 4 changed only the links' tags, nothing inside a message,
+so a version 3 message (a record or a journal written before) reads as it was written and
+its signature still holds; links refuse any other version than ours (the preamble)."""
 
 
 _INT_MIN = -(2**63)
@@ -219,7 +226,7 @@ def decode_message(
     version, kind, body = value["v"], value["k"], value["b"]
     if isinstance(version, bool) or not isinstance(version, int):
         raise DecodeError(peer, "version must be an int", evidence)
-    if version != PROTOCOL_VERSION:
+    if version not in READ_VERSIONS:
         raise DecodeError(peer, f"unsupported protocol version {version}", evidence)
     if not isinstance(kind, str) or not kind:
         raise DecodeError(peer, "kind must be a non-empty str", evidence)

@@ -32,6 +32,7 @@ from rattus_net.kit.offline import OfflineSetup, default_bot_kind
 from rattus_net.kit.registry import games, get_game
 from rattus_net.kit.replay import Replay
 from rattus_net.kit.saves import save_path
+from rattus_net.net.loopthread import NETWORK_THREAD, LoopThread
 from rattus_net.net.netgame import NetworkGame
 from rattus_net.net.node import PeerNode
 from rattus_net.net.served import Served
@@ -132,6 +133,21 @@ class RattusNetApp(App[None]):
         self.lobby = lobby
         self.replay = replay
         self.quit_key = quit_key(Served.from_environment())
+        self._network: LoopThread | None = None
+
+    @property
+    def network(self) -> LoopThread:
+        """The program's one network thread (every table's lobby, advert and game run
+        there): made at the first need, ended (its tasks cancelled and awaited) when the app
+        ends (:meth:`on_unmount`)."""
+        if self._network is None:
+            self._network = LoopThread(NETWORK_THREAD)
+        return self._network
+
+    async def on_unmount(self) -> None:
+        network, self._network = self._network, None
+        if network is not None:
+            await network.stop()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """No key quits at once where none is meant to (a browser page: Ctrl+C copies)."""
@@ -202,7 +218,7 @@ class RattusNetApp(App[None]):
         if self.table is not None:
             menu.choose_game(self.table.game_name)  # back from the game, the menu offers it
             if isinstance(self.table, NetworkGame):
-                self.table.start()
+                self.table.start(self.network)
             self.push_screen(table_screen(self.table))
         elif self.lobby is not None:
             self.push_screen(LobbyScreen(self.lobby))

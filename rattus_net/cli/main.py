@@ -23,6 +23,7 @@ from rattus_net.cli.args import (
 )
 from rattus_net.cli.local import cmd_play, cmd_replay, cmd_selfplay
 from rattus_net.cli.network import NETWORK_COMMANDS, add_network_parsers, cmd_network
+from rattus_net.cli.signals import goodbyes_on_signals
 from rattus_net.cli.verify import cmd_verify
 from rattus_net.kit.errors import RattusNetError
 from rattus_net.kit.interface import BOT_KINDS
@@ -116,7 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not argv:  # the menu: no parser built (every served session starts here)
             from tui.app import run_menu
 
-            return run_menu()
+            with goodbyes_on_signals():
+                return run_menu()
         args = build_parser().parse_args(argv)
         if args.command == "selfplay":
             return cmd_selfplay(args)
@@ -138,7 +140,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_web(args)
         from tui.app import run_menu
 
-        return run_menu()
+        with goodbyes_on_signals():
+            return run_menu()
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2

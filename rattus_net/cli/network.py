@@ -26,6 +26,7 @@ from rattus_net.cli.args import (
     seat_number,
     seconds,
 )
+from rattus_net.cli.signals import goodbyes_on_signals, leave_on_interrupt
 from rattus_net.kit.cells import pad
 from rattus_net.kit.interface import BOT_KINDS
 from rattus_net.kit.registry import game_names, get_game
@@ -272,6 +273,7 @@ def _run_network(args: argparse.Namespace, name: str, say: Any) -> int:
                     abort_linger=args.linger_after_abort,
                     limits=_limits(args),
                     say=say,
+                    lingering=leave_on_interrupt,
                 )
             )
         elif args.command == "join":
@@ -289,6 +291,7 @@ def _run_network(args: argparse.Namespace, name: str, say: Any) -> int:
                     limits=_limits(args),
                     find_seconds=args.wait,
                     say=say,
+                    lingering=leave_on_interrupt,
                 )
             )
         else:
@@ -308,6 +311,7 @@ def _run_network(args: argparse.Namespace, name: str, say: Any) -> int:
                     limits=_limits(args),
                     say=say,
                     bot=bot,
+                    lingering=leave_on_interrupt,
                 )
             )
     except (LobbyRefusal, NodeError) as exc:
@@ -365,7 +369,8 @@ def _network_tui(args: argparse.Namespace, name: str) -> int:
     except LobbyRefusal as exc:
         print(f"{name}: {exc}", file=sys.stderr)
         return 1
-    return run_lobby(lobby)
+    with goodbyes_on_signals():
+        return run_lobby(lobby)
 
 
 def _unfinished_games() -> int:
@@ -437,7 +442,8 @@ def _resume_tui(args: argparse.Namespace, name: str) -> int:
 
     print(f"{name}: reloading game {args.game_id} from its journal...", file=sys.stderr)
     node = PeerNode.load(args.game_id, seat=args.seat, stall_timeout=args.stall_timeout)
-    return run_network_game(node)
+    with goodbyes_on_signals():
+        return run_network_game(node)
 
 
 async def _cmd_tables(args: argparse.Namespace) -> int:

@@ -17,12 +17,11 @@ link-local or the server's own), so an advert cannot make the server connect whe
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import ipaddress
 import logging
-import os
 import re
-import signal
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -425,34 +424,89 @@ class TableBrowser:
         await cancel_and_wait(list(self._tasks))
 
 
-def withdraw_on_signals(advertiser: Advertiser) -> Callable[[], None]:
-    """On SIGTERM or SIGHUP (a terminal window closed, ``kill``), withdraw the advert first (a
-    goodbye every browser hears at once), then let the signal end the process as it would
-    have. Returns a function that removes the handlers. Does nothing off the main thread."""
-    loop = asyncio.get_running_loop()
-    sigs = (signal.SIGTERM, signal.SIGHUP)
-    pending: set[asyncio.Task[None]] = set()
+_OUT: dict[Advertiser, asyncio.AbstractEventLoop] = {}
+"""The adverts this process has out, each with the loop it lives on (a signal is the
+process's: the program's handler withdraws them all, :func:`say_goodbyes`)."""
 
-    def undo() -> None:
-        for sig in sigs:
+
+def keep_for_goodbye(advertiser: Advertiser) -> Callable[[], None]:
+    """Keep ``advertiser`` (running on this loop) for :func:`say_goodbyes`; returns a
+    function that forgets it (its table closed: it said its goodbye itself)."""
+    _OUT[advertiser] = asyncio.get_running_loop()
+
+    def forget() -> None:
+        _OUT.pop(advertiser, None)
+
+    return forget
+
+
+def say_goodbyes(timeout: float = 3.0) -> None:
+    """Withdraw every advert this process has out, each on its own loop, waiting up to
+    ``timeout`` seconds: a goodbye every browser hears at once, instead of a table that
+    lingers in their lists until its records expire. What a program's handler of SIGTERM
+    and SIGHUP calls before the signal ends the process (the entry points install it:
+    :mod:`rattus_net.cli.signals`). Called on a thread whose loop runs none of them (the
+    screen's: adverts live on the network thread); an advert on the caller's own loop is
+    passed over, it could not be withdrawn while the caller waits."""
+    waiting = []
+    for advertiser, loop in list(_OUT.items()):
+        if loop.is_closed() or _running_here(loop):
+            continue
+        with contextlib.suppress(RuntimeError):  # (its loop stopped meanwhile)
+            waiting.append(asyncio.run_coroutine_threadsafe(advertiser.stop(), loop))
+    if waiting:
+        concurrent.futures.wait(waiting, timeout)
+    _OUT.clear()
+
+
+def _running_here(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
+class Announcement:
+    """A table's advert over its life, all on the one loop it is started on (the network
+    thread's): zeroconf made there (it binds to the loop running when it is made), the advert
+    sent, updated in order of the changes, kept for the goodbyes a signal says meanwhile
+    (:func:`keep_for_goodbye`), and withdrawn with a goodbye."""
+
+    def __init__(self) -> None:
+        self._aiozc: AsyncZeroconf | None = None
+        self._advertiser: Advertiser | None = None
+        self._forget: Callable[[], None] = lambda: None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._withdrawn = False
+
+    async def start(self, advert: TableAdvert, port: int) -> None:
+        """Announce ``advert`` at ``port``; raises whatever keeps it off the LAN (no
+        multicast here: the table is still open by address)."""
+        self._aiozc = new_zeroconf()
+        advertiser = Advertiser(self._aiozc, advert, port)
+        await advertiser.start()
+        self._advertiser = advertiser
+        self._forget = keep_for_goodbye(advertiser)
+
+    def update(self, **changes: object) -> None:
+        """Say ``changes`` soon (a task of the announcement's; nothing once withdrawn)."""
+        if self._advertiser is None or self._withdrawn:
+            return
+        task = asyncio.get_running_loop().create_task(self._advertiser.update(**changes))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def withdraw(self) -> None:
+        """The goodbye (every browser drops the table at once), then zeroconf closed."""
+        self._withdrawn = True
+        await cancel_and_wait(list(self._tasks))
+        self._forget()
+        if self._advertiser is not None:
             with contextlib.suppress(Exception):
-                loop.remove_signal_handler(sig)
-
-    async def goodbye(sig: signal.Signals) -> None:
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(advertiser.stop(), 3.0)
-        undo()
-        signal.signal(sig, signal.SIG_DFL)
-        os.kill(os.getpid(), sig)
-
-    def handler(sig: signal.Signals) -> None:
-        task = loop.create_task(goodbye(sig))
-        pending.add(task)
-
-    for sig in sigs:
-        with contextlib.suppress(RuntimeError, ValueError, NotImplementedError):
-            loop.add_signal_handler(sig, handler, sig)
-    return undo
+                await self._advertiser.stop()
+        if self._aiozc is not None:
+            with contextlib.suppress(Exception):
+                await self._aiozc.async_close()
 
 
 class NoLoop(RuntimeError):

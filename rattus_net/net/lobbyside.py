@@ -1,11 +1,16 @@
-"""What a host's and a guest's lobby share (:mod:`rattus_net.net.tables`): the table's thread,
-the front end's loop, the listeners, the lobby's log, and the seat's game once the table has
-started.
+"""What a host's and a guest's lobby share (:mod:`rattus_net.net.tables`): the network
+thread, the front end's loop, the listeners, the lobby's log, and the seat's game once the
+table has started.
 
-Two loops meet here: the front end's (the screen) and the table's thread
-(:class:`~rattus_net.net.loopthread.LoopThread`). The lobby's log (``news``) and the listeners
-belong to the front end's loop; the table's thread hands its lines there
-(:meth:`LobbySide._say_soon`) and never waits for it, nor it for the table's thread.
+Two loops meet here: the front end's (the screen) and the program's network thread
+(:class:`~rattus_net.net.loopthread.LoopThread`), which the program owns and hands down
+(``network``, :meth:`LobbySide.adopt`): every table of the process, its lobby, its game and
+its advert run there. The lobby owns only the work it submits there (:meth:`LobbySide._run`)
+and cancels and awaits it when it closes; the thread outlives it. A lobby that was handed no
+thread (a test, a script) starts one of its own and ends it with its game. The lobby's log
+(``news``) and the listeners belong to the front end's loop; the network thread hands its
+lines there (:meth:`LobbySide._say_soon`) and never waits for it, nor it for the network
+thread.
 """
 
 from __future__ import annotations
@@ -13,21 +18,23 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any, TypeVar
 
 from protocol.chat import HISTORY, ChatMisuse
 from protocol.crypto.identity import Identity
 from protocol.params import PeerSecrets
 from rattus_net.net.chat import Said, send_line
 from rattus_net.net.lobby import LobbyRefusal, LobbyState
-from rattus_net.net.loopthread import LoopClosed, LoopThread
-from rattus_net.net.netgame import TABLE_THREAD, Cleanup, NetworkGame
+from rattus_net.net.loopthread import NETWORK_THREAD, LoopClosed, LoopThread
+from rattus_net.net.netgame import Cleanup, NetworkGame
 from rattus_net.net.node import PeerNode
 from rattus_net.net.seats import new_master
 from rattus_net.net.transport import Listener
 
 Notify = Callable[[], None]
+T = TypeVar("T")
 
 
 class LobbyChatFeed:
@@ -66,13 +73,15 @@ class LobbySide:
         player: str,
         colour: str | None,
         root: Path | None,
+        network: LoopThread | None = None,
         *,
         chat_here: Callable[[str], None],
         close: Cleanup,
     ) -> None:
-        """``chat_here(text)``: on the table's thread, our player's chat line, sent
-        (:class:`ChatMisuse` if it cannot be); ``close(bots=...)``: the lobby's close, awaited
-        once the seat's game is over."""
+        """``network``: the program's network thread (None: the lobby starts its own);
+        ``chat_here(text)``: on the table's thread, our player's chat line, sent
+        (:class:`ChatMisuse` if it cannot be); ``close(bots=...)``: the lobby's close,
+        awaited once the seat's game is over."""
         self.player = player
         self.colour = colour
         self.root = root
@@ -83,7 +92,10 @@ class LobbySide:
         """Lines for the lobby's log: appended on the front end's loop only (the table's
         thread hands its lines there: :meth:`_say_soon`)."""
         self.closed = False
-        self.runner: LoopThread | None = None
+        self.runner: LoopThread | None = network
+        """The program's network thread (or the lobby's own: :attr:`_owns_runner`)."""
+        self._owns_runner = False
+        self._work: set[concurrent.futures.Future[Any]] = set()  # (ours, on the runner)
         self._ui: asyncio.AbstractEventLoop | None = None  # the front end's loop
         self._game: NetworkGame | None = None
         self._game_error: BaseException | None = None
@@ -99,13 +111,31 @@ class LobbySide:
     def fingerprint(self) -> str:
         return self.identity.fingerprint
 
+    def adopt(self, network: LoopThread) -> None:
+        """Run on the program's network thread ``network`` (a front end hands it down before
+        the table opens; a lobby already running somewhere stays there)."""
+        if self.runner is None:
+            self.runner = network
+        if self._ui is None:  # (the front end's loop, for what the thread hands back)
+            with contextlib.suppress(RuntimeError):
+                self._ui = asyncio.get_running_loop()
+
     def _table(self) -> LoopThread:
-        """The table's thread (started at the first need), seen from the front end."""
+        """The network thread (a thread of the lobby's own, started at the first need, if it
+        was handed none), seen from the front end."""
         if self._ui is None:
             self._ui = asyncio.get_running_loop()
         if self.runner is None:
-            self.runner = LoopThread(TABLE_THREAD)
+            self.runner = LoopThread(NETWORK_THREAD)
+            self._owns_runner = True
         return self.runner
+
+    async def _run(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Await ``coro`` run on the network thread: work of this lobby's, cancelled (and
+        awaited) when it closes, whoever owns the thread."""
+        work = self._table().submit(coro)
+        self._work = {w for w in self._work if not w.done()} | {work}  # (this loop's only)
+        return await asyncio.wrap_future(work)
 
     def _on_ui(self, fn: Callable[..., object], *args: object) -> None:
         """Call ``fn(*args)`` on the front end's loop (from the table's thread)."""
@@ -136,7 +166,13 @@ class LobbySide:
         they could not be made, said by :meth:`game`)."""
         try:
             node, listener = node_of()
-            self._game = NetworkGame(node, listener, cleanup=self._close, runner=self.runner)
+            self._game = NetworkGame(
+                node,
+                listener,
+                cleanup=self._close,
+                runner=self.runner,
+                owns_runner=self._owns_runner,  # (a thread of the lobby's own: the game's now)
+            )
         except Exception as exc:
             self._game_error = exc
 
@@ -152,14 +188,20 @@ class LobbySide:
         """On the table's thread: close what listens there."""
 
     async def _close_thread(self) -> None:
-        """Close what runs on the table's thread, and end the thread unless a game runs on
-        it (the game ends it)."""
+        """Cancel (and await) the lobby's work on the network thread and close what listens
+        there; end the thread only if it is the lobby's own and no game runs on it (the game
+        ends it then)."""
         runner = self.runner
         if runner is None:
             return
+        work = [w for w in self._work if not w.done()]
+        for w in work:
+            w.cancel()  # (cancels its task on the network thread)
+        if work:
+            await asyncio.wait([asyncio.wrap_future(w) for w in work], timeout=10)
         with contextlib.suppress(LoopClosed, concurrent.futures.CancelledError):
             await runner.run(self._close_table())
-        if not self._handed:
+        if self._owns_runner and not self._handed:
             await runner.stop()
 
 

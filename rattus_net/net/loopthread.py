@@ -1,11 +1,14 @@
 """An asyncio loop on a thread of its own, for work that must never hold up the caller's loop.
 
-A user interface runs its screen on one asyncio loop; the table it plays at (the lobby's
-listener, the peer node that checks every shuffle proof and decryption) runs on a
-:class:`LoopThread`. The screen's loop then only renders: the node's cryptography competes
-with it for the interpreter, never for its loop. Everything handed between the two goes
-through the thread-safe calls here (:meth:`LoopThread.run`, :meth:`LoopThread.submit`,
-:meth:`LoopThread.call`).
+A user interface runs its screen on one asyncio loop; the network (every table's lobby
+listener and advert, the peer node that checks every shuffle proof and decryption) runs on
+one :class:`LoopThread` per process, the network thread (:data:`NETWORK_THREAD`): the program
+makes it (the TUI app: ``RattusNetApp.network``), hands it down to each table, and ends it when
+it ends (:meth:`LoopThread.stop` cancels and awaits the tasks left there). A table owns only
+the work it submits there. The screen's loop then only renders: the node's cryptography
+competes with it for the interpreter, never for its loop. Everything handed between the two
+goes through the thread-safe calls here (:meth:`LoopThread.run`, :meth:`LoopThread.submit`,
+:meth:`LoopThread.call`), and the network's news reaches the screen through :func:`hand_to`.
 """
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+NETWORK_THREAD = "rattus-net"
+"""The name of the program's network thread (tests look for it)."""
 
 
 def hand_to(ui: asyncio.AbstractEventLoop | None, tell: Callable[[], None]) -> None:
@@ -42,6 +48,8 @@ class LoopThread:
         self.ended: concurrent.futures.Future[None] = concurrent.futures.Future()
         """Done once the thread's loop is closed (awaited by :meth:`stop` without a thread
         of the caller's: no executor, which may be shut down already when a program ends)."""
+        self._lock = threading.Lock()
+        self._closing = False
         self.thread = threading.Thread(target=self._run, name=name, daemon=True)
         self.thread.start()
 
@@ -50,6 +58,8 @@ class LoopThread:
         try:
             self.loop.run_forever()
         finally:
+            with self._lock:  # (no submit from now on: LoopClosed)
+                self._closing = True
             with contextlib.suppress(Exception):
                 self.loop.run_until_complete(self._cancel_all())
             self.loop.close()
@@ -58,10 +68,17 @@ class LoopThread:
 
     @staticmethod
     async def _cancel_all() -> None:
-        tasks = {t for t in asyncio.all_tasks() if t is not asyncio.current_task()}
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        """Cancel and await every task left, until none is: a coroutine submitted just
+        before the loop stopped gets its task only now, and a cancelled task may start
+        another on its way out; each is cancelled and awaited, so every waiter hears."""
+        while True:
+            await asyncio.sleep(0)  # (the callbacks already handed in make their tasks)
+            tasks = {t for t in asyncio.all_tasks() if t is not asyncio.current_task()}
+            if not tasks:
+                return
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     @property
     def here(self) -> bool:
@@ -75,11 +92,12 @@ class LoopThread:
     def submit(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
         """Run ``coro`` on this thread's loop (from any thread); cancelling the future cancels
         it there. Raises :class:`LoopClosed` once the loop has stopped."""
-        try:
-            return asyncio.run_coroutine_threadsafe(coro, self.loop)
-        except RuntimeError:
-            coro.close()
-            raise LoopClosed("the table's thread has stopped") from None
+        with self._lock:
+            if not self._closing:
+                with contextlib.suppress(RuntimeError):  # (closed: said below)
+                    return asyncio.run_coroutine_threadsafe(coro, self.loop)
+        coro.close()
+        raise LoopClosed("the network thread has stopped")
 
     async def run(self, coro: Coroutine[Any, Any, T]) -> T:
         """Await ``coro`` run on this thread's loop, from another loop."""
@@ -127,4 +145,4 @@ class LoopThread:
                 self.thread.join(1.0)  # (past its last statement now: returns at once)
 
 
-__all__ = ["LoopClosed", "LoopThread"]
+__all__ = ["NETWORK_THREAD", "LoopClosed", "LoopThread", "hand_to"]

@@ -51,6 +51,7 @@ from rattus_net.net.transport import (
     Silent,
     TransportError,
     TransportLimits,
+    VersionMismatch,
     connect,
 )
 
@@ -222,6 +223,7 @@ class Mesh:
         ``once``, only until the link has told it our new port (then it dials us)."""
         fp = self.setup.params.identities[seat].fingerprint
         delay = 0.1
+        refused = False  # (a peer of another protocol version: said once, dialled on)
         while not self.events.closing and not (once and seat in self.told):
             host, port = self.addresses[seat]  # (a peer that moved told us where)
             try:
@@ -234,6 +236,10 @@ class Mesh:
                 conn.start_keepalive()
                 delay = 0.1
                 await self._serve_link(conn, seat)
+            except VersionMismatch as exc:  # (it may update and come back: dialled on)
+                if not refused:
+                    refused = True
+                    self.events.emit("version", seat, f"{exc.remote_version} {exc.local_version}")
             except TransportError as exc:
                 log.debug("link to seat %d: %s", seat, exc)
             if self.events.closing:

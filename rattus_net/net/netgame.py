@@ -8,8 +8,9 @@ legal check of a move come through the game interface (``rattus_net/kit/interfac
 its words (the log, the decision awaited) from the game's side
 (:mod:`rattus_net.net.tablewords`; a front end may put its own in their place: ``words``).
 
-The node runs on the table's own thread and asyncio loop (a
-:class:`~rattus_net.net.loopthread.LoopThread`), never on the front end's: it checks every
+The node runs on the program's network thread and its asyncio loop (a
+:class:`~rattus_net.net.loopthread.LoopThread` the program hands down; the game owns only its
+node's task there), never on the front end's: it checks every
 shuffle proof and decryption it receives, work that held a screen's loop up for half a second
 at a time. The two sides share nothing mutable:
 
@@ -60,7 +61,7 @@ from rattus_net.kit.undo import UndoRefused
 from rattus_net.net.botseats import HostedBots
 from rattus_net.net.chat import ChatFeed
 from rattus_net.net.heldsteps import TAKE_BACK
-from rattus_net.net.loopthread import LoopThread, hand_to
+from rattus_net.net.loopthread import NETWORK_THREAD, LoopThread, hand_to
 from rattus_net.net.news import LinkNews
 from rattus_net.net.node import WAIT_MORE, PeerNode
 from rattus_net.net.persist import split_game_id
@@ -78,9 +79,6 @@ log = logging.getLogger(__name__)
 Notify = Callable[[], None]
 Cleanup = Callable[..., object]
 Move = Any  # a move of the table's game
-
-TABLE_THREAD = "rattus-table"
-"""The name of a table's network thread (tests look for it)."""
 
 STEP_WORDS = {
     HELLO: "Greeting the peers",
@@ -122,14 +120,17 @@ class NetworkGame:
         cleanup: Cleanup | None = None,
         *,
         runner: LoopThread | None = None,
+        owns_runner: bool = False,
     ) -> None:
         """``cleanup(bots=...)`` (a lobby's close) is awaited on the front end's loop when
-        the game is over or left; ``runner``: the table's thread the node runs on (a new
-        one at :meth:`start` if none)."""
+        the game is over or left; ``runner``: the network thread the node runs on (the
+        program's, handed down; given at :meth:`start`, or a new one of the game's own if
+        none); ``owns_runner``: the game ends that thread when it is over (a lobby's own)."""
         self.node = node
         self.listener = listener
         self.cleanup = cleanup
         self.runner = runner
+        self._owns_runner = owns_runner
         self.seat = node.seat
         self.game_name: str = node.setup.params.game
         self.definition = get_game(self.game_name)
@@ -293,16 +294,20 @@ class NetworkGame:
                 with contextlib.suppress(RuntimeError):
                     self._ui.call_soon_threadsafe(self._ended)
                     ended = True
-            if not ended and self.runner is not None:
+            if not ended and self.runner is not None and self._owns_runner:
                 self.runner.stop_soon()  # (nobody is left to wind up: the thread ends)
 
     # -- the front end's loop --------------------------------------------------------------
 
-    def start(self) -> None:
-        """Play: the node runs on the table's thread from now on."""
+    def start(self, network: LoopThread | None = None) -> None:
+        """Play: the node runs on the network thread from now on (``network``, the
+        program's, unless the game has one already; a thread of its own if neither)."""
         self._ui = asyncio.get_running_loop()
         if self.runner is None:
-            self.runner = LoopThread(TABLE_THREAD)
+            self.runner = network
+        if self.runner is None:
+            self.runner = LoopThread(NETWORK_THREAD)
+            self._owns_runner = True
         self.task = self.runner.submit(self._run())
         self.chat.attach(self.runner)
         self._watch = self._ui.create_task(self._watch_front_end())
@@ -343,7 +348,8 @@ class NetworkGame:
             await winding
 
     async def _wind_up(self, *, bots: bool) -> None:
-        """The lobby's cleanup (its table, its bots), then the end of the table's thread."""
+        """The lobby's cleanup (its table, its bots), then the end of the network thread if
+        it is the game's own (the program's outlives the game)."""
         if self._wound_up:
             return
         self._wound_up = True
@@ -356,7 +362,7 @@ class NetworkGame:
             if asyncio.iscoroutine(result):
                 with contextlib.suppress(Exception):
                     await result
-        if self.runner is not None:
+        if self.runner is not None and self._owns_runner:
             await self.runner.stop()
 
     async def stop(self) -> None:
@@ -574,7 +580,6 @@ def _said_if_failed(task: asyncio.Task[None]) -> None:
 
 __all__ = [
     "STEP_WORDS",
-    "TABLE_THREAD",
     "DecisionWithdrawn",
     "NetworkGame",
     "TableSnapshot",

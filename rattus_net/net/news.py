@@ -10,9 +10,6 @@ game says what a round is).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import signal
 from collections.abc import Callable, Sequence
 
 from protocol.safetext import safetext
@@ -57,20 +54,32 @@ class LinkNews:
             return f"The bot playing {name} stopped: {safetext(detail)}."
         if kind == "fault":
             return f"{name} sent something invalid: {safetext(detail)}."
+        if kind == "version":  # (the refused link, dialled again in case it updates)
+            theirs, ours = (int(n) for n in detail.split())
+            who = "update rattus" if theirs > ours else f"{name} must update rattus"
+            return f"{name}'s rattus runs protocol {theirs}; yours is {ours}: {who}."
         return None
 
 
-def headless_reporter(node: PeerNode, say: Callable[[str], None]) -> None:
-    """Hook ``say`` lines onto ``node``: the news of the links, and each new round."""
+Lingering = Callable[[Callable[[], None]], None]
+"""Told, once the game is over and lingers for the others, the call that leaves it
+(``node.leave``): an entry point makes Ctrl+C call it from then on (the record is written,
+not "interrupted"). Signals are the program's: a library module installs no handler."""
+
+
+def headless_reporter(
+    node: PeerNode, say: Callable[[str], None], lingering: Lingering | None = None
+) -> None:
+    """Hook ``say`` lines onto ``node``: the news of the links, and each new round;
+    ``lingering`` is handed ``node.leave`` when the game lingers."""
     session = node.session
     news = LinkNews.for_node(node)
     said_round = 0
 
     def hook(kind: str, seat: int | None, detail: str) -> None:
         nonlocal said_round
-        if kind == "linger":  # Ctrl+C now leaves (the record is written), not "interrupted"
-            with contextlib.suppress(ValueError, RuntimeError, NotImplementedError):
-                asyncio.get_running_loop().add_signal_handler(signal.SIGINT, node.leave)
+        if kind == "linger" and lingering is not None:
+            lingering(node.leave)
         line = news(kind, seat, detail)
         if line is not None:
             say(line)
@@ -86,4 +95,4 @@ def headless_reporter(node: PeerNode, say: Callable[[str], None]) -> None:
     node.say_drops = say
 
 
-__all__ = ["LinkNews", "headless_reporter"]
+__all__ = ["Lingering", "LinkNews", "headless_reporter"]

@@ -34,7 +34,7 @@ from rattus_net.net.lobby import (
     TableOptions,
     join_table,
 )
-from rattus_net.net.news import headless_reporter
+from rattus_net.net.news import Lingering, headless_reporter
 from rattus_net.net.node import STALL_TIMEOUT, PeerNode
 from rattus_net.net.persist import check_storage
 from rattus_net.net.seats import NodeError, Outcome, Setup, new_master
@@ -131,6 +131,7 @@ async def host_game(
     stall_timeout: float = STALL_TIMEOUT,
     abort_linger: float = ABORT_LINGER,
     say: Say = print,
+    lingering: Lingering | None = None,
 ) -> Outcome:
     check_storage()  # before anybody sits down: a full disk would end the game for all
     master = new_master()
@@ -164,7 +165,7 @@ async def host_game(
         node = PeerNode.create(
             setup, limits=limits, stall_timeout=stall_timeout, abort_linger=abort_linger
         )
-        headless_reporter(node, say)
+        headless_reporter(node, say, lingering)
 
         async def game_link(conn: Connection, hs: Handshake) -> None:
             await node.accept(conn, hs)
@@ -197,6 +198,7 @@ async def join_game(
     say: Say = print,
     root: Path | None = None,
     hosted_by: int | None = None,
+    lingering: Lingering | None = None,
 ) -> Outcome:
     """Join a table and let ``bot`` play the seat. ``root`` is the data directory for this
     seat's journal and record (default: the user's). Checks first that it can hold the game
@@ -252,7 +254,7 @@ async def join_game(
         node = PeerNode.create(
             setup, root, limits=limits, stall_timeout=stall_timeout, abort_linger=abort_linger
         )
-        headless_reporter(node, say)
+        headless_reporter(node, say, lingering)
         holder["node"] = node
         say(f"game {setup.game_id} started: {_names(setup.params.config.players)}")
         return await node.run(listener)
@@ -267,10 +269,11 @@ async def resume_game(
     limits: TransportLimits = DEFAULT_TRANSPORT,
     stall_timeout: float = STALL_TIMEOUT,
     say: Say = print,
+    lingering: Lingering | None = None,
     **kw: Any,
 ) -> Outcome:
     node = PeerNode.load(game_id, seat=seat, limits=limits, stall_timeout=stall_timeout, **kw)
-    headless_reporter(node, say)
+    headless_reporter(node, say, lingering)
     if node.session.finished:
         say(f"game {game_id} is already over")
     elif node.session.abort is not None:

@@ -6,11 +6,10 @@ end reads plain values (:attr:`HostLobby.state`, the ``news`` lines, :func:`prob
 and asks (``set_ready``, ``add_bot``...); ``listeners`` are called on the front end's own
 loop whenever something changed.
 
-The table's network side runs on a thread of its own (:class:`~rattus_net.net.loopthread.
-LoopThread`): the lobby's listener and, once the game starts, the seat's peer node, which
-checks every shuffle and decryption (that work on a screen's loop held it up for half a
-second at a time). The front end's loop (the one that called :meth:`HostLobby.open` or
-:meth:`GuestLobby.wait_start`) keeps only the zeroconf advert.
+The table's network side runs on the program's network thread (:class:`~rattus_net.net.
+loopthread.LoopThread`, handed down: :meth:`LobbySide.adopt`): the lobby's listener, its
+zeroconf advert and, once the game starts, the seat's peer node, which checks every shuffle
+and decryption (that work on a screen's loop held it up for half a second at a time).
 
 * :class:`HostLobby` opens a table (:class:`~rattus_net.net.lobby.HostedTable`), seats the
   player, advertises the table and fills seats with bots on request. A bot seat is a second
@@ -31,27 +30,17 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
-
-from zeroconf.asyncio import AsyncZeroconf
 
 from protocol.chat import ChatMisuse
 from rattus_net.bots import BOT_LEVELS, BOT_NAMES
 from rattus_net.kit.numbers import ascii_int
 from rattus_net.net import play
 from rattus_net.net.botseats import BotSeats
-from rattus_net.net.discovery import (
-    Advertiser,
-    TableAdvert,
-    local_addresses,
-    new_zeroconf,
-    withdraw_on_signals,
-)
+from rattus_net.net.discovery import Announcement, TableAdvert, local_addresses
 from rattus_net.net.handshake import Handshake
 from rattus_net.net.lobby import (
     JOIN_RETRY,
@@ -64,12 +53,12 @@ from rattus_net.net.lobby import (
 )
 from rattus_net.net.lobby.chat import BadLobbyLine, LobbyChat, seat_keys
 from rattus_net.net.lobbyside import LobbySide
+from rattus_net.net.loopthread import LoopThread
 from rattus_net.net.node import STALL_TIMEOUT, PeerNode
 from rattus_net.net.persist import check_storage
 from rattus_net.net.problems import problem_text
 from rattus_net.net.seats import HUMAN, Setup
 from rattus_net.net.servertables import server_tables
-from rattus_net.net.tasks import cancel_and_wait
 from rattus_net.net.transport import (
     DEFAULT_TRANSPORT,
     Connection,
@@ -124,8 +113,9 @@ class HostLobby(LobbySide):
         limits: TransportLimits = DEFAULT_TRANSPORT,
         stall_timeout: float = STALL_TIMEOUT,
         root: Path | None = None,
+        network: LoopThread | None = None,
     ) -> None:
-        super().__init__(player, colour, root, chat_here=self._chat_here, close=self.close)
+        super().__init__(player, colour, root, network, chat_here=self._chat_here, close=self.close)
         self.table = table
         self.options = options.check()
         self.port = port
@@ -133,10 +123,7 @@ class HostLobby(LobbySide):
         self.limits = limits
         self.stall_timeout = stall_timeout
         self.hosted: HostedTable | None = None
-        self._aiozc: AsyncZeroconf | None = None  # (made by open(), on the loop that adverts)
-        self._advertiser: Advertiser | None = None
-        self._unsignal: Callable[[], None] = lambda: None
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._announcement: Announcement | None = None  # (the network thread's: open())
         self.bot_tasks: list[concurrent.futures.Future[None]] = []
         self._bots: BotSeats | None = None
         self._known: set[str] = set()
@@ -150,25 +137,29 @@ class HostLobby(LobbySide):
     async def open(self) -> None:
         """Open the port, take seat 1 (not ready yet) and announce the table."""
         check_storage(self.root)  # (a full or read-only disk: said before anybody sits)
-        await self._table().run(self._open_here())
+        await self._run(self._open_here())
         self._list_here()
         if self.advertise and not self.closed:
-            advert = play.table_advert(self.table, self.fingerprint, self.state)
-            try:
-                # Made here, never in __init__: zeroconf binds to the loop running when it is
-                # made (its own thread's loop when none runs, as before `rattus host` starts
-                # its screen), and the advert is sent and updated on this loop.
-                self._aiozc = new_zeroconf()
-                self._advertiser = Advertiser(self._aiozc, advert, self.port)
-                await self._advertiser.start()
-                self._unsignal = withdraw_on_signals(self._advertiser)  # SIGTERM, SIGHUP
-            except Exception as exc:  # no multicast here: the table is still open by address
-                self._advertiser = None
-                self._say(f"Not announced on the LAN ({problem_text(exc)}).")
+            problem = await self._run(self._announce_here())
+            if problem is not None:  # no multicast here: the table is still open by address
+                self._say(f"Not announced on the LAN ({problem}).")
+
+    async def _announce_here(self) -> str | None:
+        """On the network thread, where the advert lives and is updated and withdrawn: the
+        table announced on the LAN (None), or why not."""
+        self._announcement = Announcement()
+        try:
+            await self._announcement.start(
+                play.table_advert(self.table, self.fingerprint, self.state), self.port
+            )
+        except Exception as exc:
+            return problem_text(exc)
+        return None
 
     async def _open_here(self) -> None:
         """On the table's thread: the listener and our seat."""
         hosted = HostedTable(self.identity, self.table, self.options, self.limits)
+        hosted.listener.refusals = self._refused_soon  # (another protocol version)
         self.port = await hosted.open(None, self.port)
         hosted.core.sit(self.identity.public, self.player, "", self.port, colour=self.colour)
         self._known = {self.identity.fingerprint}
@@ -176,14 +167,13 @@ class HostLobby(LobbySide):
         hosted.core.on_chat.append(lambda data, said: self._chat_said(said))
         self.hosted = hosted  # (last: whoever sees it sees our seat and the port)
 
+    def _refused_soon(self, line: str) -> None:
+        """From the table's thread: a player of another protocol version was refused."""
+        self._say_soon(f"{line[:1].upper()}{line[1:]}.")
+
     def _chat_here(self, text: str) -> None:
         assert self.hosted is not None
         self.hosted.core.say(self.identity, text)
-
-    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
-        task: asyncio.Task[Any] = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
 
     def _changed(self, state: LobbyState) -> None:
         """On the table's thread: the lobby changed (the news is said here, in order)."""
@@ -199,11 +189,11 @@ class HostLobby(LobbySide):
         self._known = set(now)
         if state.phase == "playing" and self._game is None and self._game_error is None:
             self._start_game(lambda: self._node(state))
+        if self._announcement is not None:
+            self._announcement.update(**play.advert_changes(state))
         self._on_ui(self._changed_ui, state)
 
     def _changed_ui(self, state: LobbyState) -> None:
-        if self._advertiser is not None and not self.closed:
-            self._spawn(self._advertiser.update(**play.advert_changes(state)))
         self._list_here()
         self._tell()
 
@@ -329,7 +319,7 @@ class HostLobby(LobbySide):
         async def started() -> LobbyState:
             return await hosted.started
 
-        return await self._table().run(started())
+        return await self._run(started())
 
     def _node(self, state: LobbyState) -> tuple[PeerNode, Listener]:
         """On the table's thread: the node of our seat; mesh links share our port."""
@@ -360,17 +350,12 @@ class HostLobby(LobbySide):
         if self.closed:
             return
         self.closed = True
-        await cancel_and_wait(list(self._tasks))
-        self._unsignal()
-        if self._advertiser is not None:
-            with contextlib.suppress(Exception):
-                await self._advertiser.stop()
-        if self._aiozc is not None:
-            with contextlib.suppress(Exception):
-                await self._aiozc.async_close()
         await self._close_thread()
 
     async def _close_table(self) -> None:
+        """On the network thread: the advert withdrawn (a goodbye), then the listener."""
+        if self._announcement is not None:
+            await self._announcement.withdraw()
         if self.hosted is not None:
             await self.hosted.close()
 
@@ -390,8 +375,9 @@ class GuestLobby(LobbySide):
         limits: TransportLimits = DEFAULT_TRANSPORT,
         stall_timeout: float = STALL_TIMEOUT,
         root: Path | None = None,
+        network: LoopThread | None = None,
     ) -> None:
-        super().__init__(player, colour, root, chat_here=self._chat_here, close=self.close)
+        super().__init__(player, colour, root, network, chat_here=self._chat_here, close=self.close)
         self.address = address
         self.expect = expect_fingerprint
         self.limits = limits
@@ -513,7 +499,7 @@ class GuestLobby(LobbySide):
     async def wait_start(self) -> LobbyState:
         """Connect, sit, and wait for the start (raises LobbyRefusal or TransportError)."""
         check_storage(self.root)  # (a full or read-only disk: said before sitting down)
-        return await self._table().run(self._join_here())
+        return await self._run(self._join_here())
 
     async def _join_here(self) -> LobbyState:
         """On the table's thread: sit, wait for the start, make our seat's node."""
@@ -570,10 +556,17 @@ class GuestLobby(LobbySide):
 Lobby = HostLobby | GuestLobby
 
 
-def join_by_advert(advert: TableAdvert, player: str, colour: str | None = None) -> GuestLobby:
+def join_by_advert(
+    advert: TableAdvert,
+    player: str,
+    colour: str | None = None,
+    network: LoopThread | None = None,
+) -> GuestLobby:
     """A guest lobby for a table seen on the LAN (its host must prove the advertised key)."""
     address, fingerprint = play.advert_address(advert)
-    return GuestLobby(address, player, colour=colour, expect_fingerprint=fingerprint)
+    return GuestLobby(
+        address, player, colour=colour, expect_fingerprint=fingerprint, network=network
+    )
 
 
 __all__ = [

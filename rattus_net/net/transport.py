@@ -8,9 +8,11 @@ bad enough to drop:
   against :attr:`TransportLimits.max_frame` *before* anything is allocated, so an oversized
   frame costs us four bytes of reading. A zero-length frame is a keepalive and is never handed
   to the caller.
-* **Preamble.** Each side first sends ``MAGIC`` and its protocol version (6 bytes that will
-  never change shape), so a peer of another version gets a clear refusal instead of a message
-  it cannot decode, and a random byte stream (a port scanner, a browser) is dropped at once.
+* **Preamble.** Each side first sends ``MAGIC`` and its build's protocol version (6 bytes
+  that will never change shape), on every link (lobby, game mesh, resume), so a peer of
+  another version is refused with words on both sides (:class:`VersionMismatch`) instead of a
+  message it cannot decode, and a random byte stream (a port scanner, a browser) is dropped
+  at once.
 * **Timeouts.** Connecting and the preamble are bounded by ``connect_timeout``; every frame must
   arrive complete within ``idle_timeout`` (keepalives count), so a silent peer, a half-open
   connection or a peer trickling one byte a second is dropped; a peer that does not read what we
@@ -79,15 +81,42 @@ class Silent(PeerFault):
 
 
 class VersionMismatch(PeerFault):
-    """The remote speaks another protocol version; ``remote_version`` says which."""
+    """The remote speaks another protocol version: the link is refused at its first bytes.
 
-    def __init__(self, remote_version: int, peer: str | None = None) -> None:
+    Both sides read both numbers from the preambles, so each says a plain sentence without
+    another message: the side that dialled (``dialled``, a player coming to a table) is told
+    that it was refused and which side must update (:attr:`reason`), the side that listened
+    says whom it refused (:meth:`refusing_words`)."""
+
+    def __init__(
+        self,
+        remote_version: int,
+        peer: str | None = None,
+        *,
+        local_version: int = PROTOCOL_VERSION,
+        dialled: bool = True,
+    ) -> None:
         self.remote_version = remote_version
-        super().__init__(
-            f"protocol version mismatch: the other side speaks version {remote_version}, "
-            f"this program speaks version {PROTOCOL_VERSION}",
-            peer,
+        self.local_version = local_version
+        self.dialled = dialled
+        reason = (
+            refused_words(remote_version, local_version)
+            if dialled
+            else refusing_words(peer or "a peer", remote_version, local_version)
         )
+        super().__init__(reason, peer)
+
+
+def refused_words(theirs: int, ours: int) -> str:
+    """What the refused side (it dialled a table of protocol ``theirs``) is told."""
+    who = "update rattus" if theirs > ours else "the table's host must update rattus"
+    return f"this table runs protocol {theirs}; yours is {ours}: {who}"
+
+
+def refusing_words(peer: str, theirs: int, ours: int) -> str:
+    """What the refusing side (it listens with protocol ``ours``) says of a dialler."""
+    who = "it must update rattus" if theirs < ours else "update rattus here"
+    return f"refused {peer}: it runs protocol {theirs}; this table runs {ours}: {who}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,8 +209,11 @@ class Connection:
 
     # -- setup -----------------------------------------------------------------------------
 
-    async def exchange_preamble(self, version: int = PROTOCOL_VERSION) -> None:
-        """Send our magic and version, check theirs (both within ``connect_timeout``)."""
+    async def exchange_preamble(
+        self, version: int = PROTOCOL_VERSION, *, dialled: bool = True
+    ) -> None:
+        """Send our magic and version, check theirs (both within ``connect_timeout``);
+        ``dialled``: we opened the connection (it says who refused whom on a mismatch)."""
         self._writer.write(_PREAMBLE.pack(MAGIC, version))
         try:
             async with asyncio.timeout(self.limits.connect_timeout):
@@ -197,7 +229,7 @@ class Connection:
         if magic != MAGIC:
             raise PeerFault("not a Rattus Net peer (bad preamble)", self.peer)
         if remote != version:
-            raise VersionMismatch(remote, self.peer)
+            raise VersionMismatch(remote, self.peer, local_version=version, dialled=dialled)
         self.stage = max(self.stage, 1)
 
     def start_keepalive(self) -> None:
@@ -370,7 +402,9 @@ class Listener:
     filling the port never keep a player out. The preamble must arrive within the connect
     timeout, and whatever a handler raises is logged, never propagated, so one bad peer cannot
     stop the table. ``on_fault(peer, reason)`` is told of every dropped peer (for blame and
-    tests); ``say`` gets one line a minute at most about them (default: the log).
+    tests); ``say`` gets one line a minute at most about them (default: the log). A peer of
+    another protocol version is refused in words (:func:`refusing_words`), said through
+    ``refusals`` (default: ``say``) once per address and version.
     """
 
     def __init__(
@@ -383,8 +417,12 @@ class Listener:
         max_trusted: int = 16,
         on_fault: FaultHook | None = None,
         say: Callable[[str], None] | None = None,
+        version: int = PROTOCOL_VERSION,
     ) -> None:
         self.handler = handler
+        self.version = version
+        self.refusals: Callable[[str], None] | None = None
+        self._refused_versions: set[tuple[str, int]] = set()
         self.limits = limits
         self.max_connections = max_connections
         self.max_per_address = max_per_address
@@ -437,6 +475,24 @@ class Listener:
         if line is not None:
             self._say(line)
 
+    def _refused(self, conn: Connection, exc: VersionMismatch) -> None:
+        """A dialler of another protocol version: said in words, once per address and
+        version (a peer redialling every second is said once), never summed up as a fault."""
+        log.info("%s", exc.reason)
+        if self.on_fault is not None:
+            self.on_fault(conn.peer, exc.reason)
+        key = (conn.address, exc.remote_version)
+        if key in self._refused_versions:
+            return
+        if len(self._refused_versions) >= 256:  # (bounded: a flood of addresses)
+            self._refused_versions.clear()
+        self._refused_versions.add(key)
+        line = refusing_words(conn.address, exc.remote_version, exc.local_version)
+        if self.refusals is not None:
+            self.refusals(line)
+        else:
+            self._say(line)
+
     def trust(self, conn: Connection) -> bool:
         """Move ``conn`` (authenticated, wanted) out of the strangers' pool into its own;
         False (and nothing moves) if that pool is full too."""
@@ -484,8 +540,10 @@ class Listener:
         if task is not None:
             self._tasks.add(task)
         try:
-            await conn.exchange_preamble()
+            await conn.exchange_preamble(self.version, dialled=False)
             await self.handler(conn)
+        except VersionMismatch as exc:
+            self._refused(conn, exc)
         except PeerFault as exc:
             self._fault(conn.peer, exc.reason)
         except ConnectionClosed:

@@ -202,4 +202,4 @@ def test_zeroconf_is_made_only_on_the_loop_that_uses_it(tmp_path: Path) -> None:
     with pytest.raises(NoLoop):
         new_zeroconf()
     lobby = HostLobby("Early", TableOptions(2), "Hana", root=tmp_path)  # (no loop runs here)
-    assert lobby.advertise and lobby._aiozc is None
+    assert lobby.advertise and lobby._announcement is None

@@ -248,6 +248,7 @@ BUS_CONF = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configur
 
 TUI_HOST = """
 import asyncio
+from rattus_net.cli.signals import goodbyes_on_signals
 from rattus_net.net.lobby import TableOptions
 from rattus_net.net.tables import HostLobby
 
@@ -257,7 +258,8 @@ async def main():
     print("open", flush=True)
     await asyncio.sleep(3600)
 
-asyncio.run(main())
+with goodbyes_on_signals():  # (what the program's entry point puts around its screen)
+    asyncio.run(main())
 """
 
 

@@ -1,4 +1,4 @@
-"""The table's thread: work handed to it runs on its loop, answers and errors come back, and
+"""The network thread: work handed to it runs on its loop, answers and errors come back, and
 stopping it cancels what is left and ends the thread."""
 
 from __future__ import annotations
@@ -95,3 +95,32 @@ def test_a_stop_that_waits_too_little_leaves_the_thread_to_say_it_ended() -> Non
         assert errors == []
 
     asyncio.run(main())
+
+
+def test_work_handed_in_while_the_loop_winds_down_is_refused_never_lost() -> None:
+    """The program's thread outlives its tables, so a table may hand work in just as the
+    program ends it: refused at once (LoopClosed), never queued on a loop that will not run
+    it (its waiter would wait for ever)."""
+    runner = LoopThread("wind-down")
+    started, holding, release = threading.Event(), threading.Event(), threading.Event()
+
+    async def stubborn() -> None:
+        started.set()
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            holding.set()
+            release.wait(10)  # (holds the wind-down: the loop is stopping, not closed)
+            raise
+
+    runner.submit(stubborn())
+    assert started.wait(10)
+    runner.stop_soon()
+    try:
+        assert holding.wait(10)
+        with pytest.raises(LoopClosed):
+            runner.submit(asyncio.sleep(0))
+    finally:
+        release.set()
+    runner.thread.join(10)
+    assert not runner.thread.is_alive()

@@ -157,15 +157,31 @@ def test_a_bounded_flood_of_connections_does_not_stop_the_listener() -> None:
 
 @pytest.mark.parametrize("other", [PROTOCOL_VERSION - 1, PROTOCOL_VERSION + 1])
 def test_a_version_mismatch_is_a_clear_refusal_on_both_sides(other: int) -> None:
-    """A peer of an older version (another lobby form, other game ids) or a newer one is
-    refused in one line before any of its frames is read."""
+    """A peer of an older version (another lobby form, other link tags) or a newer one is
+    refused in words before any of its frames is read: the dialler is told which side must
+    update, the listener says whom it refused, once however often that peer dials."""
+    must = "update rattus" if other < PROTOCOL_VERSION else "the table's host must update rattus"
+    mine = "it must update rattus" if other < PROTOCOL_VERSION else "update rattus here"
 
     async def main() -> None:
         async with echoing() as (listener, faults):
-            with pytest.raises(VersionMismatch, match=f"speaks version {PROTOCOL_VERSION}$"):
-                await connect("127.0.0.1", listener.port, FAST, version=other)
-            await asyncio.sleep(0.1)
-            assert any(f"the other side speaks version {other}," in r for _, r in faults)
+            said: list[str] = []
+            heard = asyncio.Event()
+            listener.refusals = lambda line: (said.append(line), heard.set())
+            for _ in range(2):
+                with pytest.raises(VersionMismatch) as refused:
+                    await connect("127.0.0.1", listener.port, FAST, version=other)
+                assert refused.value.reason == (
+                    f"this table runs protocol {PROTOCOL_VERSION}; yours is {other}: {must}"
+                )
+            await asyncio.wait_for(heard.wait(), 5)
+            async with asyncio.timeout(5):  # the second dial's refusal: counted, not said
+                while len(faults) < 2:
+                    await asyncio.sleep(0.01)
+            assert said == [
+                f"refused 127.0.0.1: it runs protocol {other}; "
+                f"this table runs {PROTOCOL_VERSION}: {mine}"
+            ]
 
     run(main())
 

@@ -107,7 +107,8 @@ def test_decode_applies_custom_limits() -> None:
         [],
         {"v": wire.PROTOCOL_VERSION, "k": "x"},
         {"v": wire.PROTOCOL_VERSION + 1, "k": "x", "b": {}},
-        {"v": 1, "k": "x", "b": {}},  # the former version
+        {"v": 1, "k": "x", "b": {}},  # former versions
+        {"v": 2, "k": "x", "b": {}},
         {"v": True, "k": "x", "b": {}},
         {"v": wire.PROTOCOL_VERSION, "k": "", "b": {}},
         {"v": wire.PROTOCOL_VERSION, "k": 3, "b": {}},
@@ -191,3 +192,10 @@ def test_take_and_decline_have_a_wire_form() -> None:
         assert move_from_wire(move_to_wire(move, None, cartus), "p", cartus) == (move, None)
     with pytest.raises(DecodeError, match="malformed 'take' move"):
         move_from_wire({"t": "take", "x": 1}, "p", cartus)
+
+
+def test_a_version_3_message_still_reads() -> None:
+    """Version 4 changed only the links' tags: a message written by version 3 (a record, a
+    journal of before) reads as it was, bytes and all (its signature still holds)."""
+    data = wire.encode_value({"v": 3, "k": "shuffle", "b": {"n": 3}})
+    assert wire.decode_message(data) == wire.Message("shuffle", {"n": 3}, 3)

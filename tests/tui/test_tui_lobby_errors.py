@@ -19,8 +19,7 @@ from net.procs import free_port
 from textual.widgets import Static
 from tui_helpers import sync, waiting
 
-from rattus_net.net import play
-from rattus_net.net import tables as tables_module
+from rattus_net.net import discovery, play
 from rattus_net.net.lobby import HostedTable, TableOptions
 from rattus_net.net.lobby.core import LobbyCore
 from rattus_net.net.lobbyside import LobbySide
@@ -73,7 +72,7 @@ async def port_taken(tmp_path: Path, mp: pytest.MonkeyPatch, keep: list[Lobby]) 
 
 
 async def advert_fails(tmp_path: Path, mp: pytest.MonkeyPatch, keep: list[Lobby]) -> Lobby:
-    mp.setattr(tables_module, "new_zeroconf", raw)  # (and no multicast leaves the machine)
+    mp.setattr(discovery, "new_zeroconf", raw)  # (and no multicast leaves the machine)
     return host(tmp_path, advertise=True)
 
 

@@ -1,5 +1,6 @@
 """The screen's loop is never held up by the player's own seat at a network table: its peer
-node (which checks every shuffle proof it receives) runs on the table's own thread and loop.
+node (which checks every shuffle proof it receives) runs on the program's network thread and
+loop, which the app owns (one for the whole program: it outlives each table).
 
 The node's work is made to hold its loop up on purpose (a blocking wait inside its inbox
 handling); meanwhile the app must go on: its timer ticks, a key opens the log. Were the node
@@ -24,7 +25,8 @@ from rattus_net.games.cartus.ui.dialogs import DecisionDialog
 from rattus_net.games.cartus.ui.recap import RecapScreen
 from rattus_net.games.cartus.ui.table import EndScreen, TableScreen
 from rattus_net.net.lobby import TableOptions
-from rattus_net.net.netgame import TABLE_THREAD, DecisionWithdrawn, NetworkGame
+from rattus_net.net.loopthread import NETWORK_THREAD
+from rattus_net.net.netgame import DecisionWithdrawn, NetworkGame
 from rattus_net.net.node import PeerNode
 from rattus_net.net.seats import HUMAN
 from rattus_net.net.tables import HostLobby
@@ -84,9 +86,11 @@ async def test_the_app_runs_on_while_the_players_node_is_busy(
         release.set()
         await until(lambda: ticks_while_busy)
         await pilot.press("escape")
-        # the node's work ran on the table's thread and loop, never the app's
+        # the node's work ran on the program's network thread and loop, never the app's
+        assert game.runner is app.network and lobby.runner is app.network
         assert threads == {game.runner.thread}
-        assert game.runner.thread.name == TABLE_THREAD
+        assert game.runner.thread.name == NETWORK_THREAD
+        assert [t.name for t in threading.enumerate()].count(NETWORK_THREAD) == 1
         assert threading.current_thread() not in threads
         assert loops == {game.runner.loop} and asyncio.get_running_loop() not in loops
         assert ticks_while_busy[0] >= 3
@@ -95,7 +99,11 @@ async def test_the_app_runs_on_while_the_players_node_is_busy(
         assert gc.get_freeze_count() > 0  # (full collections kept short meanwhile)
         await game.stop()
         assert gc.get_freeze_count() == 0
-        await until(lambda: not game.runner.thread.is_alive())  # type: ignore[union-attr]
+        # the game's own task is over; the program's thread stays for the next table
+        assert game.task is not None and game.task.done()
+        assert game.runner.thread.is_alive()
+    # and it ends with the program (its tasks cancelled and awaited)
+    assert not game.runner.thread.is_alive()
     await lobby.close()
 
 
@@ -187,7 +195,8 @@ async def test_a_player_gone_too_long_stops_the_game_with_a_verified_record(
         # the node answers on for a player who comes back and may not know of the abort
         assert game.runner.thread.is_alive()  # type: ignore[union-attr]
         await game.stop()  # (what leaving the end screen does)
-        await until(lambda: not game.runner.thread.is_alive())  # type: ignore[union-attr]
+        assert game.task is not None and game.task.done()
+    assert not game.runner.thread.is_alive()  # (the app's, ended with it)
     await lobby.close()
 
 

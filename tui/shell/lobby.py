@@ -31,6 +31,7 @@ from rattus_net.net.tables import GuestLobby, HostLobby, Lobby, options_words, p
 from rattus_net.settings import load_settings
 from tui.common.chat import ChatBar
 from tui.common.gameui import table_screen
+from tui.common.network import network_of
 from tui.common.soon import Soon
 from tui.shell.forms import FormScreen, chosen_options, remember, stepped
 
@@ -93,6 +94,9 @@ class LobbyScreen(Screen[None]):
         return True
 
     def on_mount(self) -> None:
+        network = network_of(self.app)
+        if network is not None:
+            self.lobby.adopt(network)  # (the program's network thread: the table runs there)
         self.lobby.listeners.append(self._changed)
         self.redraw()
         self.run_worker(self._run(), group="lobby", exit_on_error=False)

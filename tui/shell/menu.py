@@ -30,6 +30,7 @@ from rattus_net.kit.registry import game_titles, games, network_games
 from rattus_net.kit.saves import SavedGame, SaveError, read_save, save_path
 from rattus_net.settings import load_settings, read_settings, save_settings
 from tui.common.gameui import continue_offline, new_offline, table_screen
+from tui.common.network import network_of
 from tui.common.rules import RulesScreen
 from tui.shell.forms import ROW_KEYS, chosen_options, stepped
 from tui.shell.host import HostScreen
@@ -348,7 +349,7 @@ class MenuScreen(Screen[None]):
             return
         self.note = ""
         game = NetworkGame(node)
-        game.start()
+        game.start(network_of(self.app))
         self.app.push_screen(table_screen(game))
 
     def action_rules(self) -> None:

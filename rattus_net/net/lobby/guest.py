@@ -149,7 +149,9 @@ async def _enter(
             except TransportError:
                 conn.abort()
                 raise
-        except (Unreachable, VersionMismatch):
+        except VersionMismatch as exc:  # (the table says its own words: Listener._refused)
+            raise LobbyRefusal(exc.reason) from None
+        except Unreachable:
             raise
         except TransportError as exc:
             if expect_fingerprint and "is not expected" in exc.reason:
