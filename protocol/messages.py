@@ -67,10 +67,11 @@ OLD_KIND_NAMES = {"supply-commit": COMMIT_MOVES, "supply-open": OPEN_MOVES, "mix
 supplies, its mixed hands) -> their names now. Every signed record and journal written so far
 uses the old names: :func:`open_frame` reads them as the new ones, and the signature still
 covers the exact bytes received."""
-WRITES_OLD_KIND_NAMES = False
-"""Whether :func:`sign` writes the old names. Protocol version 3 knew only those; version 4
-(``protocol/wire.py``) refuses links of version 3, so its messages say the new names, and
-records of version 3 still read."""
+WRITES_OLD_KIND_NAMES = True
+"""Whether :func:`sign` writes the old names. It does: the names are inside the transcript
+every later message signs over, so a game journaled by an older build resumes only if its
+messages are written again byte for byte (``tests/replay/test_old_records.py``); the new
+names are the code's, the wire keeps the first ones."""
 _WRITTEN_KIND = {new: old for old, new in OLD_KIND_NAMES.items()} if WRITES_OLD_KIND_NAMES else {}
 COMMITMENT_DOMAIN = b"supply"
 """The domain of a committed move's hash (with the game id, step and seat): the first game's
