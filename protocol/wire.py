@@ -29,17 +29,22 @@ from protocol.errors import DecodeError, LocalProtocolError
 from rattus_net.kit.interface import WireValue as WireValue  # tuples come back as lists
 
 PROTOCOL_VERSION = 4
-"""Version carried by every message and said first on every link (the transport's
-preamble); a peer speaking another version is refused in words. 4: chat lines travel on the
+"""The build's protocol version, said first on every link (the transport's preamble) and in
+the table adverts; a peer of another version is refused in words. 4: chat lines travel on the
 lobby link and the game's mesh links under tags of their own (an older build dropped those
 links without a word). 3: the lobby's table options are the game's own (``{"players",
 "game", "game_version", "options"}``) and every game's parameters name it (so Rattus Cartus's
 game ids changed). 2: adverts, tables and game ids name the game."""
 
-READ_VERSIONS = frozenset({3, PROTOCOL_VERSION})
-"""Message versions read: version 4 changed only the links' tags, nothing inside a message,
-so a version 3 message (a record or a journal written before) reads as it was written and
-its signature still holds; links refuse any other version than ours (the preamble)."""
+MESSAGE_VERSION = 3
+"""The version carried inside every message (the envelope's ``v``), which says what a
+message means. It moves only when a message's meaning does (version 4 of the protocol changed
+only the links), because it is inside the transcript every later message signs over: a game
+journaled by an earlier build of the same message version resumes byte for byte, and its
+records verify as they were written."""
+
+READ_VERSIONS = frozenset({MESSAGE_VERSION})
+"""Message versions read (a message of another is refused)."""
 
 
 _INT_MIN = -(2**63)
@@ -67,11 +72,11 @@ DEFAULT_LIMITS = Limits()
 
 @dataclass(frozen=True, slots=True)
 class Message:
-    """A decoded envelope: protocol ``version``, message ``kind`` and its ``body`` map."""
+    """A decoded envelope: message ``version``, message ``kind`` and its ``body`` map."""
 
     kind: str
     body: dict[str, WireValue] = field(default_factory=dict)
-    version: int = PROTOCOL_VERSION
+    version: int = MESSAGE_VERSION
 
 
 def _check_encodable(value: object, depth: int, limits: Limits) -> WireValue:
@@ -209,10 +214,10 @@ def _decode_value(data: bytes, limits: Limits) -> WireValue:
 def encode_message(
     kind: str, body: Mapping[str, WireValue], limits: Limits = DEFAULT_LIMITS
 ) -> bytes:
-    """Encode an envelope ``{"v": PROTOCOL_VERSION, "k": kind, "b": body}`` canonically."""
+    """Encode an envelope ``{"v": MESSAGE_VERSION, "k": kind, "b": body}`` canonically."""
     if not kind:
         raise LocalProtocolError("message kind must be a non-empty str")
-    return encode_value({"v": PROTOCOL_VERSION, "k": kind, "b": dict(body)}, limits)
+    return encode_value({"v": MESSAGE_VERSION, "k": kind, "b": dict(body)}, limits)
 
 
 def decode_message(

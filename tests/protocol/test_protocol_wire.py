@@ -31,7 +31,7 @@ def test_round_trip_and_canonical_key_order() -> None:
 def test_message_envelope_round_trip() -> None:
     data = wire.encode_message("shuffle", {"deck": [b"x" * 64], "n": 3})
     msg = wire.decode_message(data, peer="alice")
-    assert msg == wire.Message("shuffle", {"deck": [b"x" * 64], "n": 3}, wire.PROTOCOL_VERSION)
+    assert msg == wire.Message("shuffle", {"deck": [b"x" * 64], "n": 3}, wire.MESSAGE_VERSION)
 
 
 @pytest.mark.parametrize(
@@ -105,15 +105,15 @@ def test_decode_applies_custom_limits() -> None:
     "value",
     [
         [],
-        {"v": wire.PROTOCOL_VERSION, "k": "x"},
-        {"v": wire.PROTOCOL_VERSION + 1, "k": "x", "b": {}},
+        {"v": wire.MESSAGE_VERSION, "k": "x"},
+        {"v": wire.MESSAGE_VERSION + 1, "k": "x", "b": {}},
         {"v": 1, "k": "x", "b": {}},  # former versions
         {"v": 2, "k": "x", "b": {}},
         {"v": True, "k": "x", "b": {}},
-        {"v": wire.PROTOCOL_VERSION, "k": "", "b": {}},
-        {"v": wire.PROTOCOL_VERSION, "k": 3, "b": {}},
-        {"v": wire.PROTOCOL_VERSION, "k": "x", "b": []},
-        {"v": wire.PROTOCOL_VERSION, "k": "x", "b": {}, "z": 0},
+        {"v": wire.MESSAGE_VERSION, "k": "", "b": {}},
+        {"v": wire.MESSAGE_VERSION, "k": 3, "b": {}},
+        {"v": wire.MESSAGE_VERSION, "k": "x", "b": []},
+        {"v": wire.MESSAGE_VERSION, "k": "x", "b": {}, "z": 0},
     ],
 )
 def test_decode_message_rejects_bad_envelopes(value: wire.WireValue) -> None:
@@ -195,7 +195,8 @@ def test_take_and_decline_have_a_wire_form() -> None:
 
 
 def test_a_version_3_message_still_reads() -> None:
-    """Version 4 changed only the links' tags: a message written by version 3 (a record, a
-    journal of before) reads as it was, bytes and all (its signature still holds)."""
+    """Protocol version 4 changed only the links' tags: messages still say version 3, so a
+    record or journal of before reads as it was, bytes and all (its signature still holds)."""
+    assert wire.MESSAGE_VERSION == 3 and wire.PROTOCOL_VERSION == 4
     data = wire.encode_value({"v": 3, "k": "shuffle", "b": {"n": 3}})
     assert wire.decode_message(data) == wire.Message("shuffle", {"n": 3}, 3)
