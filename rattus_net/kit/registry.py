@@ -14,10 +14,12 @@ without a screen never load Textual).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import pkgutil
 import sys
+from collections.abc import Iterator
 from typing import TypeVar
 
 from rattus_net.kit.interface import AnyGame
@@ -43,6 +45,48 @@ def register(game: G) -> G:
         raise ValueError(f"two games are called {game.name!r}")
     _GAMES[game.name] = game
     return game
+
+
+def unregister(name: str) -> AnyGame:
+    """Take the game called ``name`` out of the registry and return it (a game that only some
+    tests may see, registered when its package was imported)."""
+    game = _GAMES.pop(name, None)
+    if game is None:
+        raise UnknownGame(f"no game is called {name!r}")
+    return game
+
+
+@contextlib.contextmanager
+def registered(game: G) -> Iterator[G]:
+    """``game`` in the registry, beside the games found, for the length of the block; taken
+    out again afterwards (and a game of that name it stood in for put back)."""
+    _discover()
+    before = _GAMES.get(game.name)
+    _GAMES[game.name] = game
+    try:
+        yield game
+    finally:
+        if before is None:
+            _GAMES.pop(game.name, None)
+        else:
+            _GAMES[game.name] = before
+
+
+@contextlib.contextmanager
+def discovering_again() -> Iterator[None]:
+    """The games looked for again at the next ask in the block (the modules named in
+    ``RATTUS_NET_GAMES`` then imported, beside the games found so far); the registry as it was
+    afterwards."""
+    global _found
+    _discover()
+    saved = dict(_GAMES)
+    _found = False
+    try:
+        yield
+    finally:
+        _GAMES.clear()
+        _GAMES.update(saved)
+        _found = True
 
 
 def _discover() -> None:

@@ -447,6 +447,11 @@ class Listener:
         return int(sock.getsockname()[1])
 
     @property
+    def listening(self) -> bool:
+        """Started: peers may dial it now (a test waits for this rather than sleeping)."""
+        return self._server is not None
+
+    @property
     def port(self) -> int:
         assert self._server is not None, "not started"
         return int(self._server.sockets[0].getsockname()[1])

@@ -59,3 +59,21 @@ def test_a_game_outside_the_tree_joins_through_the_environment(tmp_path: Path) -
         check=True,
     ).stdout
     assert out.strip() == "far,cartus,rattus Far"
+
+
+def test_a_game_registered_for_a_block_is_gone_after_it() -> None:
+    """``registered`` adds a game for a test and takes it out again (the shipped game it stood
+    in for put back); ``unregister`` takes one out by name."""
+    rattus = get_game("rattus")
+    stand_in = type(rattus)()
+    with registry.registered(stand_in) as game:
+        assert game is stand_in and get_game("rattus") is stand_in
+    assert get_game("rattus") is rattus
+    taken = registry.unregister("rattus")
+    try:
+        assert taken is rattus and game_names() == ("cartus",)
+        with pytest.raises(UnknownGame, match="no game is called 'rattus'"):
+            registry.unregister("rattus")
+    finally:
+        registry.register(taken)
+    assert game_names() == ("cartus", "rattus")

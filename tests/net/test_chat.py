@@ -9,11 +9,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from waits import until
 
 from protocol.chat import BURST, chat_frame
 from protocol.params import GameParams, PeerSecrets
@@ -33,15 +33,6 @@ async def _think_forever(view: Any) -> Any:
     await asyncio.Event().wait()
 
 
-async def _until(test: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
-    try:
-        async with asyncio.timeout(timeout):
-            while not test():
-                await asyncio.sleep(0.05)
-    except TimeoutError:
-        raise AssertionError(f"waited {timeout} s for {what}") from None
-
-
 def _texts(node: PeerNode) -> list[str]:
     return [s.text for s in node.chat.said if s.seat is not None]
 
@@ -59,18 +50,22 @@ async def _chat(tmp_path: Path) -> None:
         )
     runs = {s: asyncio.ensure_future(nodes[s].run(listeners[s])) for s in range(3)}
     try:
-        await _until(lambda: all(len(nodes[s].mesh.links) == 2 for s in range(3)), "the mesh")
+        await until(
+            lambda: all(len(nodes[s].mesh.links) == 2 for s in range(3)), 30, why="the mesh"
+        )
         ann, bob, cy = nodes[0], nodes[1], nodes[2]
 
         # A line reaches every peer, under its author's seat.
         ann.chat.say("good luck all")
-        await _until(lambda: all("good luck all" in _texts(n) for n in (bob, cy)), "the line")
+        await until(
+            lambda: all("good luck all" in _texts(n) for n in (bob, cy)), 30, why="the line"
+        )
         assert [s.seat for s in bob.chat.said] == [0]
 
         # A hostile line: kept as signed, shown escaped (nothing that drives a terminal).
         hostile = "\x1b[2J\x1b]0;pwned\x07\u202eevil\r" + "z" * 1000
         bob.chat.say(hostile)
-        await _until(lambda: len(_texts(cy)) == 2, "the hostile line")
+        await until(lambda: len(_texts(cy)) == 2, 30, why="the hostile line")
         shown = _texts(cy)[1]
         assert "\x1b" not in shown and "\u202e" not in shown and "\r" not in shown
         assert shown.startswith("\\x1b[2J\\x1b]0;pwned\\x07\\u202eevil\\x0d")
@@ -84,7 +79,7 @@ async def _chat(tmp_path: Path) -> None:
         flood = [chat_frame(me, gid, 2, 100 + i, f"spam {i}") for i in range(BURST + 15)]
         for frame in flood:
             await cy.mesh.links[0].conn.send(b"C" + frame)
-        await _until(lambda: sum("not shown" in s.text for s in ann.chat.said) == 2, "notes")
+        await until(lambda: sum("not shown" in s.text for s in ann.chat.said) == 2, 30, why="notes")
         assert sum(t.startswith("spam") for t in _texts(ann)) == BURST - 1
         assert "Bob: I resign" not in _texts(ann)
         assert ann.session.abort is None
@@ -94,12 +89,12 @@ async def _chat(tmp_path: Path) -> None:
         with contextlib.suppress(asyncio.CancelledError):
             await runs[1]
         ann.chat.say("are you there, Bob?")
-        await _until(lambda: "are you there, Bob?" in _texts(cy), "the line to Cy")
+        await until(lambda: "are you there, Bob?" in _texts(cy), 30, why="the line to Cy")
         back = PeerNode.load(setups[1].game_id, tmp_path / "seat1", choose_async=_think_forever)
         assert _texts(back)[:2] == ["good luck all", _texts(cy)[1]]  # from its journal
         nodes[1] = back
         runs[1] = asyncio.ensure_future(back.run())
-        await _until(lambda: "are you there, Bob?" in _texts(back), "the missed line")
+        await until(lambda: "are you there, Bob?" in _texts(back), 30, why="the missed line")
         assert _texts(back).count("good luck all") == 1  # resent lines are not shown twice
 
         # Ann's record carries the chat; the game is untouched by it.

@@ -6,6 +6,7 @@ import asyncio
 import os
 
 import pytest
+from waits import until
 
 from protocol.crypto.identity import Identity
 from protocol.errors import DecodeError, RemoteProtocolError
@@ -221,23 +222,19 @@ def test_a_guest_takes_back_ready_over_loopback() -> None:
             )
         )
 
-        async def until(cond: object) -> None:
-            while not cond():  # type: ignore[operator]
-                await asyncio.sleep(0.01)
-
         def seat() -> Seat:
             i = table.core.state.seat_of(guest.fingerprint)
             assert i is not None
             return table.core.state.seats[i]
 
-        await asyncio.wait_for(until(lambda: len(table.core.state.seats) == 2), 5)
+        await until(lambda: len(table.core.state.seats) == 2, 5)
         assert seat().colour == "purple"
         ready.set()
         changed.set()
-        await asyncio.wait_for(until(lambda: seat().ready), 5)
+        await until(lambda: seat().ready, 5)
         ready.clear()
         changed.set()
-        await asyncio.wait_for(until(lambda: not seat().ready), 5)
+        await until(lambda: not seat().ready, 5)
         table.core.set_ready(host_id.fingerprint, True)
         await asyncio.sleep(0.2)
         assert not table.started.done()  # the guest is not ready: no start

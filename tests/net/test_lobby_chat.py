@@ -8,6 +8,7 @@ import asyncio
 import os
 
 import pytest
+from waits import until
 
 from protocol.chat import BURST, ChatMisuse
 from protocol.crypto.identity import Identity
@@ -144,18 +145,14 @@ def test_lobby_chat_between_host_and_guests_over_loopback() -> None:
             for i, name in enumerate(("One", "Two"))
         ]
 
-        async def until(cond: object) -> None:
-            while not cond():  # type: ignore[operator]
-                await asyncio.sleep(0.01)
-
-        await asyncio.wait_for(until(lambda: len(hosted.core.state.seats) == 3), 5)
+        await until(lambda: len(hosted.core.state.seats) == 3, 5)
         outboxes[0].put_nowait(books[0].say(guests[0], 1, "One", "blue", "hello from One"))
-        await asyncio.wait_for(until(lambda: heard[1]), 5)
+        await until(lambda: heard[1], 5)
         assert heard[1][0].name == "One" and heard[1][0].text == "hello from One"
         assert at_host[0].text == "hello from One"
         assert heard[0] == []  # its own line came back: known, not shown twice
         hosted.core.say(host_id, "welcome")
-        await asyncio.wait_for(until(lambda: len(heard[0]) == 1 and len(heard[1]) == 2), 5)
+        await until(lambda: len(heard[0]) == 1 and len(heard[1]) == 2, 5)
         assert heard[0][0].name == "Host"
         for j in joins:
             j.cancel()

@@ -5,8 +5,9 @@ the owner's game is over."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from pathlib import Path
+
+from waits import until
 
 from protocol.chat import ChatBook
 from protocol.params import PeerSecrets
@@ -52,15 +53,6 @@ class Owner:
         raise AssertionError("the port was free")
 
 
-async def _until(test: Callable[[], bool], what: str) -> None:
-    try:
-        async with asyncio.timeout(20.0):
-            while not test():
-                await asyncio.sleep(0.02)
-    except TimeoutError:
-        raise AssertionError(f"waited for {what}") from None
-
-
 def test_two_meshes_without_a_node_pass_frames_and_say_done(tmp_path: Path) -> None:
     config = GameConfig(players=("Ann", "Bob"), buildings=BuildingSelection.random_cards())
     params, secrets = seeded_params(config, 1, "cartus")
@@ -86,14 +78,14 @@ def test_two_meshes_without_a_node_pass_frames_and_say_done(tmp_path: Path) -> N
         m1.addresses[0] = ("127.0.0.1", port)
         dial = asyncio.create_task(m1.dial(0))  # (seat 1 dials seat 0)
         try:
-            await _until(lambda: len(ann.frames) == 2 and len(bob.frames) == 1, "the frames")
+            await until(lambda: len(ann.frames) == 2 and len(bob.frames) == 1, 20, why="the frames")
             assert ann.frames == [(1, b"bob's first frame"), (1, b"bob's second frame")]
             assert bob.frames == [(0, b"ann's first frame")]
             assert ann.holds == [(1, 0)] and bob.holds == [(0, 0)]  # each said it held none
             assert 0 not in m1.down_since and 1 not in m0.down_since  # linked
             ann.over = True  # Ann's game is over: her D goes out behind her frames
             m0.say_done(m0.links[1])
-            await _until(lambda: bob.done == [0] and ann.said == 1, "Ann's D")
+            await until(lambda: bob.done == [0] and ann.said == 1, 20, why="Ann's D")
             assert m0.told_done == {1}
         finally:
             for m in (m0, m1):

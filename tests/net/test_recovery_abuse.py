@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from recordkit import random_chooser, resign, table
+from waits import until
 
 from protocol.memnet import MemoryNetwork
 from protocol.params import GameParams, PeerSecrets
@@ -121,6 +122,11 @@ class Peer:
             return
 
 
+def _listening(node: PeerNode) -> bool:
+    """The node listens on its port: a peer may dial it."""
+    return node.mesh.listener is not None and node.mesh.listener.listening
+
+
 def _node(setup: Setup, tmp: Path, stall: float) -> PeerNode:
     return PeerNode.load(setup.game_id, tmp, stall_timeout=stall, abort_linger=0.2, linger=0.5)
 
@@ -134,7 +140,7 @@ def test_an_unbacked_claim_cannot_stop_the_game_and_is_named_after_the_stall_tim
 
     async def play() -> tuple[list[int], str | None]:
         run = asyncio.ensure_future(node.run())
-        await asyncio.sleep(0.3)
+        await until(lambda: _listening(node), 10, why="the node listening")
         liar = await Peer.dial(setup, secrets[1])
         honest = await Peer.dial(setup, secrets[2])
         await liar.conn.send(b"H" + _COUNT.pack(index + 3))  # "I hold 3 more of yours"
@@ -160,7 +166,7 @@ def test_an_honest_peer_supplies_the_lost_move_whatever_a_liar_sends(tmp_path: P
 
     async def play() -> None:
         run = asyncio.ensure_future(node.run())
-        await asyncio.sleep(0.3)
+        await until(lambda: _listening(node), 10, why="the node listening")
         liar = await Peer.dial(setup, secrets[1])
         await liar.conn.send(b"H" + _COUNT.pack(index + 1))
         await liar.read(1.0, junk)  # junk first: dropped, the node keeps asking
@@ -184,7 +190,7 @@ def test_copy_requests_are_rate_limited_per_link(tmp_path: Path) -> None:
 
     async def flood() -> tuple[int, float]:
         run = asyncio.ensure_future(node.run())
-        await asyncio.sleep(0.3)
+        await until(lambda: _listening(node), 10, why="the node listening")
         peer = await Peer.dial(setup, secrets[1])
         start = time.monotonic()
         for _ in range(500):

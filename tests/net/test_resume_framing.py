@@ -21,7 +21,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -181,7 +180,7 @@ def test_over_processes_the_equivocator_is_named_or_nobody_never_the_resumed_pee
         cwd=ROOT, env=env_for(tmp_path / "g2"), stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    time.sleep(1.0)
+    read_line(lying, re.compile(r"^(.+) is connected\.$"), 60)  # linked to the host
     resumed = spawn(["resume", game, *timing], tmp_path / "g1")
     results = finish([procs[0], resumed, lying], 120)
     detail = "\n".join(f"--- rc {rc}\n{out[-1500:]}\n{err[-1500:]}" for rc, out, err in results)

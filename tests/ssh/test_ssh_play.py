@@ -157,7 +157,7 @@ def test_a_stopping_servers_last_words_wait_for_a_slow_client(
             await asyncio.sleep(3)  # the menu is drawn: more than the window, most unsent
             stopping = asyncio.get_running_loop().run_in_executor(None, server.stop)
             await asyncio.to_thread(server.wait_line, r"stopping", 30)
-            await asyncio.sleep(1.5)  # longer than hanging up the game takes
+            await asyncio.to_thread(server.wait_line, r"nell has left", 30)  # hung up
             chan.resume_reading()
             await asyncio.wait_for(chan.wait_closed(), 30)
             await stopping

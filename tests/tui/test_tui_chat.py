@@ -36,7 +36,9 @@ async def test_two_tui_peers_in_two_processes_chat_and_a_hostile_line_is_shown_e
     options = TableOptions.of("cartus", 2, buildings="first-game")
     lobby = HostLobby("Chat", options, "Hana", advertise=False, root=tmp_path / "h")
     app = RattusNetApp(lobby=lobby)
+    tests = os.pathsep.join(filter(None, [str(PEER.parent.parent), os.environ.get("PYTHONPATH")]))
     env = {**os.environ, "RATTUS_DATA_DIR": str(tmp_path / "g"), "PYTHONUNBUFFERED": "1"}
+    env["PYTHONPATH"] = tests  # (tests/waits.py, as pytest's pythonpath gives the tests)
     peer: subprocess.Popen[str] | None = None
     try:
         async with app.run_test(size=(80, 24)) as pilot:

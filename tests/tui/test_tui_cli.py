@@ -35,12 +35,6 @@ from tui.shell.menu import MenuScreen
 pytestmark = pytest.mark.slow  # processes, namespaces, SSH or whole games
 
 
-@pytest.fixture(autouse=True)
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("RATTUS_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path / "data"
-
-
 def run_app_with(
     monkeypatch: pytest.MonkeyPatch, drive: Callable[[RattusNetApp], Awaitable[None]]
 ) -> list[RattusNetApp]:

@@ -44,12 +44,6 @@ async def araw(*args: object, **kwargs: object) -> Any:
     raise RuntimeError(RAW)
 
 
-@pytest.fixture(autouse=True)
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("RATTUS_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path / "data"
-
-
 def on_screen(app: RattusNetApp) -> str:
     return "\n".join(str(w.render()) for w in app.screen.query(Static))
 

@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from pathlib import Path
 
-import pytest
 from tui_helpers import sync
+from waits import until
 
 from rattus_net.net.lobby import TableOptions
 from rattus_net.net.tables import HostLobby
@@ -17,20 +16,6 @@ from tui.shell.lobby import LobbyScreen
 
 TICKS = 5
 """Ticks of the app's timer that must pass while the table's thread is held."""
-
-
-@pytest.fixture(autouse=True)
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("RATTUS_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path / "data"
-
-
-async def until(cond: object, rounds: int = 400) -> None:
-    for _ in range(rounds):
-        if cond():  # type: ignore[operator]
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("timed out")
 
 
 @sync

@@ -22,6 +22,7 @@ from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 from tui_helpers import play_network_to_end, pushed, sync
+from waits import until
 
 from rattus_net.games.cartus.ui.table import EndScreen
 from rattus_net.kit.registry import get_game
@@ -36,20 +37,6 @@ from tui.shell.join import JoinScreen
 from tui.shell.lobby import LobbyScreen
 from tui.shell.menu import MenuScreen
 from tui.shell.verify import VerifyScreen, verify_file
-
-
-@pytest.fixture(autouse=True)
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("RATTUS_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path / "data"
-
-
-async def wait_until(pilot: object, cond: object, seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not cond():  # type: ignore[operator]
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out")
-        await asyncio.sleep(0.05)
 
 
 def text_of(app: App[None], selector: str) -> str:
@@ -74,13 +61,13 @@ async def host_guest_and_bot(tmp_path: Path, options: TableOptions) -> AsyncIter
     host = RattusNetApp(lobby=lobby)
     try:
         async with host.run_test(size=(80, 24)) as hp:
-            await wait_until(hp, lambda: lobby.hosted is not None)
+            await until(lambda: lobby.hosted is not None)
             guest_lobby = GuestLobby(("127.0.0.1", lobby.port), "Gus", root=tmp_path / "g")
             guest = RattusNetApp(lobby=guest_lobby)
             async with guest.run_test(size=(80, 24)) as gp:
-                await wait_until(gp, lambda: guest_lobby.state is not None)
+                await until(lambda: guest_lobby.state is not None)
                 await hp.press("b")  # a bot in the free seat
-                await wait_until(hp, lambda: len(lobby.state.seats) == 3)
+                await until(lambda: len(lobby.state.seats) == 3)
                 yield TwoApps(lobby, host, hp, guest_lobby, guest, gp)
     finally:
         # A test that ends in the lobby closes it as a player leaving would: the bot seats'
@@ -117,7 +104,7 @@ async def test_two_apps_host_and_join_a_loopback_game_to_the_end(tmp_path: Path)
         for app in (host, guest):
             end = app.screen
             assert isinstance(end, EndScreen)
-            await wait_until(None, lambda end=end: end.controller.verdict is not None, 60)
+            await until(lambda end=end: end.controller.verdict is not None, 60)
             await app.workers.wait_for_complete()
             await asyncio.sleep(0.1)
             assert end.controller.verdict is not None and end.controller.verdict.fair
@@ -136,7 +123,7 @@ async def test_two_apps_host_and_join_a_loopback_game_to_the_end(tmp_path: Path)
         await gp.pause()
         assert isinstance(guest.screen, MenuScreen)
         # the bot seat finished its game on its own thread, and the thread has ended
-        await wait_until(None, lambda: not set(bot_threads()) - others, 60)
+        await until(lambda: not set(bot_threads()) - others, 60)
 
 
 def bot_threads() -> list[threading.Thread]:
@@ -153,17 +140,17 @@ async def test_bot_seats_play_off_the_screen_loop_and_leave_with_the_host(
     lobby = HostLobby("Loopback", TableOptions(4), "Hana", advertise=False, root=tmp_path / "h")
     app = RattusNetApp(lobby=lobby)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: lobby.hosted is not None)
+        await until(lambda: lobby.hosted is not None)
         await pilot.press("b", "b")
-        await wait_until(pilot, lambda: len(lobby.state.seats) == 3)
+        await until(lambda: len(lobby.state.seats) == 3)
         assert [s.bot is not None for s in lobby.state.seats] == [False, True, True]
         [thread] = [t for t in bot_threads() if t not in others]
         assert thread is not threading.current_thread()
         await pilot.press("x")  # the last bot leaves the table
-        await wait_until(pilot, lambda: len(lobby.state.seats) == 2)
+        await until(lambda: len(lobby.state.seats) == 2)
         assert [s.name for s in lobby.state.seats] == ["Hana", "Agnes"]
         await pilot.press("escape")
-        await wait_until(pilot, lambda: lobby.closed and not set(bot_threads()) - others)
+        await until(lambda: lobby.closed and not set(bot_threads()) - others)
         assert isinstance(app.screen, MenuScreen)
 
 
@@ -171,7 +158,7 @@ async def test_bot_seats_play_off_the_screen_loop_and_leave_with_the_host(
 async def test_join_a_closed_port_says_so_plainly() -> None:
     app = RattusNetApp(lobby=GuestLobby(("127.0.0.1", 1), "Gus"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: bool(getattr(app.screen, "problem", "")))
+        await until(lambda: bool(getattr(app.screen, "problem", "")))
         await pilot.pause()
         body = text_of(app, "#lobby-body")
         assert "Could not play at this table: nobody answers" in body
@@ -207,8 +194,8 @@ async def test_join_form_offers_the_colour_and_a_guest_may_take_back_ready(
         "Loopback", TableOptions(3), "Hana", colour="blue", advertise=False, root=tmp_path / "h"
     )
     host = RattusNetApp(lobby=lobby)
-    async with host.run_test(size=(80, 24)) as hp:
-        await wait_until(hp, lambda: lobby.hosted is not None)
+    async with host.run_test(size=(80, 24)):
+        await until(lambda: lobby.hosted is not None)
         guest = RattusNetApp()
         async with guest.run_test(size=(80, 24)) as gp:
             guest.push_screen(JoinScreen("Gus", discover=False))
@@ -217,29 +204,29 @@ async def test_join_form_offers_the_colour_and_a_guest_may_take_back_ready(
             await gp.press("down", "right", "right", "right", "right")  # purple
             assert "Colour   < purple >" in text_of(guest, "#colour-row")
             await gp.press("down", *f"127.0.0.1:{lobby.port}", "enter")
-            await wait_until(gp, lambda: len(lobby.state.seats) == 2)
+            await until(lambda: len(lobby.state.seats) == 2)
             assert [(s.name, s.colour) for s in lobby.state.seats] == [
                 ("Hana", "blue"),
                 ("Gus", "purple"),
             ]
             screen = guest.screen
             assert isinstance(screen, LobbyScreen)
-            await wait_until(gp, lambda: screen.lobby.state is not None)
+            await until(lambda: screen.lobby.state is not None)
 
             def guest_ready() -> bool:
                 return lobby.state.seats[1].ready
 
             await gp.press("space")
-            await wait_until(gp, guest_ready)
-            await wait_until(gp, lambda: "Space: not ready" in text_of(guest, "#lobby-body"))
+            await until(guest_ready)
+            await until(lambda: "Space: not ready" in text_of(guest, "#lobby-body"))
             await gp.press("space")  # taken back
-            await wait_until(gp, lambda: not guest_ready())
-            await wait_until(gp, lambda: "Space: get ready" in text_of(guest, "#lobby-body"))
+            await until(lambda: not guest_ready())
+            await until(lambda: "Space: get ready" in text_of(guest, "#lobby-body"))
             await gp.press("space", "space", "space")  # ready, not, ready again
-            await wait_until(gp, guest_ready)
+            await until(guest_ready)
             assert isinstance(host.screen, LobbyScreen) and lobby.state.phase == "open"
             await gp.press("escape")
-            await wait_until(gp, lambda: len(lobby.state.seats) == 1)
+            await until(lambda: len(lobby.state.seats) == 1)
 
 
 class StartedLobby(GuestLobby):
@@ -275,7 +262,7 @@ async def test_esc_on_the_end_of_a_game_joined_from_the_form_goes_to_the_menu(
     async with app.run_test(size=(80, 24)) as pilot:
         await pushed(pilot, JoinScreen("Gus", discover=False))
         await pilot.press("down", "down", *"127.0.0.1:7000", "enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, EndScreen))
+        await until(lambda: isinstance(app.screen, EndScreen))
         assert [type(s).__name__ for s in app.screen_stack[1:]] == ["MenuScreen", "EndScreen"]
         await pilot.press("escape")
         await pilot.pause()
@@ -338,7 +325,7 @@ async def test_host_form_opens_a_lobby(monkeypatch: pytest.MonkeyPatch) -> None:
         await pilot.press("down", "right", "right")  # 5 players
         await pilot.press("down", "down", "right")  # simultaneous supplies
         await pilot.press("down", "enter")
-        await wait_until(pilot, lambda: bool(made) and made[0].hosted is not None)
+        await until(lambda: bool(made) and made[0].hosted is not None)
         await pilot.pause()
         assert made[0].options == TableOptions.of(
             "cartus", 5, buildings="random-cards", simultaneous_supply=True
@@ -369,11 +356,11 @@ async def test_verify_screen_gives_the_verdict(tmp_path: Path) -> None:
         field = app.screen.query_one("#path")
         field.value = str(record)  # type: ignore[attr-defined]
         await pilot.press("enter")
-        await wait_until(pilot, lambda: "FAIR" in text_of(app, "#form-body"), 30)
+        await until(lambda: "FAIR" in text_of(app, "#form-body"), 30)
         assert "seat 1:" in text_of(app, "#form-body")
         field.value = str(garbage)  # type: ignore[attr-defined]
         await pilot.press("enter")
-        await wait_until(pilot, lambda: "garbage.rattusnet:" in text_of(app, "#form-body"), 30)
+        await until(lambda: "garbage.rattusnet:" in text_of(app, "#form-body"), 30)
         assert "Traceback" not in text_of(app, "#form-body")
 
 
@@ -397,11 +384,11 @@ async def test_network_screens_fit_80x24(which: str, tmp_path: Path) -> None:
         if which == "host-lobby":  # the host's lobby says more: a full table of five
             lobby = HostLobby("Kitchen", TableOptions(5), "Hana", advertise=False, root=tmp_path)
             app.push_screen(LobbyScreen(lobby))
-            await wait_until(pilot, lambda: lobby.hosted is not None)
+            await until(lambda: lobby.hosted is not None)
             await pilot.press("b", "b", "b", "b")
-            await wait_until(pilot, lambda: len(lobby.state.seats) == 5)
+            await until(lambda: len(lobby.state.seats) == 5)
             await pilot.press("g")
-            await wait_until(pilot, lambda: all(s.ready for s in lobby.state.seats[1:]))
+            await until(lambda: all(s.ready for s in lobby.state.seats[1:]))
         elif which == "host":
             app.push_screen(HostScreen("Hana"))
         elif which == "join":
@@ -505,17 +492,17 @@ async def test_options_and_colours_change_in_the_lobby(tmp_path: Path) -> None:
         lobby, host, hp, guest, guest_lobby, gp = (
             t.lobby, t.host, t.hp, t.guest, t.guest_lobby, t.gp
         )  # fmt: skip
-        await wait_until(gp, lambda: "Agnes sat down in green." in guest_lobby.news)
+        await until(lambda: "Agnes sat down in green." in guest_lobby.news)
         assert "You sat down in blue." in guest_lobby.news  # not "Gus sat down."
         await gp.press("space")
-        await wait_until(gp, lambda: all(s.ready for s in lobby.state.seats[1:]))
+        await until(lambda: all(s.ready for s in lobby.state.seats[1:]))
 
         await hp.press("p")  # 3 -> 4 players
-        await wait_until(hp, lambda: guest_lobby.state.options.players == 4)  # type: ignore[union-attr]
+        await until(lambda: guest_lobby.state.options.players == 4)  # type: ignore[union-attr]
         assert lobby.state.options == TableOptions.of(
             "cartus", 4, buildings="first-game", simultaneous_supply=False
         )
-        await wait_until(hp, lambda: lobby.state.seats[2].ready)  # the bot, again
+        await until(lambda: lobby.state.seats[2].ready)  # the bot, again
         assert not lobby.state.seats[1].ready and not guest_lobby.wants_ready()
         await gp.pause()
         assert "Space: get ready again" in text_of(guest, "#lobby-news")
@@ -524,8 +511,7 @@ async def test_options_and_colours_change_in_the_lobby(tmp_path: Path) -> None:
         await hp.press("p")  # 4 -> 5
         await hp.press("p")  # 5 -> 3: fewer than 3 cannot seat the three already here
         await hp.press("g", "s")
-        await wait_until(
-            hp,
+        await until(
             lambda: (
                 guest_lobby.state.options  # type: ignore[union-attr]
                 == TableOptions.of(
@@ -536,14 +522,14 @@ async def test_options_and_colours_change_in_the_lobby(tmp_path: Path) -> None:
         await hp.pause()
         assert "3 players, random buildings, supplies simultaneous" in text_of(host, "#lobby-body")
         await gp.press("space")  # the guest confirms
-        await wait_until(gp, lambda: lobby.state.seats[1].ready)
+        await until(lambda: lobby.state.seats[1].ready)
         # c: the next colour nobody else has (Hana red, Gus blue, the bot green)
         await gp.press("c")
-        await wait_until(gp, lambda: lobby.state.seats[1].colour == "yellow")
+        await until(lambda: lobby.state.seats[1].colour == "yellow")
         assert lobby.state.seats[1].ready  # a colour changes nothing in the game
         await hp.press("c", "c")  # red -> blue (now free) -> purple
-        await wait_until(hp, lambda: lobby.state.seats[0].colour == "purple")
-        await wait_until(gp, lambda: "purple" in text_of(guest, "#lobby-body"))
+        await until(lambda: lobby.state.seats[0].colour == "purple")
+        await until(lambda: "purple" in text_of(guest, "#lobby-body"))
         await gp.press("p")  # not the guest's to change
         await gp.pause()
         assert lobby.state.options.players == 3
@@ -556,11 +542,11 @@ async def test_host_and_guest_chat_in_the_lobby(tmp_path: Path) -> None:
     back, under the author's name; Escape leaves the line, and then leaves the lobby."""
     async with host_guest_and_bot(tmp_path, TableOptions.of("cartus", 3)) as t:
         await t.gp.press("slash", *["space" if c == " " else c for c in "hi Hana"], "enter")
-        await wait_until(t.hp, lambda: any(s.text == "hi Hana" for s in t.lobby.chat.lines))
+        await until(lambda: any(s.text == "hi Hana" for s in t.lobby.chat.lines))
         said = t.lobby.chat.lines[-1]
         assert said.name == "Gus" and said.colour == "blue" and said.seat == 1
         await t.hp.press("slash", *["space" if c == " " else c for c in "welcome"], "enter")
-        await wait_until(t.gp, lambda: "welcome" in [s.text for s in t.guest_lobby.chat.lines])
+        await until(lambda: "welcome" in [s.text for s in t.guest_lobby.chat.lines])
         await t.gp.pause()
         shown = text_of(t.guest, "#chat-lines")
         assert "Gus: hi Hana" in shown and "Hana: welcome" in shown

@@ -29,11 +29,6 @@ def shown_rules(app: App[None]) -> str:
     return screen.query_one(Markdown).source
 
 
-@pytest.fixture(autouse=True)
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("RATTUS_DATA_DIR", str(tmp_path / "data"))  # no save, no settings
-
-
 @sync
 async def test_r_on_the_rattus_map_shows_the_rules_of_rattus() -> None:
     app = RattusNetApp(table=rattus_at(Kind.TURN, players=3, seed=1))

@@ -6,7 +6,7 @@ import asyncio
 import functools
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
@@ -14,6 +14,9 @@ from typing import Any, ParamSpec, TypeVar
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
+from waits import Until as Until
+from waits import until as until
+from waits import waiting as waiting
 
 from rattus_net.games.cartus.config import BuildingSelection
 from rattus_net.games.cartus.moves import DecisionKind
@@ -235,39 +238,6 @@ def plays_of(table: Offline) -> list[object]:
     played: list[object] = []
     table.play = played.append  # type: ignore[method-assign]
     return played
-
-
-Until = Callable[[Callable[[], object]], Awaitable[None]]
-"""Waits until a condition holds (see :func:`waiting`)."""
-
-
-def waiting(
-    seconds: float,
-    pause: Callable[[], Awaitable[object]] | None = None,
-    watch: Callable[[], None] | None = None,
-    why: Callable[[], str] = lambda: "timed out",
-) -> Until:
-    """One deadline for several waits: an ``until(cond)`` that waits (on the test's event loop,
-    so the app goes on; with ``pause``, the Pilot's say, else a short sleep) until ``cond()``
-    holds, calls ``watch()`` between looks (it may assert: a helper process still alive), and
-    fails with ``why()`` once ``seconds`` have passed since this call (a guard against a hang,
-    not a speed test)."""
-    deadline = time.monotonic() + seconds
-
-    async def until(cond: Callable[[], object]) -> None:
-        while not cond():
-            assert time.monotonic() < deadline, why()
-            if watch is not None:
-                watch()
-            await (asyncio.sleep(0.05) if pause is None else pause())
-
-    return until
-
-
-async def until(cond: Callable[[], object], seconds: float = 60.0) -> None:
-    """Wait (on the test's event loop, so the app goes on) until ``cond()`` holds; fail after
-    ``seconds``."""
-    await waiting(seconds)(cond)
 
 
 def sync(fn: Callable[P, Coroutine[Any, Any, None]]) -> Callable[P, None]:

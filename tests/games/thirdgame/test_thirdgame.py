@@ -15,11 +15,12 @@ import random
 import re
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from waits import until
 
 import games.thirdgame
 from games.thirdgame.bots import make_bot
@@ -33,20 +34,12 @@ from rattus_net.kit.local import LocalTable
 from rattus_net.kit.play import play_to_end
 from rattus_net.paths import RECORD_FILE, RECORD_SUFFIX
 
-NIBBLE = registry._GAMES.pop("nibble")
+NIBBLE = registry.unregister("nibble")
 """The game, registered when its package was imported (as for the tests' imports of its parts
 here): taken out again, so that only the tests that ask for it (``nibble``) see it."""
 FOLDER = Path(games.thirdgame.__file__).parent
 TESTS = FOLDER.parent.parent
 MODULE = "games.thirdgame"
-
-
-async def until(pilot: Any, cond: Callable[[], object], what: str, seconds: float = 10) -> None:
-    """Let the app run until ``cond()`` holds; fail saying ``what`` after ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while not cond():
-        assert time.monotonic() < deadline, what
-        await pilot.pause(0.05)
 
 
 @contextlib.asynccontextmanager
@@ -62,21 +55,12 @@ async def at_the_menu(seed: int) -> AsyncIterator[tuple[Any, Any, Any]]:
         yield app, pilot, app.screen
 
 
-@pytest.fixture(autouse=True)
-def own_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Saves, settings and records of these tests in a folder of their own."""
-    monkeypatch.setenv("RATTUS_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("RATTUS_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.delenv("RATTUS_FILES_ROOT", raising=False)
-
-
 @pytest.fixture
-def nibble(monkeypatch: pytest.MonkeyPatch) -> Iterator[AnyGame]:
+def nibble() -> Iterator[AnyGame]:
     """Nibble in the registry for one test (the other tests of this process see the shipped
     games only)."""
-    registry.games()  # (the shipped games found first)
-    monkeypatch.setattr(registry, "_GAMES", dict(registry._GAMES))
-    yield registry.register(NIBBLE)
+    with registry.registered(NIBBLE) as game:
+        yield game
 
 
 def cli(*args: str) -> tuple[int, str]:
@@ -95,17 +79,15 @@ def cli(*args: str) -> tuple[int, str]:
 def test_the_game_joins_the_registry_from_its_own_folder(monkeypatch: pytest.MonkeyPatch) -> None:
     """Named in RATTUS_NET_GAMES, the module registers the game beside the shipped ones, last
     in the menu (its declared order)."""
-    registry.games()
-    monkeypatch.setattr(registry, "_GAMES", dict(registry._GAMES))
-    monkeypatch.setattr(registry, "_found", False)
     for name in [m for m in sys.modules if m == MODULE or m.startswith(MODULE + ".")]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setenv("RATTUS_NET_GAMES", MODULE)
-    assert registry.game_names() == ("cartus", "rattus", "nibble")
-    game = registry.get_game("nibble")
-    assert (game.title, game.min_players, game.max_players) == ("Nibble", 2, 3)
-    assert game.network_play and registry.default_game().name == "cartus"
-    assert registry.ui_module(game) is None  # no screens: the TUI's generic table
+    with registry.discovering_again():
+        assert registry.game_names() == ("cartus", "rattus", "nibble")
+        game = registry.get_game("nibble")
+        assert (game.title, game.min_players, game.max_players) == ("Nibble", 2, 3)
+        assert game.network_play and registry.default_game().name == "cartus"
+        assert registry.ui_module(game) is None  # no screens: the TUI's generic table
 
 
 def test_the_rules_modules_are_pure() -> None:
@@ -324,9 +306,10 @@ def test_the_menu_the_host_form_and_the_lobby_offer_it(
             host.focus_row()
             await pilot.press("enter")
             await until(
-                pilot,
                 lambda: made and made[0].hosted is not None and isinstance(app.screen, LobbyScreen),
-                "the table did not open",
+                10,
+                why="the table did not open",
+                pause=lambda: pilot.pause(0.05),
             )
             assert made[0].options.game == "nibble"
             body = text(app.screen, "#lobby-body")
@@ -336,7 +319,12 @@ def test_the_menu_the_host_form_and_the_lobby_offer_it(
             assert made[0].options.players == 2
             assert "Options: 2 players" in text(app.screen, "#lobby-body")
             await pilot.press("b")  # a bot takes the free seat
-            await until(pilot, lambda: len(made[0].state.seats) >= 2, "no bot sat down")
+            await until(
+                lambda: len(made[0].state.seats) >= 2,
+                10,
+                why="no bot sat down",
+                pause=lambda: pilot.pause(0.05),
+            )
             assert "bot:" in text(app.screen, "#lobby-body")
             await pilot.press("escape")
             await pilot.pause()
@@ -402,9 +390,9 @@ def test_a_network_game_in_the_tui_against_a_hosted_bot(nibble: AnyGame, tmp_pat
         )
         app = RattusNetApp(lobby=lobby)
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: lobby.hosted is not None, "the table did not open", 120)
+            await until(lambda: lobby.hosted is not None, 120, why="the table did not open")
             await pilot.press("b")
-            await until(pilot, lambda: len(lobby.state.seats) >= 2, "no bot sat down", 120)
+            await until(lambda: len(lobby.state.seats) >= 2, 120, why="no bot sat down")
             deadline = time.monotonic() + 120
             await pilot.press("space")  # ready: the game starts
             while not isinstance(app.screen, GenericEnd):
