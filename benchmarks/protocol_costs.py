@@ -23,7 +23,7 @@ from protocol.crypto.group import OPS, Scalar, base_mul
 from protocol.memnet import MemoryNetwork
 from protocol.randomness import RandomStream
 from protocol.seeded import seeded_params
-from protocol.session import Session
+from protocol.steps import StepChecks
 from protocol.verdict import Verdict
 from protocol.verify import verify_record
 from rattus_net.games.cartus.choices import legal_choices
@@ -82,34 +82,35 @@ def bench(n: int, seed: int) -> None:
     choose = chooser(n, seed)
     # Setup: until the first decision of round 1.
     net, t0, setup, setup_ops = set_up(params, secrets)
-    # Time the reveals: wrap Session._step_shares.
+    # Time the reveals: wrap StepChecks._step_shares (and the hand mixings).
     reveal_times: dict[str, list[float]] = {"private": [], "public": []}
-    original = Session._step_shares
+    original = StepChecks._step_shares
 
-    def timed(self: Session, st, msgs):  # type: ignore[no-untyped-def]
+    def timed(self: StepChecks, st, msgs):  # type: ignore[no-untyped-def]
         t = time.perf_counter()
         out = original(self, st, msgs)
-        req = self.public.pending
-        kind = "public" if self.record.reveals and self.record.reveals[-1][1] is None else "private"
-        reveal_times[kind].append((time.perf_counter() - t, len(self.record.reveals[-1][0])))  # type: ignore[arg-type]
+        req = self.state.public.pending
+        rec = self.state.record
+        kind = "public" if rec.reveals and rec.reveals[-1][1] is None else "private"
+        reveal_times[kind].append((time.perf_counter() - t, len(rec.reveals[-1][0])))  # type: ignore[arg-type]
         del req
         return out
 
     mix_times: list[tuple[float, int]] = []
-    original_mix = Session._step_mix
+    original_mix = StepChecks._step_private_mix
 
-    def timed_mix(self: Session, st, msgs):  # type: ignore[no-untyped-def]
+    def timed_mix(self: StepChecks, st, msgs):  # type: ignore[no-untyped-def]
         t = time.perf_counter()
         out = original_mix(self, st, msgs)
         mix_times.append((time.perf_counter() - t, len(st.info["deck"])))
         return out
 
-    Session._step_shares = timed  # type: ignore[method-assign]
-    Session._step_mix = timed_mix  # type: ignore[method-assign]
+    StepChecks._step_shares = timed  # type: ignore[method-assign]
+    StepChecks._step_private_mix = timed_mix  # type: ignore[method-assign]
     t1 = time.perf_counter()
     net.run(choose)
-    Session._step_shares = original  # type: ignore[method-assign]
-    Session._step_mix = original_mix  # type: ignore[method-assign]
+    StepChecks._step_shares = original  # type: ignore[method-assign]
+    StepChecks._step_private_mix = original_mix  # type: ignore[method-assign]
     whole = time.perf_counter() - t0
     total_ops = OPS.total_scalarmults
     record, verdict, verify = verified(net)

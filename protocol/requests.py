@@ -40,51 +40,52 @@ def pending_request(game: Any, kind: type[R]) -> R:
 
 
 class RequestSteps:
-    """The protocol's answer to each kind of request, for :meth:`Schedule._schedule`: each
+    """The protocol's answer to each kind of request, for :meth:`Schedule.advance`: each
     method starts the request's step and returns ``True``, or answers the engine at once with
     no message and returns ``False`` (the schedule looks at the engine again)."""
 
-    def __init__(self, session: Schedule, now: float) -> None:
-        self.s = session
+    def __init__(self, schedule: Schedule, now: float) -> None:
+        self.sch = schedule
+        self.s = schedule.state
         self.now = now
 
     def shuffle(self, req: Shuffle) -> bool:
-        s = self.s
+        sch, s = self.sch, self.s
         if req.pile in s.drawn_piles:
-            s._lay_undecided(req)
+            sch.lay_undecided(req)
             return False
         assert s.joint is not None
         k = s._shuffles
-        deck = s._initial_deck(req.faces, game_context(s.game_id, b"deck", k))
-        s._new_step(SHUFFLE, (0,), self.now, {"deck": deck, "k": k, "stage": 0})
+        deck = sch.initial_deck(req.faces, game_context(s.game_id, b"deck", k))
+        sch.new_step(SHUFFLE, (0,), self.now, {"deck": deck, "k": k, "stage": 0})
         return True
 
     def reveal(self, req: Reveal) -> bool:
-        s = self.s
+        sch, s = self.sch, self.s
         if s.undecided.intersection(req.handles):
             if req.to is not None or not s.undecided.issuperset(req.handles):
                 raise LocalProtocolError(f"a drawn pile's pieces are only drawn publicly: {req!r}")
-            s._new_step(RAND_COMMIT, tuple(range(s.n)), self.now, {"draw": req.handles})
+            sch.new_step(RAND_COMMIT, tuple(range(s.n)), self.now, {"draw": req.handles})
             return True
-        contrib = s._contributions(req)
+        contrib = sch.contributions(req)
         if contrib:
-            s._new_step(SHARES, tuple(sorted(contrib)), self.now, {"contrib": contrib})
+            sch.new_step(SHARES, tuple(sorted(contrib)), self.now, {"contrib": contrib})
             return True
-        s._answer_reveal(req)
+        sch.checks.answer_reveal(req)
         return False
 
     def public_random(self, req: PublicRandom) -> bool:
-        self.s._new_step(RAND_COMMIT, tuple(range(self.s.n)), self.now)
+        self.sch.new_step(RAND_COMMIT, tuple(range(self.s.n)), self.now)
         return True
 
     def open(self, req: Open) -> bool:
-        self.s._new_step(OPEN, (req.seat,), self.now)
+        self.sch.new_step(OPEN, (req.seat,), self.now)
         return True
 
     def rehandle(self, req: Rehandle) -> bool:
-        s = self.s
-        info = {"deck": s._mix_inputs(req), "k": s._mixes, "req": req}
-        s._new_step(PRIVATE_MIX, (req.seat,), self.now, info)
+        sch, s = self.sch, self.s
+        info = {"deck": sch.mix_inputs(req), "k": s._mixes, "req": req}
+        sch.new_step(PRIVATE_MIX, (req.seat,), self.now, info)
         return True
 
 

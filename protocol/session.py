@@ -24,10 +24,14 @@ peer's :class:`~protocol.params.PeerSecrets`.
 from __future__ import annotations
 
 import hashlib
+from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from protocol.crypto.commit import commit
+from protocol.crypto.elgamal import Ciphertext
+from protocol.crypto.group import Point, Scalar
+from protocol.crypto.transfer import EncryptedShare
 from protocol.errors import DecodeError, LocalProtocolError, RemoteProtocolError
 from protocol.faults import AbortRecord, DisputeFault, PeerFault, ProvenFault, ReplayError
 from protocol.messages import (
@@ -49,7 +53,9 @@ from protocol.record import encode_record
 from protocol.schedule import Schedule
 from protocol.state import (
     MAX_QUEUED,
+    OfState,
     PublicRecord,
+    SessionState,
     Step,
     Successor,
     draw_context,
@@ -57,8 +63,10 @@ from protocol.state import (
     game_context,
     open_card_mask,
 )
+from protocol.steps import StepChecks
 from protocol.wire import WireValue, encode_value
 from rattus_net.kit.errors import CheatDetected, IllegalMove
+from rattus_net.kit.interface import AnySecureGame
 
 __all__ = [
     "MAX_QUEUED",
@@ -78,12 +86,53 @@ __all__ = [
 ]
 
 
-class Session(Schedule):
+class Session:
     """One peer of the network table (``seat`` given) or an observer/verifier (``seat=None``).
 
     ``timeout`` bounds how long a step may wait for protocol messages, ``decision_timeout``
     how long it may wait for a player's decision; past them :meth:`tick` aborts and blames.
+
+    The session owns its :class:`~protocol.state.SessionState` (``state``) and calls the step
+    checks (``checks``, ``steps.py``) and the schedule (``schedule``, ``schedule.py``) over it;
+    the state's attributes read here are the state's own.
     """
+
+    params = OfState[GameParams]()
+    game_id = OfState[bytes]()
+    n = OfState[int]()
+    secure = OfState[AnySecureGame]()
+    names = OfState[tuple[str, ...]]()
+    seat = OfState[int | None]()
+    timeout = OfState[float]()
+    config = OfState[Any]()
+    decision_timeout = OfState[float]()
+    drawn_piles = OfState[frozenset[str]]()
+    public = OfState[Any]()
+    game = OfState[Any]()
+    transcript = OfState[list[bytes]]()
+    th = OfState[bytes]()
+    seen = OfState[list[bytes]]()
+    step = OfState[Step | None]()
+    finished = OfState[bool]()
+    abort = OfState[AbortRecord | None]()
+    keys = OfState[list[Point | None]]()
+    joint = OfState[Point | None]()
+    cards = OfState[dict[int, Ciphertext]]()
+    pub = OfState[dict[int, dict[int, Point]]]()
+    enc = OfState[dict[int, tuple[tuple[int, int, EncryptedShare], ...]]]()
+    my_faces = OfState[dict[int, int]]()
+    record = OfState[PublicRecord]()
+    pile_left = OfState[list[int]]()
+    undecided = OfState[frozenset[int]]()
+    drawn_faces = OfState[dict[int, int]]()
+    ops = OfState[dict[str, int]]()
+    # (Read by tests that play a cheating peer or look at the arrival chains.)
+    _elg = OfState[Scalar | None]()
+    _secrets = OfState[PeerSecrets | None]()
+    _next_seq = OfState[list[int]]()
+    _last_hash = OfState[list[bytes]]()
+    _inbox = OfState[list[deque[Signed]]]()
+    _draws = OfState[int]()
 
     def __init__(
         self,
@@ -96,7 +145,7 @@ class Session(Schedule):
         decision_timeout: float = 600.0,
         verify_own: bool = False,
     ) -> None:
-        super().__init__(
+        self.state = SessionState(
             params,
             seat,
             secrets,
@@ -104,11 +153,37 @@ class Session(Schedule):
             decision_timeout=decision_timeout,
             verify_own=verify_own,
         )
-        self._start(now)
+        self.checks = StepChecks(self.state)
+        self.schedule = Schedule(self.state, self.checks)
+        self.schedule.start(now)
+
+    def has_message(self, seat: int, step: int) -> bool:
+        """True if a message of ``seat`` for ``step`` has arrived (and waits)."""
+        return self._has_message(seat, step)
+
+    def _has_message(self, seat: int, step: int) -> bool:
+        return self.state.has_message(seat, step)
+
+    def processed(self, a: int) -> Signed | None:
+        """The last message of seat ``a`` that joined the transcript (None before any)."""
+        return self.state.processed(a)
+
+    def all_faces(self) -> dict[int, int]:
+        """Every card's face, once every peer has published its key (verifier side)."""
+        return self.state.all_faces()
+
+    def pile_order(self, handles: tuple[int, ...]) -> tuple[int, ...]:
+        """The faces of the drawn pile's ``handles`` (see :meth:`SessionState.pile_order`)."""
+        return self.state.pile_order(handles)
+
+    def _abort(
+        self, blamed: int | None, reason: str, evidence: tuple[bytes, ...], *, proven: bool = False
+    ) -> None:
+        self.state._abort(blamed, reason, evidence, proven=proven)
 
     def take_outgoing(self) -> list[bytes]:
         """Frames to broadcast to every other peer, oldest first (and forget them)."""
-        out, self._outbox = self._outbox, []
+        out, self.state._outbox = self.state._outbox, []
         return out
 
     @property
@@ -121,7 +196,7 @@ class Session(Schedule):
             and self.seat is not None
             and st.kind in (MOVE, COMMIT_MOVES)
             and self.seat in st.senders
-            and self._sent_step != st.index
+            and self.state._sent_step != st.index
         )
 
     def decide(self, move: Any, now: float) -> None:
@@ -130,12 +205,12 @@ class Session(Schedule):
         if not self.needs_decision:
             raise LocalProtocolError("no decision of ours is awaited")
         kind, payload, keep = self._decision_message(move, check=True)
-        self._my_move = move
+        self.state._my_move = move
         if kind == COMMIT_MOVES:
-            self._my_committed = keep
+            self.state._my_committed = keep
         elif keep is not None:
-            self._my_open = keep
-        self._send(kind, payload)
+            self.state._my_open = keep
+        self.state._send(kind, payload)
         self._pump(now)
 
     def _decision_message(self, move: Any, *, check: bool) -> tuple[str, dict[str, WireValue], Any]:
@@ -148,7 +223,7 @@ class Session(Schedule):
             # A committed decision: every seat commits, then all open (OPEN_MOVES).
             self.secure.check_committed(self.game, me, move)
             wire = move_to_wire(move, None, self.secure)
-            salt = self._stream(b"salt", st.index)(32)
+            salt = self.state._stream(b"salt", st.index)(32)
             domain = game_context(self.game_id, COMMITMENT_DOMAIN, st.index, me)
             c = commit(encode_value(wire), salt, domain=domain)
             return COMMIT_MOVES, {"c": c}, (wire, salt)
@@ -158,7 +233,7 @@ class Session(Schedule):
         commitment = None
         opening = None
         if handles is not None:  # a hidden part: committed now, opened at the Open request
-            salt = self._stream(b"salt", st.index)(32)
+            salt = self.state._stream(b"salt", st.index)(32)
             domain = game_context(self.game_id, b"enter", st.index, me)
             commitment = commit(encode_value(list(handles)), salt, domain=domain)
             opening = (handles, salt)
@@ -209,7 +284,13 @@ class Session(Schedule):
         if self.abort is not None or self.finished:
             return
         link_name = self.names[link] if link is not None else None
-        msg = open_frame(frame, self.game_id, self.params.identities, self.names, link=link_name)
+        msg = open_frame(
+            frame,
+            self.game_id,
+            self.params.identities,
+            self.names,
+            link=link_name,
+        )
         if msg.kind == CHAT:
             return  # chat is not the game: never in the transcript (see protocol/chat.py)
         if link is not None and msg.author != link and msg.kind != ABORT:
@@ -221,7 +302,7 @@ class Session(Schedule):
         if msg.kind == ABORT:
             self._on_abort(msg, now)
             return
-        self._arrive(msg, now)
+        self.state._arrive(msg, now)
         try:
             self._pump(now)
         except RemoteProtocolError as exc:
@@ -269,14 +350,14 @@ class Session(Schedule):
         ``evidence`` message: a peer holding another message of the same author with the same
         sequence number then holds the proof that its author equivocated (see
         :meth:`_on_evidence`). No-op without frames or without a seat."""
-        if self._identity is None or self.seat is None or not frames:
+        if self.state._identity is None or self.seat is None or not frames:
             return
         body: dict[str, WireValue] = {
             "g": self.game_id,
             "a": self.seat,
             "x": {"m": list(frames[:16])},
         }
-        self._outbox.append(sign(self._identity, EVIDENCE, body))
+        self.state._outbox.append(sign(self.state._identity, EVIDENCE, body))
 
     def differing(self, then: bytes, now: tuple[bytes, ...] | None = None) -> tuple[bytes, ...]:
         """The messages we hold now of the seats whose messages differ from what we had
@@ -298,11 +379,11 @@ class Session(Schedule):
         for a in range(self.n):
             if a == self.seat or old.seen[a] == view[a]:
                 continue
-            last = self._message_with_hash(a, view[a])
+            last = self.state._message_with_hash(a, view[a])
             if last is None:
                 continue
             for seq in range(last.seq, max(-1, last.seq - 4), -1):
-                m = self._by_seq[a].get(seq)
+                m = self.state._by_seq[a].get(seq)
                 if m is not None:
                     frames.append(m.frame)
         return tuple(frames[:16])
@@ -321,7 +402,7 @@ class Session(Schedule):
             if not isinstance(raw, bytes):
                 raise DecodeError(self.names[msg.author], "evidence items are frames", msg.frame)
             other = open_frame(raw, self.game_id, self.params.identities, self.names)
-            mine = self._by_seq[other.author].get(other.seq)
+            mine = self.state._by_seq[other.author].get(other.seq)
             if mine is not None and check_equivocation(mine, other):
                 self._abort(
                     other.author,
@@ -342,7 +423,7 @@ class Session(Schedule):
         if self.seat is not None:
             # Pass it on: a peer the aborting peer could not reach (or that comes back later)
             # learns the same decision from us.
-            self._outbox.append(msg.frame)
+            self.state._outbox.append(msg.frame)
 
     def _abort_record(self, msg: Signed) -> AbortRecord:
         """What a signed abort says (DecodeError if it is malformed): proven only where its
@@ -421,7 +502,7 @@ class Session(Schedule):
                             s, f"{head.kind} message out of turn (step {head.step})", head
                         )
             if not all(self._inbox[s] and self._inbox[s][0].step == st.index for s in st.senders):
-                self._act()
+                self.schedule.act()
                 if not all(
                     self._inbox[s] and self._inbox[s][0].step == st.index for s in st.senders
                 ):
@@ -431,14 +512,14 @@ class Session(Schedule):
 
     def _check_view(self, msg: Signed) -> None:
         """The message's transcript hash and per-author hashes must match ours at its step."""
-        th, seen = self._th_at[msg.step]
+        th, seen = self.state._th_at[msg.step]
         if msg.th == th and msg.seen == seen:
             return
         differing = [a for a in range(self.n) if msg.seen[a] != seen[a]]
         if not differing:
             self._inbox[msg.author].popleft()
             raise self._fault(msg.author, "desync: transcript hash differs", msg)
-        own = self._message_with_hash(msg.author, seen[msg.author])
+        own = self.state._message_with_hash(msg.author, seen[msg.author])
         if msg.author in differing and own is not None:
             # Its own earlier message, as it signed it, is not the one its view names.
             self._inbox[msg.author].popleft()
@@ -449,10 +530,10 @@ class Session(Schedule):
         # peer holding the other version can then prove the equivocation.
         frames: list[bytes] = []
         for a in differing:
-            last = self._message_with_hash(a, seen[a])  # ours, as it stood at that step
+            last = self.state._message_with_hash(a, seen[a])  # ours, as it stood at that step
             if last is not None:
                 frames.append(last.frame)
-        if self._identity is not None and frames:
+        if self.state._identity is not None and frames:
             self.show(tuple(frames))
         self._inbox[msg.author].popleft()
         raise DisputeFault(
@@ -464,11 +545,10 @@ class Session(Schedule):
         )
 
     def _process(self, st: Step, msgs: dict[int, Signed], now: float) -> None:
-        snap = self._snapshot()
+        snap = self.state._snapshot()
         th, seen, length = self.th, list(self.seen), len(self.transcript)
         try:
-            handler = getattr(self, "_step_" + st.kind.replace("-", "_"))
-            successor = handler(st, msgs)
+            successor = self.checks.check(st, msgs)
             # The step's messages join the transcript before the next step starts.
             for s in st.senders:
                 m = msgs[s]
@@ -477,13 +557,13 @@ class Session(Schedule):
                 self.seen[s] = m.hash
             if successor is not None:
                 kind, senders, info = successor
-                self._new_step(kind, senders, now, info)
+                self.schedule.new_step(kind, senders, now, info)
             else:
                 self.step = None
-                self._schedule(now)
-            self._settle_own()
+                self.schedule.advance(now)
+            self.state._settle_own()
         except Exception as exc:
-            self._restore(snap)
+            self.state._restore(snap)
             self.th, self.seen = th, seen
             del self.transcript[length:]
             seat: int | None
@@ -511,7 +591,7 @@ class Session(Schedule):
         for s in st.senders:
             self._inbox[s].popleft()
         self.ops["messages"] += len(st.senders)
-        self._act()
+        self.schedule.act()
 
     def _seat_of(self, name: str | None, st: Step) -> int | None:
         """The seat an error names, or the step's only sender; None if it is not clear."""

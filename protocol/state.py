@@ -3,8 +3,9 @@
 :class:`SessionState` holds everything a session (``protocol/session.py``) knows and the
 primitives every part of it uses: a message's arrival in its author's chain, signing and
 sending ours, our own abort, and the snapshot a step is rolled back to when one of its
-messages does not check. The step checks (``steps.py``), the schedule (``schedule.py``) and
-the session's public face (``session.py``) build on it in that order.
+messages does not check. The session owns one and hands it to the step checks
+(``steps.py``) and the schedule (``schedule.py``), which work on it; none of them is a
+subclass of another. :class:`OfState` lets the session show the state's attributes as its own.
 """
 
 from __future__ import annotations
@@ -12,13 +13,13 @@ from __future__ import annotations
 import hashlib
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar, cast, overload
 
 from protocol.crypto.elgamal import Ciphertext, card_point
 from protocol.crypto.group import Point, Scalar
 from protocol.crypto.identity import Identity
 from protocol.crypto.transfer import EncryptedShare
-from protocol.errors import LocalProtocolError
+from protocol.errors import CryptoError, LocalProtocolError
 from protocol.faults import AbortRecord, PeerFault, ProvenFault, ReplayError
 from protocol.messages import ABORT, ZERO_HASH, Signed, check_equivocation, open_frame, sign
 from protocol.params import GameParams, PeerSecrets
@@ -28,6 +29,7 @@ from rattus_net.kit.interface import AnySecureGame
 from rattus_net.kit.table import TableRequest
 
 _TRANSCRIPT = b"rattus-net/v1/transcript\x00"
+T = TypeVar("T")
 MAX_QUEUED = 256
 """Messages buffered per author ahead of our step; more is a flood and is refused."""
 
@@ -96,6 +98,27 @@ class PublicRecord:
     reveal_moves: list[int] = field(default_factory=list)
     # Building draws (commit-reveal): the handles turned up and the faces drawn for them.
     draws: list[tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=list)
+
+
+class OfState(Generic[T]):
+    """An attribute of a :class:`~protocol.session.Session` that is its state's, read and
+    written through (the engines, the transcript, the abort: what the node, the verifier and
+    tests look at)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> OfState[T]: ...
+    @overload
+    def __get__(self, obj: Any, owner: type) -> T: ...
+    def __get__(self, obj: Any, owner: type) -> T | OfState[T]:
+        if obj is None:
+            return self
+        return cast(T, getattr(obj.state, self.name))
+
+    def __set__(self, obj: Any, value: T) -> None:
+        setattr(obj.state, self.name, value)
 
 
 class SessionState:
@@ -383,3 +406,52 @@ class SessionState:
                 msg.author, self.names[msg.author], f"{msg.kind} payload keys", msg.frame
             )
         return msg.payload
+
+    @staticmethod
+    def _draws_pile(st: Step) -> bool:
+        """Whether a commit-reveal step draws pieces of a drawn pile (else a public number)."""
+        return isinstance(st.info, dict) and "draw" in st.info
+
+    def _rand_round(self, st: Step) -> tuple[bytes, int, bytes]:
+        """The secret stream label, round number and context of a commit-reveal step: a
+        building draw (``st.info["draw"]``: the handles turned up) or a public number."""
+        info = st.info
+        if self._draws_pile(st):
+            positions = tuple(self.pile_handles.index(h) for h in info["draw"])
+            return b"building", self._draws, draw_context(self.game_id, self._draws, positions)
+        return b"random", self._randoms, game_context(self.game_id, b"random", self._randoms)
+
+    def _settle_own(self) -> None:
+        g = self.game
+        if g is None:
+            return
+        while g.pending is not None and not g.to_act() and not g.is_over:
+            if not self._own_queue:
+                return
+            req, value = self._own_queue.popleft()
+            if g.pending != req:
+                raise LocalProtocolError(f"own engine asks {g.pending!r}, table answered {req!r}")
+            g.answer(value)
+
+    def all_faces(self) -> dict[int, int]:
+        """Every card's face, once every peer has published its key (verifier side)."""
+        if not all(k is not None for k in self.revealed_keys):
+            raise LocalProtocolError("the keys are not all published")
+        x = self.revealed_keys[0]
+        assert x is not None
+        for k in self.revealed_keys[1:]:
+            assert k is not None
+            x = x + k
+        out: dict[int, int] = {}
+        for h, ct in self.cards.items():
+            face = face_of_point(self.secure, ct.c2 - x * ct.c1)
+            if face is None:
+                raise CryptoError(None, f"card {h} does not decrypt to a card")
+            out[h] = face
+        return out
+
+    def pile_order(self, handles: tuple[int, ...]) -> tuple[int, ...]:
+        """The faces of the building pile's ``handles``: the drawn faces, and for the cards
+        never turned up (their order was never decided) the faces left, in sorted order."""
+        rest = iter(self.pile_left)
+        return tuple(self.drawn_faces[h] if h in self.drawn_faces else next(rest) for h in handles)

@@ -33,7 +33,7 @@ def cheat_stream(
 ) -> Callable[[bytes, int], RandomStream]:
     """``peer``'s secret streams, except its secret for building draw ``draw``: another one
     (at both steps, or only when it reveals)."""
-    honest = peer._stream
+    honest = peer.state._stream
 
     def stream(label: bytes, index: int) -> RandomStream:
         st = peer.step
@@ -94,7 +94,7 @@ def test_a_building_reveal_not_matching_its_commitment_names_the_peer(
     net = MemoryNetwork(params, secrets, timeout=5.0)
     net.keep_going = True
     cheater = net.peers[1]
-    monkeypatch.setattr(cheater, "_stream", cheat_stream(cheater, 1, only_reveal=True))
+    monkeypatch.setattr(cheater.state, "_stream", cheat_stream(cheater, 1, only_reveal=True))
     net.run(random_chooser(3, 4))
     for s in (0, 2):
         abort = net.peers[s].abort
@@ -149,7 +149,7 @@ def test_a_row_cannot_be_predicted_before_its_reveals(monkeypatch: pytest.Monkey
         net = MemoryNetwork(params, secrets)
         if other_secret:
             p = net.peers[2]
-            monkeypatch.setattr(p, "_stream", cheat_stream(p, draw, only_reveal=False))
+            monkeypatch.setattr(p.state, "_stream", cheat_stream(p, draw, only_reveal=False))
         return net, params, secrets
 
     net_a, _, _ = game(False)
