@@ -36,6 +36,15 @@ if not have_chromium():  # pragma: no cover - CI installs it (.ci/run)
     )
 
 
+def download_done(folder: Path) -> bool:
+    """The browser has finished the record's download into ``folder``: a whole file under its
+    name, no part still being written."""
+    files = list(folder.iterdir())
+    return not any(p.suffix == ".crdownload" for p in files) and any(
+        p.suffix == ".rattusnet" and p.stat().st_size > 0 for p in files
+    )
+
+
 async def enter(page: Page, url: str, name: str, password: str | None = None) -> None:
     """Through the door: a name (and a password), then the game's page."""
     await page.goto(url)
@@ -152,7 +161,7 @@ def test_two_listed_players_host_and_join_a_table_in_two_pages(
             await guest.screenshot(ARTEFACTS / "network-end.png")
             await guest.press("d")
             deadline = time.monotonic() + 30
-            while not [p for p in downloads.iterdir() if p.suffix == ".rattusnet"]:
+            while not download_done(downloads):  # (the browser writes it, then names it)
                 assert time.monotonic() < deadline, (list(downloads.iterdir()), server.log())
                 await asyncio.sleep(0.1)
             for page in (host, guest):
