@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from rattus_net.kit.cells import cells, char_cells
+from rattus_net.kit.cells import cells
+from rattus_net.kit.cells import cut as cut_cells
 
 MAX_MARKS = 3
 """Combining marks kept on one letter (enough for any script's accents; past them, a stack of
@@ -113,18 +114,10 @@ def safetext(text: object, *, keep_newlines: bool = False, limit: int | None = N
 
 def cut(text: str, limit: int) -> str:
     """``text`` (already safe) cut to at most ``limit`` terminal cells, the cut marked with
-    ``…``: a wide letter counts two, a combining mark none."""
-    if cells(text) <= limit:
-        return text
-    out: list[str] = []
-    used = 0
-    for ch in text:
-        width = char_cells(ch)
-        if used + width > limit - 1:
-            break
-        out.append(ch)
-        used += width
-    return "".join(out) + "…" if limit > 0 else ""
+    ``…`` (:func:`rattus_net.kit.cells.cut`); in no cell at all, not even that."""
+    if limit <= 0 and cells(text) > limit:
+        return ""
+    return cut_cells(text, limit)
 
 
 __all__ = ["MAX_MARKS", "cut", "invisible", "safetext"]

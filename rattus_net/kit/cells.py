@@ -36,10 +36,11 @@ def pad(text: str, width: int, *, right: bool = False) -> str:
     return fill + text if right else text + fill
 
 
-def fit(text: str, width: int) -> str:
-    """``text`` in exactly ``width`` cells: padded, or cut with ``…`` when wider."""
+def cut(text: str, width: int) -> str:
+    """``text`` in at most ``width`` cells: as it is, or cut with ``…`` when wider (a wide
+    letter counts two, a combining mark none)."""
     if cells(text) <= width:
-        return pad(text, width)
+        return text
     out: list[str] = []
     used = 0
     for ch in text:
@@ -48,4 +49,9 @@ def fit(text: str, width: int) -> str:
             break
         out.append(ch)
         used += w
-    return pad("".join(out) + "…", width)
+    return "".join(out) + "…"
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` in exactly ``width`` cells: padded, or cut with ``…`` when wider."""
+    return pad(cut(text, width), width)
