@@ -23,6 +23,7 @@ shuffled pieces; after it, nobody knows which handle has which face.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -52,21 +53,24 @@ class TableAnswers(Protocol[T_co]):
     def rehandle(self, req: Rehandle) -> T_co: ...
 
 
-class TableRequest:
+class TableRequest(ABC):
     """What every kind of request says about itself (a subclass for each kind, frozen)."""
 
     __slots__ = ()
 
+    @abstractmethod
     def visit(self, table: TableAnswers[T_co]) -> T_co:
         """``table``'s method for this kind of request, called with it."""
         raise NotImplementedError
 
+    @abstractmethod
     def take(self, game: AnyMachine, value: object) -> None:
         """Give ``game`` the table's answer ``value``: check it (``TableMisuse``, nothing
         changed) and keep what it tells the engine."""
         raise NotImplementedError
 
     @property
+    @abstractmethod
     def why_final(self) -> str:
         """Why the steps played before this request cannot be taken back, in the player's
         words ("a pile was shuffled since")."""

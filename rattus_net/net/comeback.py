@@ -62,9 +62,6 @@ class Comeback:
         self.definition = definition
         self.journal = journal
         self.events = events
-        self.seat = mesh.seat
-        self.n = mesh.n
-        self.names = events.names
         self.together = together
         """Seats resumed with this one in the same process (a host's bot seats, or a bot
         seat's host and fellow bots): hearing from them is not reaching the game (see
@@ -76,6 +73,18 @@ class Comeback:
         self.pauses = PauseWatch()
         self.since = 0.0  # when we came back (the node's start, or the end of a pause)
         self._said_alone = False
+
+    @property
+    def seat(self) -> int:
+        return self.mesh.seat
+
+    @property
+    def n(self) -> int:
+        return self.mesh.n
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.events.names
 
     def checkclock(self) -> None:
         """Notice a pause: the process was stopped and woken (SIGSTOP and SIGCONT, say), as

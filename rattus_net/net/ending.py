@@ -76,14 +76,23 @@ class GameEnd:
         self.mesh = mesh
         self.journal = journal
         self.events = events
-        self.seat = mesh.seat
-        self.n = mesh.n
-        self.names = events.names
         self.inbox = inbox  # the frames the links heard (late ones: resends, an abort)
         self.wake = wake  # the node's main wake: something was heard
         self.linger = linger
         self.abort_linger = abort_linger
         self._leave = asyncio.Event()  # end the linger after an abort now (Ctrl+C)
+
+    @property
+    def seat(self) -> int:
+        return self.mesh.seat
+
+    @property
+    def n(self) -> int:
+        return self.mesh.n
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.events.names
 
     def leave(self) -> None:
         """Stop answering after an abort now (the player pressed Ctrl+C): the record is
