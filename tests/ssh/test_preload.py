@@ -7,10 +7,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import time
 from pathlib import Path
 
 import pytest
+from waits import until
 
 from rattus_net.serve.limits import MIB, ProcessLimits
 from rattus_net.serve.preload import Launcher
@@ -95,10 +95,9 @@ def test_a_session_runs_with_the_limits_and_ends_with_the_launcher(
                 os.close(out_w)
             wanted = (f"{300 * MIB} {300 * MIB}", 7)
             # (a forked child's pid is told before it has set its limits: wait for them)
-            deadline = time.monotonic() + 10
-            while limits_of(first.pid) != wanted:
-                assert time.monotonic() < deadline, limits_of(first.pid)
-                await asyncio.sleep(0.01)
+            await until(
+                lambda: limits_of(first.pid) == wanted, 10, lambda: str(limits_of(first.pid))
+            )
             seen = limits_of(first.pid)
             os.close(stdin_w)  # the first reads its stdin to the end: both end, status 3
             statuses = await asyncio.gather(first.wait(), first.wait(), second.wait())

@@ -7,10 +7,10 @@ import re
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 from ssh.sshlib import descendants, terminate
+from waits import wait_until
 
 
 class WebServer:
@@ -26,10 +26,14 @@ class WebServer:
         )  # fmt: skip
         self.lines: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
-        deadline = time.monotonic() + 60
-        while not (m := re.search(r"listening on \S+ port (\d+)", self.log())):
-            assert self.proc.poll() is None and time.monotonic() < deadline, self.lines
-            time.sleep(0.05)
+
+        def listening() -> re.Match[str] | None:
+            assert self.proc.poll() is None, self.lines  # (it ended: no use waiting)
+            return re.search(r"listening on \S+ port (\d+)", self.log())
+
+        wait_until(listening, 60, lambda: "".join(self.lines))
+        m = listening()
+        assert m is not None
         self.port = int(m.group(1))
         self.url = f"http://127.0.0.1:{self.port}"
         self.page = self.url + "/"
@@ -43,10 +47,11 @@ class WebServer:
         return "".join(self.lines)
 
     def wait_line(self, pattern: str, seconds: float = 20) -> None:
-        deadline = time.monotonic() + seconds
-        while not re.search(pattern, self.log()):
-            assert time.monotonic() < deadline, f"no line {pattern!r}: {self.lines[-5:]}"
-            time.sleep(0.05)
+        wait_until(
+            lambda: re.search(pattern, self.log()),
+            seconds,
+            lambda: f"no line {pattern!r}: {self.lines[-5:]}",
+        )
 
     def games(self) -> set[int]:
         """The game processes running now (children of the preloaded parent)."""
